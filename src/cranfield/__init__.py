@@ -1,0 +1,44 @@
+"""cranfield: evaluate retrieval and detection systems.
+
+The import is light: public names are resolved on first use (PEP 562), so ``import cranfield``
+loads neither pyarrow, pandas, scipy nor matplotlib.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ._version import __version__
+from .errors import CranfieldError, InputError, MeasureError, UsageError
+
+# public name -> module that defines it; one line per name, grouped by area.
+_LAZY: dict[str, str] = {
+    # retrieval
+    "Qrels": "cranfield.retrieval.qrels",
+    "Run": "cranfield.retrieval.run",
+    "read_qrels": "cranfield.retrieval.qrels",
+    "read_run": "cranfield.retrieval.run",
+    "evaluate": "cranfield.retrieval.evaluate",
+    "Evaluator": "cranfield.retrieval.evaluate",
+    "Results": "cranfield.retrieval.results",
+    "Measure": "cranfield.measures.base",
+    "parse_measure": "cranfield.measures.base",
+    "parse_measures": "cranfield.measures.base",
+    "registry": "cranfield.measures.registry",
+}
+
+__all__ = ["__version__", "CranfieldError", "InputError", "MeasureError", "UsageError", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module_name = _LAZY.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module_name), name) if name != "registry" else importlib.import_module(module_name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,1 @@
+"""Readers and writers: TREC files, data frames, and atomic output."""

@@ -1,0 +1,1 @@
+"""Presentation: tables (terminal, Markdown, LaTeX, CSV, TSV, JSON), plots and reports."""

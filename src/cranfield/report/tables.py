@@ -1,0 +1,135 @@
+"""One table model, many renderings: terminal (rich), Markdown, LaTeX (booktabs), CSV, TSV.
+
+A :class:`Table` holds column headers and rows of cells (str, int, float or None); floats are
+formatted with ``digits`` decimals. Cells listed in ``bold`` are emphasised where the format can
+(terminal, Markdown, LaTeX). ``notes`` are printed under the table (e.g. what a significance
+mark means). JSON is not a table format: each command builds its own JSON document.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Sequence
+
+__all__ = ["Table", "TABLE_FORMATS", "render_table"]
+
+TABLE_FORMATS = ("table", "csv", "tsv", "markdown", "latex")
+
+Cell = "str | int | float | None"
+
+
+@dataclass
+class Table:
+    columns: Sequence[str]
+    rows: list[list]
+    title: str | None = None
+    digits: int = 4
+    bold: set[tuple[int, int]] = field(default_factory=set)  # (row index, column index)
+    notes: list[str] = field(default_factory=list)
+
+    def cell_text(self, value) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return str(value).lower()
+        if isinstance(value, float):
+            return f"{value:.{self.digits}f}"
+        return str(value)
+
+
+def _latex_escape(text: str) -> str:
+    for char, repl in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"),
+                       ("#", r"\#"), ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"),
+                       ("^", r"\textasciicircum{}")):
+        text = text.replace(char, repl)
+    return text
+
+
+def _render_delimited(table: Table, delimiter: str) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(table.columns)
+    for row in table.rows:
+        writer.writerow([table.cell_text(value) if not isinstance(value, float) else repr(value) for value in row])
+    return buffer.getvalue()
+
+
+def _render_markdown(table: Table) -> str:
+    def fmt(i: int, j: int, value) -> str:
+        text = table.cell_text(value).replace("|", r"\|")
+        return f"**{text}**" if (i, j) in table.bold and text else text
+
+    numeric = [all(isinstance(row[j], (int, float)) or row[j] is None for row in table.rows) and table.rows
+               for j in range(len(table.columns))]
+    lines = []
+    if table.title:
+        lines += [f"**{table.title}**", ""]
+    lines.append("| " + " | ".join(table.columns) + " |")
+    lines.append("|" + "|".join("---:" if numeric[j] else "---" for j in range(len(table.columns))) + "|")
+    for i, row in enumerate(table.rows):
+        lines.append("| " + " | ".join(fmt(i, j, v) for j, v in enumerate(row)) + " |")
+    if table.notes:
+        lines.append("")
+        lines += [note for note in table.notes]
+    return "\n".join(lines) + "\n"
+
+
+def _render_latex(table: Table) -> str:
+    def fmt(i: int, j: int, value) -> str:
+        text = _latex_escape(table.cell_text(value))
+        return rf"\textbf{{{text}}}" if (i, j) in table.bold and text else text
+
+    align = "".join("r" if all(isinstance(r[j], (int, float)) or r[j] is None for r in table.rows) else "l"
+                    for j in range(len(table.columns)))
+    lines = [r"\begin{table}[ht]", r"\centering"]
+    if table.title:
+        lines.append(rf"\caption{{{_latex_escape(table.title)}}}")
+    lines += [rf"\begin{{tabular}}{{{align}}}", r"\toprule",
+              " & ".join(_latex_escape(c) for c in table.columns) + r" \\", r"\midrule"]
+    for i, row in enumerate(table.rows):
+        lines.append(" & ".join(fmt(i, j, v) for j, v in enumerate(row)) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    for note in table.notes:
+        lines.append(rf"\par\footnotesize {_latex_escape(note)}")
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def _render_terminal(table: Table, width: int | None = None) -> str:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    rich_table = RichTable(title=table.title, show_lines=False, header_style="bold")
+    for j, column in enumerate(table.columns):
+        numeric = bool(table.rows) and all(isinstance(r[j], (int, float)) or r[j] is None for r in table.rows)
+        rich_table.add_column(column, justify="right" if numeric else "left")
+    for i, row in enumerate(table.rows):
+        cells = []
+        for j, value in enumerate(row):
+            text = table.cell_text(value)
+            cells.append(f"[bold]{text}[/bold]" if (i, j) in table.bold else text)
+        rich_table.add_row(*cells)
+    console = Console(file=io.StringIO(), width=width or 120, force_terminal=False, color_system=None)
+    console.print(rich_table)
+    for note in table.notes:
+        console.print(note, markup=False, highlight=False)
+    return console.file.getvalue()
+
+
+def render_table(table: Table, fmt: str = "table", *, width: int | None = None) -> str:
+    """Render ``table`` as ``fmt`` (one of :data:`TABLE_FORMATS`) and return the text."""
+    if fmt == "table":
+        return _render_terminal(table, width)
+    if fmt == "csv":
+        return _render_delimited(table, ",")
+    if fmt == "tsv":
+        return _render_delimited(table, "\t")
+    if fmt == "markdown":
+        return _render_markdown(table)
+    if fmt == "latex":
+        return _render_latex(table)
+    from ..errors import UsageError
+
+    raise UsageError(f"unknown table format {fmt!r}; expected one of {', '.join(TABLE_FORMATS)} (or json)")
