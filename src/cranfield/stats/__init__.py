@@ -1,0 +1,30 @@
+"""Statistics for comparing systems: intervals, paired tests, corrections, effect sizes.
+
+* :mod:`.intervals` — CIs for a mean (normal, t, bootstrap, BCa), proportions (Wilson,
+  Clopper–Pearson) and ROC AUC (DeLong);
+* :mod:`.paired` — paired t, Wilcoxon, sign, randomization and bootstrap tests; DeLong's test
+  for two AUCs; McNemar's test for two classifiers;
+* :mod:`.corrections` — Bonferroni, Holm, Benjamini–Hochberg; Tukey HSD and randomized Tukey HSD;
+* :mod:`.effects` — mean difference with CI, Cohen's d_z, wins/ties/losses;
+* :mod:`.compare` — :func:`compare` / :func:`compare_values` → :class:`Comparison`.
+
+scipy and pandas are imported only when a function needs them.
+"""
+
+from __future__ import annotations
+
+from .compare import Comparison, PairResult, SystemSummary, compare, compare_values
+from .corrections import adjust_pvalues, randomized_tukey_hsd, tukey_hsd
+from .effects import cohens_dz, mean_difference, win_tie_loss
+from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_ci
+from .paired import (AUCComparison, McNemarResult, TestResult, bootstrap_test, delong_test, mcnemar_test,
+                     paired_pvalues, paired_t_test, paired_test, randomization_test, sign_test, wilcoxon_test)
+
+__all__ = [
+    "Comparison", "PairResult", "SystemSummary", "compare", "compare_values",
+    "adjust_pvalues", "tukey_hsd", "randomized_tukey_hsd",
+    "cohens_dz", "mean_difference", "win_tie_loss",
+    "Interval", "mean_ci", "proportion_ci", "auc_ci", "delong_covariance",
+    "TestResult", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test", "paired_t_test",
+    "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test", "delong_test", "mcnemar_test",
+]

@@ -1,0 +1,79 @@
+"""Vectorised resampling shared by the intervals and the tests (private).
+
+Random sign flips and bootstrap resamples are drawn as matrices, a chunk of rows at a time, so
+that a statistic over all resamples is one matrix product (BLAS), never a Python loop per
+resample. All randomness comes from one :class:`numpy.random.Generator`, hence results are
+reproducible for a given ``random_state``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import numpy as np
+
+from ..errors import UsageError
+
+__all__ = ["as_generator", "chunk_rows", "sign_flip_matrices", "all_sign_flips", "bootstrap_counts"]
+
+# about 8 million float64 cells (64 MB) per chunk
+_CHUNK_CELLS = 1 << 23
+
+
+def as_generator(random_state) -> np.random.Generator:
+    """``random_state`` (None, int, SeedSequence or Generator) as a numpy Generator."""
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        raise UsageError("random_state: expected an int, None or numpy.random.Generator, found a legacy RandomState")
+    return np.random.default_rng(random_state)
+
+
+def chunk_rows(n_columns: int) -> int:
+    """Rows per chunk so that one chunk of ``n_columns`` float64 columns stays near 64 MB."""
+    return max(1, min(1 << 14, _CHUNK_CELLS // max(1, n_columns)))
+
+
+def check_count(value: int, name: str, minimum: int = 1) -> int:
+    if isinstance(value, bool) or int(value) != value or value < minimum:
+        raise UsageError(f"{name}: expected an integer >= {minimum}, found {value!r}")
+    return int(value)
+
+
+def sign_flip_matrices(n: int, n_flips: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Yield 0/1 float64 matrices of shape (rows, n), ``n_flips`` rows in all.
+
+    A row ``b`` stands for the sign vector ``s = 2 b - 1``: for differences ``d``,
+    ``s @ d = 2 (b @ d) - sum(d)``. Bits come from random bytes (one bit per cell).
+    """
+    rows = chunk_rows(n)
+    done = 0
+    n_bytes = (n + 7) // 8
+    while done < n_flips:
+        size = min(rows, n_flips - done)
+        raw = rng.integers(0, 256, size=(size, n_bytes), dtype=np.uint8)
+        bits = np.unpackbits(raw, axis=1, count=n)
+        yield bits.astype(np.float64)
+        done += size
+
+
+def all_sign_flips(n: int) -> np.ndarray:
+    """All ``2**n`` 0/1 vectors of length ``n`` as a float64 matrix (exact enumeration)."""
+    codes = np.arange(1 << n, dtype=np.int64)[:, None]
+    return ((codes >> np.arange(n, dtype=np.int64)) & 1).astype(np.float64)
+
+
+def bootstrap_counts(n: int, n_resamples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Yield float64 matrices (rows, n) of how often each item is drawn in a bootstrap resample.
+
+    Row ``w`` of counts gives the resampled mean ``w @ x / n``; ``n_resamples`` rows in all.
+    """
+    rows = chunk_rows(n)
+    done = 0
+    while done < n_resamples:
+        size = min(rows, n_resamples - done)
+        draws = rng.integers(0, n, size=(size, n), dtype=np.int64)
+        draws += (np.arange(size, dtype=np.int64) * n)[:, None]
+        counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
+        yield counts.astype(np.float64)
+        done += size

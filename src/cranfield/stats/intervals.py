@@ -1,0 +1,253 @@
+"""Confidence intervals: the mean over queries, proportions, and ROC AUC (DeLong).
+
+* :func:`mean_ci` — normal, Student t, bootstrap percentile and BCa intervals for a mean,
+  for one sample (1-D) or many at once (2-D, one sample per row).
+* :func:`proportion_ci` — Wilson score and Clopper–Pearson (exact) intervals.
+* :func:`auc_ci` — DeLong's interval for the area under the ROC curve, computed with the
+  O(n log n) algorithm of Sun & Xu (2014).
+
+Policies: a sample whose values are all equal has the degenerate interval ``[mean, mean]``
+with every method; fewer than two values is an :class:`~cranfield.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from ._resample import as_generator, bootstrap_counts, check_count
+
+__all__ = ["Interval", "MEAN_CI_METHODS", "mean_ci", "proportion_ci", "auc_ci", "delong_covariance"]
+
+MEAN_CI_METHODS = ("auto", "normal", "t", "bootstrap", "bca")
+
+Number = Union[float, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A point estimate with its two-sided confidence interval ``[low, high]``.
+
+    Fields are floats for one sample and arrays for many (one entry per row).
+    """
+
+    estimate: Number
+    low: Number
+    high: Number
+    confidence: float
+    method: str
+
+
+def _check_confidence(confidence: float) -> float:
+    if not 0.0 < float(confidence) < 1.0:
+        raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
+    return float(confidence)
+
+
+def _as_samples(values, name: str = "values") -> tuple[np.ndarray, bool]:
+    x = np.asarray(values, dtype=np.float64)
+    single = x.ndim == 1
+    if x.ndim not in (1, 2):
+        raise InputError(f"expected a 1-D array (one sample) or a 2-D array (one sample per row), found {x.ndim} dimensions", field=name)
+    x = x[None, :] if single else x
+    if x.shape[1] < 2:
+        raise InputError(f"expected at least 2 values per sample, found {x.shape[1]}", field=name)
+    if not np.all(np.isfinite(x)):
+        raise InputError("expected finite numbers, found NaN or infinity", field=name)
+    return x, single
+
+
+def _unwrap(single: bool, *arrays: np.ndarray):
+    return tuple(float(a[0]) for a in arrays) if single else arrays
+
+
+def _quantiles_per_row(sorted_rows: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """Linear-interpolated quantile of each sorted row at its own level (numpy's 'linear' method)."""
+    n_rows, b = sorted_rows.shape
+    position = np.clip(levels, 0.0, 1.0) * (b - 1)
+    lower = np.floor(position).astype(np.int64)
+    upper = np.minimum(lower + 1, b - 1)
+    frac = position - lower
+    rows = np.arange(n_rows)
+    low_v, up_v = sorted_rows[rows, lower], sorted_rows[rows, upper]
+    return low_v + frac * (up_v - low_v)
+
+
+def _bootstrap_means(x: np.ndarray, n_resamples: int, random_state) -> np.ndarray:
+    """Resampled means, shape (rows, n_resamples); every row uses the same resampled query sets."""
+    rng = as_generator(random_state)
+    n = x.shape[1]
+    parts = [x @ counts.T / n for counts in bootstrap_counts(n, n_resamples, rng)]
+    return np.concatenate(parts, axis=1)
+
+
+def mean_ci(values, *, method: str = "auto", confidence: float = 0.95, n_resamples: int = 10_000,
+            random_state=0) -> Interval:
+    r"""Confidence interval for the mean of per-query values.
+
+    With :math:`\bar x` the mean, :math:`s` the sample standard deviation (ddof 1), :math:`n`
+    the number of queries and :math:`\alpha = 1 - \text{confidence}`:
+
+    * ``"normal"``: :math:`\bar x \pm z_{1-\alpha/2}\, s/\sqrt n`;
+    * ``"t"``: :math:`\bar x \pm t_{n-1,\,1-\alpha/2}\, s/\sqrt n` (Student, 1908);
+    * ``"auto"``: ``"t"`` when :math:`n < 30`, else ``"normal"``;
+    * ``"bootstrap"``: the :math:`\alpha/2` and :math:`1-\alpha/2` quantiles of the means of
+      ``n_resamples`` resamples of the queries with replacement (Efron & Tibshirani 1993, ch. 13);
+    * ``"bca"``: bias-corrected and accelerated percentiles (Efron 1987; Efron & Tibshirani 1993,
+      ch. 14.3), bias :math:`z_0 = \Phi^{-1}(\#\{\theta^* < \hat\theta\}/B)` (ties count half)
+      and acceleration from the jackknife, as ``scipy.stats.bootstrap(method="BCa")``.
+
+    ``values``: 1-D (one sample) or 2-D (one sample per row; rows share the resamples).
+
+    >>> ci = mean_ci([0.2, 0.4, 0.6], method="t")
+    >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
+    (0.4, -0.0968, 0.8968)
+    """
+    from scipy import special, stats
+
+    if method not in MEAN_CI_METHODS:
+        raise UsageError(f"method: expected one of {', '.join(MEAN_CI_METHODS)}, found {method!r}")
+    confidence = _check_confidence(confidence)
+    x, single = _as_samples(values)
+    n = x.shape[1]
+    alpha = 1.0 - confidence
+    mean = x.mean(axis=1)
+    sd = x.std(axis=1, ddof=1)
+    if method == "auto":
+        method = "t" if n < 30 else "normal"
+    if method in ("normal", "t"):
+        crit = special.ndtri(1 - alpha / 2) if method == "normal" else stats.t.ppf(1 - alpha / 2, n - 1)
+        half = crit * sd / np.sqrt(n)
+        low, high = mean - half, mean + half
+    else:
+        n_resamples = check_count(n_resamples, "n_resamples", 2)
+        theta = np.sort(_bootstrap_means(x, n_resamples, random_state), axis=1)
+        levels = np.array([alpha / 2, 1 - alpha / 2])
+        if method == "bootstrap":
+            lv = np.broadcast_to(levels, (x.shape[0], 2))
+        else:
+            below = (theta < mean[:, None]).sum(axis=1) + (theta <= mean[:, None]).sum(axis=1)
+            z0 = special.ndtri(below / (2.0 * n_resamples))
+            jack = (mean[:, None] * n - x) / (n - 1)  # leave-one-out means
+            dev = jack.mean(axis=1, keepdims=True) - jack
+            with np.errstate(divide="ignore", invalid="ignore"):
+                accel = (dev ** 3).sum(axis=1) / (6.0 * ((dev ** 2).sum(axis=1)) ** 1.5)
+                z = special.ndtri(levels)[None, :]
+                lv = special.ndtr(z0[:, None] + (z0[:, None] + z) / (1 - accel[:, None] * (z0[:, None] + z)))
+            lv = np.where(np.isfinite(lv), lv, levels[None, :])
+        low = _quantiles_per_row(theta, lv[:, 0])
+        high = _quantiles_per_row(theta, lv[:, 1])
+    flat = sd == 0
+    low, high = np.where(flat, mean, low), np.where(flat, mean, high)
+    estimate, low, high = _unwrap(single, mean, low, high)
+    return Interval(estimate, low, high, confidence, method)
+
+
+def proportion_ci(successes, n, *, method: str = "wilson", confidence: float = 0.95) -> Interval:
+    r"""Confidence interval for a proportion :math:`\hat p = x/n` (precision, recall, accuracy…).
+
+    * ``"wilson"`` (Wilson 1927): :math:`\dfrac{\hat p + z^2/2n}{1 + z^2/n} \pm
+      \dfrac{z}{1 + z^2/n}\sqrt{\dfrac{\hat p(1-\hat p)}{n} + \dfrac{z^2}{4n^2}}`;
+    * ``"clopper-pearson"`` (Clopper & Pearson 1934, exact): :math:`[B(\alpha/2; x, n-x+1),\
+      B(1-\alpha/2; x+1, n-x)]` with :math:`B` the beta quantile, 0 when :math:`x=0` and 1 when
+      :math:`x=n`.
+
+    Scalars or arrays (broadcast). Same numbers as ``scipy.stats.binomtest(x, n).proportion_ci``.
+
+    >>> ci = proportion_ci(8, 10)
+    >>> round(ci.low, 4), round(ci.high, 4)
+    (0.4902, 0.9433)
+    """
+    from scipy import special, stats
+
+    confidence = _check_confidence(confidence)
+    x = np.asarray(successes, dtype=np.float64)
+    total = np.asarray(n, dtype=np.float64)
+    if np.any(total < 1) or np.any(x < 0) or np.any(x > total) or np.any(x != np.round(x)) or np.any(total != np.round(total)):
+        raise InputError("expected integer counts with 0 <= successes <= n and n >= 1", field="successes")
+    alpha = 1.0 - confidence
+    p = x / total
+    if method == "wilson":
+        z = special.ndtri(1 - alpha / 2)
+        denom = 1 + z * z / total
+        center = (p + z * z / (2 * total)) / denom
+        half = z / denom * np.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
+        low, high = center - half, center + half
+    elif method == "clopper-pearson":
+        with np.errstate(invalid="ignore"):
+            low = np.where(x == 0, 0.0, stats.beta.ppf(alpha / 2, x, total - x + 1))
+            high = np.where(x == total, 1.0, stats.beta.ppf(1 - alpha / 2, x + 1, total - x))
+    else:
+        raise UsageError(f"method: expected 'wilson' or 'clopper-pearson', found {method!r}")
+    scalar = p.ndim == 0
+    conv = (lambda a: float(a)) if scalar else np.asarray
+    return Interval(conv(p), conv(low), conv(high), confidence, method)
+
+
+def _check_binary(y_true) -> np.ndarray:
+    y = np.asarray(y_true)
+    if y.ndim != 1:
+        raise InputError(f"expected a 1-D array of 0/1 labels, found {y.ndim} dimensions", field="y_true")
+    if y.dtype != bool:
+        bad = ~np.isin(y, (0, 1))
+        if bad.any():
+            raise InputError(f"expected binary labels 0/1 or True/False, found {y[bad][0]!r}", field="y_true")
+    y = y.astype(bool)
+    if y.all() or not y.any():
+        raise InputError("expected both positive and negative examples; ROC AUC is undefined with one class", field="y_true")
+    return y
+
+
+def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
+    r"""AUCs of ``k`` classifiers on the same examples and DeLong's covariance matrix of them.
+
+    ``y_scores`` has shape (k, n) (or (n,) for one classifier). With :math:`m` positives,
+    :math:`n_0` negatives and midranks computed in the pooled sample (:math:`T_Z`), among the
+    positives (:math:`T_X`) and among the negatives (:math:`T_Y`) (Sun & Xu 2014):
+    :math:`V_{10} = (T_Z - T_X)/n_0` for positives, :math:`V_{01} = 1 - (T_Z - T_Y)/m` for
+    negatives, AUC = mean of :math:`V_{10}`, and
+    :math:`S = \operatorname{cov}(V_{10})/m + \operatorname{cov}(V_{01})/n_0` (DeLong, DeLong &
+    Clarke-Pearson 1988). Ties count one half. O(k n log n).
+    """
+    from scipy.stats import rankdata
+
+    y = _check_binary(y_true)
+    scores = np.asarray(y_scores, dtype=np.float64)
+    scores = scores[None, :] if scores.ndim == 1 else scores
+    if scores.ndim != 2 or scores.shape[1] != y.shape[0]:
+        raise InputError(f"expected scores of shape (n,) or (k, n) with n = {y.shape[0]} labels, found {np.shape(y_scores)}", field="y_score")
+    if not np.all(np.isfinite(scores)):
+        raise InputError("expected finite scores, found NaN or infinity", field="y_score")
+    pos, neg = scores[:, y], scores[:, ~y]
+    m, n0 = pos.shape[1], neg.shape[1]
+    tz = rankdata(np.concatenate([pos, neg], axis=1), axis=1)
+    tx = rankdata(pos, axis=1)
+    ty = rankdata(neg, axis=1)
+    v10 = (tz[:, :m] - tx) / n0
+    v01 = 1.0 - (tz[:, m:] - ty) / m
+    aucs = v10.mean(axis=1)
+    s10 = np.atleast_2d(np.cov(v10)) if m > 1 else np.zeros((len(aucs), len(aucs)))
+    s01 = np.atleast_2d(np.cov(v01)) if n0 > 1 else np.zeros((len(aucs), len(aucs)))
+    return aucs, s10 / m + s01 / n0
+
+
+def auc_ci(y_true, y_score, *, confidence: float = 0.95) -> Interval:
+    r"""DeLong's confidence interval for ROC AUC: :math:`\widehat{AUC} \pm z_{1-\alpha/2}\sqrt{\hat V}`.
+
+    :math:`\hat V` is DeLong's variance (see :func:`delong_covariance`); the interval is clipped
+    to [0, 1], as R's ``pROC::ci.auc(method="delong")`` does.
+
+    >>> ci = auc_ci([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> ci.estimate
+    0.75
+    """
+    from scipy import special
+
+    confidence = _check_confidence(confidence)
+    aucs, cov = delong_covariance(y_true, y_score)
+    half = special.ndtri(0.5 + confidence / 2) * np.sqrt(max(cov[0, 0], 0.0))
+    auc = float(aucs[0])
+    return Interval(auc, float(max(0.0, auc - half)), float(min(1.0, auc + half)), confidence, "delong")

@@ -1,0 +1,279 @@
+"""Paired tests between two systems on the same queries (or two classifiers on the same objects).
+
+All two-sided. The batch function :func:`paired_pvalues` tests many pairs at once: it takes a
+matrix of per-query differences, one pair per row, and is what :func:`cranfield.compare` uses;
+the one-pair functions (:func:`paired_t_test`, :func:`wilcoxon_test`, :func:`sign_test`,
+:func:`randomization_test`, :func:`bootstrap_test`) are thin wrappers over it.
+
+Policies: differences that are all zero give statistic 0 and p = 1 (the systems agree on every
+query); differences that are all equal and non-zero give an infinite t statistic and p = 0
+(t test) or the smallest attainable p (resampling tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from ._resample import all_sign_flips, as_generator, bootstrap_counts, check_count, sign_flip_matrices
+from .intervals import _check_binary, _check_confidence, delong_covariance
+
+__all__ = [
+    "PAIRED_TESTS", "TestResult", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test",
+    "paired_t_test", "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test",
+    "delong_test", "mcnemar_test",
+]
+
+PAIRED_TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """Outcome of a two-sided paired test: its statistic, p-value, test name and number of pairs."""
+
+    __test__ = False  # not a pytest class
+
+    statistic: float
+    p_value: float
+    method: str
+    n: int
+
+
+def _differences(x, y) -> np.ndarray:
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise InputError(f"expected two 1-D arrays of paired values of the same length, found shapes {a.shape} and {b.shape}", field="y")
+    return (a - b)[None, :]
+
+
+def _t_statistic(d: np.ndarray) -> np.ndarray:
+    """One-sample t of each row, with the all-equal policy (0 if all zero, else ±inf)."""
+    n = d.shape[1]
+    mean = d.mean(axis=1)
+    sd = d.std(axis=1, ddof=1)
+    safe = np.where(sd > 0, sd, 1.0)
+    return np.where(sd > 0, mean / (safe / np.sqrt(n)), np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+
+
+def _randomization(d: np.ndarray, n_permutations: int, rng: np.random.Generator) -> np.ndarray:
+    """Two-sided p of Fisher's sign-flip test on the sum (equivalently mean) of differences."""
+    n = d.shape[1]
+    observed = d.sum(axis=1)
+    threshold = np.abs(observed) - 1e-9 * np.abs(d).sum(axis=1)
+    dt = d.T.copy()
+    if n < 63 and (1 << n) <= n_permutations:  # exact: every sign vector once
+        flipped = 2.0 * (all_sign_flips(n) @ dt) - observed
+        return (np.abs(flipped) >= threshold).sum(axis=0) / float(1 << n)
+    count = np.zeros(d.shape[0], dtype=np.int64)
+    for bits in sign_flip_matrices(n, n_permutations, rng):
+        flipped = 2.0 * (bits @ dt) - observed
+        count += (np.abs(flipped) >= threshold).sum(axis=0)
+    return (count + 1) / (n_permutations + 1)
+
+
+def _bootstrap(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Two-sided p of the studentized paired bootstrap test on shifted differences."""
+    n = d.shape[1]
+    observed = np.abs(_t_statistic(d))
+    threshold = observed - 1e-9 * np.where(np.isfinite(observed), observed, 0.0)
+    z = d - d.mean(axis=1, keepdims=True)
+    zt, z2t = z.T.copy(), (z * z).T.copy()
+    count = np.zeros(d.shape[0], dtype=np.int64)
+    for counts in bootstrap_counts(n, n_resamples, rng):
+        mean = counts @ zt / n
+        var = np.maximum((counts @ z2t / n - mean * mean) * (n / (n - 1)), 0.0)
+        scale = np.sqrt(var / n)
+        tiny = scale <= 1e-12 * (np.abs(mean) + 1e-300)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(tiny, np.where(np.abs(mean) > 1e-15, np.inf, 0.0), np.abs(mean) / np.where(tiny, 1.0, scale))
+        count += (t >= threshold).sum(axis=0)
+    return (count + 1) / (n_resamples + 1)
+
+
+def paired_pvalues(differences, *, test: str = "t", n_permutations: int = 10_000, random_state=0,
+                   zero_method: str = "wilcox") -> tuple[np.ndarray, np.ndarray]:
+    r"""Statistics and two-sided p-values of a paired test for each row of ``differences``.
+
+    ``differences`` has shape (pairs, queries): row ``i`` holds :math:`d_q = x_q - y_q`.
+
+    * ``"t"``: :math:`t = \bar d / (s_d/\sqrt n)`, Student's t with :math:`n-1` degrees of
+      freedom (= ``scipy.stats.ttest_rel``);
+    * ``"wilcoxon"``: signed-rank test (Wilcoxon 1945), ``scipy.stats.wilcoxon``; statistic is
+      scipy's;
+    * ``"sign"``: the number of positive differences among the non-zero ones, exact binomial
+      test with :math:`p = 1/2` (= ``scipy.stats.binomtest``);
+    * ``"randomization"``: Fisher's randomization test (Smucker, Allan & Carterette 2007): the
+      share of sign flips :math:`s \in \{\pm1\}^n` with :math:`|\sum s_q d_q| \ge |\sum d_q|`;
+      exact over all :math:`2^n` flips when :math:`2^n \le` ``n_permutations``, else
+      :math:`(b+1)/(B+1)` over :math:`B` random flips (Phipson & Smyth 2010); statistic is
+      :math:`\bar d`;
+    * ``"bootstrap"``: studentized paired bootstrap test (Efron & Tibshirani 1993, alg. 16.2;
+      Sakai 2006): resample the shifted differences :math:`d_q - \bar d`; p is
+      :math:`(b+1)/(B+1)` with :math:`b` the resamples whose :math:`|t^*| \ge |t|`; statistic is
+      :math:`t`.
+
+    All rows share the same random flips or resamples (one matrix product per chunk).
+    """
+    from scipy import stats
+
+    if test not in PAIRED_TESTS:
+        raise UsageError(f"test: expected one of {', '.join(PAIRED_TESTS)}, found {test!r}")
+    d = np.asarray(differences, dtype=np.float64)
+    if d.ndim != 2 or d.shape[1] < 2:
+        raise InputError(f"expected a (pairs, queries) matrix with at least 2 queries, found shape {d.shape}", field="differences")
+    if not np.all(np.isfinite(d)):
+        raise InputError("expected finite differences, found NaN or infinity", field="differences")
+    n = d.shape[1]
+    zero = ~np.any(d != 0, axis=1)
+    if test == "t":
+        statistic = _t_statistic(d)
+        p = np.where(np.isfinite(statistic), 2.0 * stats.t.sf(np.abs(np.where(np.isfinite(statistic), statistic, 0.0)), n - 1), 0.0)
+    elif test == "sign":
+        positive = (d > 0).sum(axis=1)
+        nonzero = positive + (d < 0).sum(axis=1)
+        statistic = positive.astype(np.float64)
+        p = np.minimum(1.0, 2.0 * stats.binom.cdf(np.minimum(positive, nonzero - positive), nonzero, 0.5))
+    elif test == "wilcoxon":
+        statistic, p = np.zeros(len(d)), np.ones(len(d))
+        for i in np.flatnonzero(~zero):  # one scipy call per pair (not per query)
+            res = stats.wilcoxon(d[i], zero_method=zero_method)
+            statistic[i], p[i] = res.statistic, res.pvalue
+    else:
+        check_count(n_permutations, "n_permutations", 1)
+        rng = as_generator(random_state)
+        statistic = d.mean(axis=1) if test == "randomization" else _t_statistic(d)
+        p = _randomization(d, n_permutations, rng) if test == "randomization" else _bootstrap(d, n_permutations, rng)
+    statistic = np.where(zero, 0.0, statistic)
+    p = np.where(zero, 1.0, np.minimum(p, 1.0))
+    return statistic, p
+
+
+def paired_test(x, y, *, test: str = "t", n_permutations: int = 10_000, random_state=0) -> TestResult:
+    """Two-sided paired ``test`` of per-query values ``x`` against ``y`` (same query order).
+
+    See :func:`paired_pvalues` for the tests and their formulas.
+
+    >>> r = paired_test([0.5, 0.6, 0.7, 0.9], [0.4, 0.6, 0.5, 0.6], test="randomization")
+    >>> r.p_value  # exact: 2 of the 2**3 distinct sign flips (zero difference included: 4 of 16)
+    0.25
+    """
+    d = _differences(x, y)
+    statistic, p = paired_pvalues(d, test=test, n_permutations=n_permutations, random_state=random_state)
+    return TestResult(float(statistic[0]), float(p[0]), test, d.shape[1])
+
+
+def paired_t_test(x, y) -> TestResult:
+    """Student's paired t test (see :func:`paired_pvalues`); equals ``scipy.stats.ttest_rel``."""
+    return paired_test(x, y, test="t")
+
+
+def wilcoxon_test(x, y, *, zero_method: str = "wilcox") -> TestResult:
+    """Wilcoxon signed-rank test of the differences ``x - y`` (``scipy.stats.wilcoxon``)."""
+    d = _differences(x, y)
+    statistic, p = paired_pvalues(d, test="wilcoxon", zero_method=zero_method)
+    return TestResult(float(statistic[0]), float(p[0]), "wilcoxon", d.shape[1])
+
+
+def sign_test(x, y) -> TestResult:
+    """Sign test: exact binomial test of #(x > y) among the non-tied pairs, p = 1/2."""
+    return paired_test(x, y, test="sign")
+
+
+def randomization_test(x, y, *, n_permutations: int = 10_000, random_state=0) -> TestResult:
+    """Fisher's paired randomization (sign-flip permutation) test; see :func:`paired_pvalues`."""
+    return paired_test(x, y, test="randomization", n_permutations=n_permutations, random_state=random_state)
+
+
+def bootstrap_test(x, y, *, n_resamples: int = 10_000, random_state=0) -> TestResult:
+    """Studentized paired bootstrap test; see :func:`paired_pvalues`."""
+    return paired_test(x, y, test="bootstrap", n_permutations=n_resamples, random_state=random_state)
+
+
+@dataclass(frozen=True)
+class AUCComparison:
+    """DeLong's comparison of two correlated ROC AUCs: difference ``auc_a - auc_b``, CI, z, p."""
+
+    auc_a: float
+    auc_b: float
+    diff: float
+    ci_low: float
+    ci_high: float
+    statistic: float
+    p_value: float
+
+
+def delong_test(y_true, y_score_a, y_score_b, *, confidence: float = 0.95) -> AUCComparison:
+    r"""DeLong's test for two ROC AUCs measured on the same examples (DeLong et al. 1988).
+
+    :math:`z = (A_a - A_b)/\sqrt{V_a + V_b - 2C_{ab}}` with DeLong's covariance matrix (computed
+    by Sun & Xu's 2014 O(n log n) algorithm, :func:`~cranfield.stats.intervals.delong_covariance`),
+    :math:`p = 2\Phi(-|z|)`, and the interval :math:`A_a - A_b \pm z_{1-\alpha/2}\sqrt{V}` —
+    as R's ``pROC::roc.test(method="delong", paired=TRUE)``.
+    """
+    from scipy import special
+
+    confidence = _check_confidence(confidence)
+    a = np.asarray(y_score_a, dtype=np.float64)
+    b = np.asarray(y_score_b, dtype=np.float64)
+    if a.shape != b.shape:
+        raise InputError(f"expected two score arrays of the same shape, found {a.shape} and {b.shape}", field="y_score_b")
+    aucs, cov = delong_covariance(y_true, np.stack([a, b]))
+    diff = float(aucs[0] - aucs[1])
+    var = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)
+    se = np.sqrt(var)
+    if se > 0:
+        z = diff / se
+    else:
+        z = 0.0 if diff == 0 else float(np.sign(diff) * np.inf)
+    p = float(2.0 * special.ndtr(-abs(z)))
+    half = float(special.ndtri(0.5 + confidence / 2) * se)
+    return AUCComparison(float(aucs[0]), float(aucs[1]), diff, diff - half, diff + half, float(z), p)
+
+
+@dataclass(frozen=True)
+class McNemarResult:
+    """McNemar's test: ``n01`` objects only b classifies right, ``n10`` only a; accuracies."""
+
+    statistic: float
+    p_value: float
+    method: str
+    n01: int
+    n10: int
+    accuracy_a: float
+    accuracy_b: float
+
+
+def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact: bool | None = None, correction: bool = True) -> McNemarResult:
+    r"""McNemar's test (1947) that two classifiers have the same accuracy on the same objects.
+
+    With :math:`n_{10}` objects right for a only and :math:`n_{01}` right for b only: exact
+    binomial test of :math:`\min(n_{01}, n_{10})` out of :math:`n_{01}+n_{10}` with p = 1/2
+    (``exact=True``; default when :math:`n_{01}+n_{10} < 25`), else the chi-square statistic
+    :math:`(|n_{01}-n_{10}| - c)^2/(n_{01}+n_{10})` with 1 degree of freedom, :math:`c = 1`
+    with Edwards' continuity ``correction`` and 0 without. No discordant pair: statistic 0, p 1.
+    """
+    from scipy import stats
+
+    truth = np.asarray(y_true)
+    pa, pb = np.asarray(y_pred_a), np.asarray(y_pred_b)
+    if truth.ndim != 1 or pa.shape != truth.shape or pb.shape != truth.shape:
+        raise InputError(f"expected y_true, y_pred_a and y_pred_b of the same 1-D shape, found {truth.shape}, {pa.shape}, {pb.shape}", field="y_pred")
+    right_a, right_b = pa == truth, pb == truth
+    n10 = int(np.count_nonzero(right_a & ~right_b))
+    n01 = int(np.count_nonzero(~right_a & right_b))
+    total = n01 + n10
+    if exact is None:
+        exact = total < 25
+    if total == 0:
+        statistic, p, method = 0.0, 1.0, "exact" if exact else "chi2"
+    elif exact:
+        statistic = float(min(n01, n10))
+        p, method = float(min(1.0, 2.0 * stats.binom.cdf(statistic, total, 0.5))), "exact"
+    else:
+        statistic = float((abs(n01 - n10) - (1.0 if correction else 0.0)) ** 2 / total)
+        p, method = float(stats.chi2.sf(statistic, 1)), "chi2"
+    n = max(len(truth), 1)
+    return McNemarResult(statistic, p, method, n01, n10, float(right_a.sum() / n), float(right_b.sum() / n))
