@@ -26,6 +26,23 @@ _LAZY: dict[str, str] = {
     "parse_measure": "cranfield.measures.base",
     "parse_measures": "cranfield.measures.base",
     "registry": "cranfield.measures.registry",
+    # classification
+    "ConfusionMatrix": "cranfield.classification.confusion",
+    "Curve": "cranfield.classification.curves",
+    "roc_curve": "cranfield.classification.curves",
+    "pr_curve": "cranfield.classification.curves",
+    "det_curve": "cranfield.classification.curves",
+    "roc_auc": "cranfield.classification.curves",
+    "average_precision": "cranfield.classification.curves",
+    "interpolated_average_precision": "cranfield.classification.curves",
+    "equal_error_rate": "cranfield.classification.curves",
+    "threshold_sweep": "cranfield.classification.curves",
+    "best_threshold": "cranfield.classification.thresholds",
+    "operating_point": "cranfield.classification.thresholds",
+    "OperatingPoint": "cranfield.classification.thresholds",
+    "log_loss": "cranfield.classification.probabilistic",
+    "brier_score": "cranfield.classification.probabilistic",
+    "roc_auc_multiclass": "cranfield.classification.probabilistic",
 }
 
 __all__ = ["__version__", "CranfieldError", "InputError", "MeasureError", "UsageError", *_LAZY]

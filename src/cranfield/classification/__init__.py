@@ -1,0 +1,47 @@
+"""Detection and classification evaluation: confusion matrices, rates, curves, thresholds.
+
+Modules: :mod:`.confusion` (ConfusionMatrix), :mod:`.rates` (every rate, declared once),
+:mod:`.curves` (ROC/PR/DET from one sufficient statistic, AUC, AP, EER, threshold sweep),
+:mod:`.thresholds` (best_threshold, operating_point), :mod:`.probabilistic` (log-loss, Brier,
+multi-class AUC, regression errors), :mod:`.measures` (functions and the registry MEASURES).
+Names are imported lazily so that ``import cranfield.classification`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY: dict[str, str] = {
+    "ConfusionMatrix": "confusion",
+    "RATES": "rates", "RateDef": "rates", "get_rate": "rates", "rate_names": "rates",
+    "Curve": "curves", "ScoreCounts": "curves", "score_counts": "curves", "roc_curve": "curves",
+    "pr_curve": "curves", "det_curve": "curves", "roc_auc": "curves", "average_precision": "curves",
+    "interpolated_average_precision": "curves", "equal_error_rate": "curves", "threshold_sweep": "curves",
+    "OperatingPoint": "thresholds", "best_threshold": "thresholds", "operating_point": "thresholds",
+    "log_loss": "probabilistic", "brier_score": "probabilistic", "roc_auc_multiclass": "probabilistic",
+    "mean_squared_error": "probabilistic", "root_mean_squared_error": "probabilistic",
+    "mean_absolute_error": "probabilistic", "r2_score": "probabilistic",
+    "MEASURES": "measures", "MeasureInfo": "measures", "get_measure": "measures", "measure_names": "measures",
+    "majority_accuracy": "measures", "no_skill_average_precision": "measures",
+    "UndefinedMeasureWarning": "_validation",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        # the per-rate functions (precision, recall, f1, mcc, ...) live in .measures
+        measures = importlib.import_module(f"{__name__}.measures")
+        if name in measures.__all__:
+            return getattr(measures, name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,127 @@
+"""Classification measures as functions ``f(y_true, y_pred_or_score, *, sample_weight=None, ...)``
+and one registry to look them up by name or alias.
+
+- For every rate of :data:`.rates.RATES` a function of labels, e.g.
+  ``precision(y_true, y_pred, *, sample_weight=None, labels=None, pos_label=None,
+  average="binary", zero_division="warn")``, named after the rate (``false_omission_rate`` for
+  ``for``). ``average="binary"`` needs two classes and a positive one; ``None`` gives one value
+  per class; ``"micro"``, ``"macro"``, ``"weighted"`` as scikit-learn.
+- Score-based (:mod:`.curves`), probabilistic and numeric (:mod:`.probabilistic`) functions.
+- Baselines: :func:`majority_accuracy` and :func:`no_skill_average_precision` (= prevalence).
+
+:data:`MEASURES` maps every name and alias to a :class:`MeasureInfo` (canonical name, function,
+``needs``: "labels", "scores", "probabilities" or "values", ``greater_is_better``), so that
+cross-validation, reports and the command line can look measures up by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Sequence
+
+import numpy as np
+
+from ..errors import MeasureError
+from ._validation import binary_truth, check_lengths, check_weights, warn_undefined
+from .confusion import ConfusionMatrix
+from .curves import average_precision, equal_error_rate, interpolated_average_precision, roc_auc
+from .probabilistic import (brier_score, log_loss, mean_absolute_error, mean_squared_error, r2_score,
+                            roc_auc_multiclass, root_mean_squared_error)
+from .rates import RATES, RateDef, compute_rate
+
+__all__ = ["MeasureInfo", "MEASURES", "get_measure", "measure_names", "majority_accuracy",
+           "no_skill_average_precision", *[rate.function_name for rate in RATES]]
+
+
+def _label_measure(rate: RateDef) -> Callable:
+    def measure(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Sequence[Hashable] | None = None,
+                pos_label: Hashable | None = None, average: str | None = "binary", zero_division="warn",
+                **params) -> Any:
+        cm = ConfusionMatrix.from_labels(y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                                         pos_label=pos_label if average == "binary" else None)
+        positive = None if cm.positive is None else cm.labels.index(cm.positive)
+        value, undefined = compute_rate(rate, cm.matrix, positive=positive, average=average,
+                                        zero_division=zero_division, **params)
+        if undefined and zero_division == "warn":
+            warn_undefined(f"{rate.name} is undefined (0/0); set to {rate.undefined}. "
+                           "Pass zero_division= to choose the value and silence this warning.")
+        return value
+
+    measure.__name__ = measure.__qualname__ = rate.function_name
+    names = ", ".join((rate.name, *rate.aliases))
+    measure.__doc__ = (f"{rate.name}: {rate.formula} (names: {names}). Reference: {rate.reference}.\n\n"
+                       "Computed on ``ConfusionMatrix.from_labels(y_true, y_pred, ...)``; see "
+                       ":mod:`cranfield.classification.measures` for the options.")
+    return measure
+
+
+for _rate in RATES:
+    globals()[_rate.function_name] = _label_measure(_rate)
+
+
+def majority_accuracy(y_true: Any, y_pred: Any = None, *, sample_weight: Any = None) -> float:
+    """Baseline: the accuracy of always predicting the most frequent class of ``y_true``
+    (``y_pred`` is ignored; it is accepted so that the signature is the common one)."""
+    return ConfusionMatrix.from_labels(y_true, y_true, sample_weight=sample_weight).majority_accuracy
+
+
+def no_skill_average_precision(y_true: Any, y_score: Any = None, *, sample_weight: Any = None,
+                               pos_label: Hashable | None = None) -> float:
+    """Baseline: the expected AP of a random ranking, i.e. the prevalence P / (P + N)
+    (Saito & Rehmsmeier 2015, PLOS ONE 10)."""
+    positive = binary_truth(y_true, pos_label)
+    weights = check_weights(sample_weight, check_lengths(y_true=positive))
+    w = np.ones(len(positive)) if weights is None else weights
+    return float(w[positive].sum() / w.sum()) if w.sum() else 0.0
+
+
+@dataclass(frozen=True)
+class MeasureInfo:
+    name: str
+    function: Callable
+    needs: str  # "labels" (y_pred), "scores" (y_score), "probabilities" (y_prob) or "values" (regression)
+    greater_is_better: bool = True
+    aliases: tuple[str, ...] = ()
+
+
+def _entries() -> list[MeasureInfo]:
+    g = globals()
+    entries = [MeasureInfo(rate.name, g[rate.function_name], "labels", rate.greater_is_better, rate.aliases)
+               for rate in RATES]
+    entries += [
+        MeasureInfo("roc_auc", roc_auc, "scores", True, ("auc", "auroc", "roc_auc_score")),
+        MeasureInfo("average_precision", average_precision, "scores", True, ("ap", "auprc", "average_precision_score")),
+        MeasureInfo("interpolated_average_precision", interpolated_average_precision, "scores", True,
+                    ("interpolated_ap", "11pt_ap")),
+        MeasureInfo("eer", equal_error_rate, "scores", False, ("equal_error_rate",)),
+        MeasureInfo("log_loss", log_loss, "probabilities", False, ("cross_entropy", "logloss")),
+        MeasureInfo("brier_score", brier_score, "probabilities", False, ("brier", "brier_score_loss")),
+        MeasureInfo("roc_auc_multiclass", roc_auc_multiclass, "probabilities", True, ("roc_auc_ovr",)),
+        MeasureInfo("mse", mean_squared_error, "values", False, ("mean_squared_error",)),
+        MeasureInfo("rmse", root_mean_squared_error, "values", False, ("root_mean_squared_error",)),
+        MeasureInfo("mae", mean_absolute_error, "values", False, ("mean_absolute_error",)),
+        MeasureInfo("r2", r2_score, "values", True, ("r2_score", "r_squared", "coefficient_of_determination")),
+        MeasureInfo("majority_accuracy", majority_accuracy, "labels", True, ("baseline_accuracy",)),
+        MeasureInfo("no_skill_ap", no_skill_average_precision, "scores", True, ("no_skill_average_precision",)),
+    ]
+    return entries
+
+
+MEASURES: dict[str, MeasureInfo] = {}
+for _info in _entries():
+    for _key in (_info.name, *_info.aliases):
+        assert _key not in MEASURES, _key
+        MEASURES[_key] = _info
+
+
+def get_measure(name: str) -> MeasureInfo:
+    """The measure called ``name`` (canonical or alias; case-insensitive, '-' and ' ' read as '_')."""
+    info = MEASURES.get(name) or MEASURES.get(str(name).strip().lower().replace("-", "_").replace(" ", "_"))
+    if info is None:
+        raise MeasureError(f"unknown classification measure {name!r}; expected one of {', '.join(measure_names())}")
+    return info
+
+
+def measure_names() -> list[str]:
+    """Canonical names of all registered measures."""
+    return list(dict.fromkeys(info.name for info in MEASURES.values()))

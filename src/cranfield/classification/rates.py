@@ -1,0 +1,242 @@
+"""Every rate of a confusion matrix, declared once in :data:`RATES`.
+
+Each :class:`RateDef` holds the canonical name, its aliases (the names other fields use), the
+formula, a reference and the kernel. ``scope="counts"`` kernels work on one-vs-rest counts
+(``tp, fp, fn, tn`` arrays, one entry per class) and can be averaged over classes;
+``scope="matrix"`` kernels work on the whole N×N matrix (rows = actual, columns = predicted).
+
+Undefined values (a zero denominator) follow the ``zero_division`` policy, as scikit-learn:
+``"warn"`` gives the rate's ``undefined`` value (scikit-learn's default: 0.0 for most rates,
+NaN for Cohen's kappa and the likelihood ratios) and the caller warns; a number (or NaN) is
+used as is, silently. Kernels never warn: they report where a value was undefined.
+
+References: Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27;
+Powers (2011), "Evaluation: from precision, recall and F-measure to ROC, informedness,
+markedness and correlation", J. Mach. Learn. Technol. 2; Gorodkin (2004), "Comparing two
+K-category assignments by a K-category correlation coefficient", Comput. Biol. Chem. 28;
+Cohen (1960), Educ. Psychol. Meas. 20; van Rijsbergen (1979), Information Retrieval, ch. 7.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Callable
+
+import numpy as np
+
+from ..errors import MeasureError, UsageError
+
+__all__ = ["RateDef", "RATES", "AVERAGES", "get_rate", "rate_names", "compute_rate", "counts_from_matrix"]
+
+AVERAGES = ("binary", "micro", "macro", "weighted", None)
+
+
+@dataclass(frozen=True)
+class RateDef:
+    name: str
+    aliases: tuple[str, ...]
+    formula: str
+    reference: str
+    kernel: Callable
+    scope: str = "counts"  # "counts": one-vs-rest, averageable; "matrix": the whole N×N matrix
+    undefined: float = 0.0  # value under zero_division="warn" (scikit-learn's default)
+    greater_is_better: bool = True
+    parameters: tuple[str, ...] = ()
+
+    @property
+    def function_name(self) -> str:
+        """A Python identifier among the name and aliases (``for`` is a keyword)."""
+        import keyword
+
+        for candidate in (self.name, *self.aliases):
+            if candidate.isidentifier() and not keyword.iskeyword(candidate):
+                return candidate
+        raise AssertionError(self.name)  # pragma: no cover
+
+
+class _Divider:
+    """``num / den`` that records where ``den == 0`` instead of producing inf/NaN."""
+
+    def __init__(self) -> None:
+        self.undefined: np.ndarray | bool = False
+
+    def __call__(self, num, den):
+        num = np.asarray(num, dtype=np.float64)
+        den = np.asarray(den, dtype=np.float64)
+        bad = den == 0
+        self.undefined = self.undefined | bad
+        return num / np.where(bad, 1.0, den)
+
+
+def _fbeta(c, div, beta=1.0):
+    b2 = float(beta) ** 2
+    if not b2 >= 0 or not np.isfinite(b2):
+        raise UsageError(f"beta must be a non-negative number, found {beta!r}")
+    return div((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp)
+
+
+def _mcc(m, div):
+    t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
+    return div(np.trace(m) * s - t @ p, np.sqrt((s * s - p @ p) * (s * s - t @ t)))
+
+
+def _kappa(m, div):
+    t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
+    return div(np.trace(m) * s - t @ p, s * s - t @ p)
+
+
+def _balanced_accuracy(m, div):
+    support = m.sum(axis=1)
+    present = support > 0
+    return div(np.sum(np.diag(m)[present] / support[present]), np.count_nonzero(present))
+
+
+_F = "Fawcett 2006"
+_P = "Powers 2011"
+
+RATES: tuple[RateDef, ...] = (
+    RateDef("tp", ("true_positives", "hits"), "TP", _F, lambda c, d: c.tp),
+    RateDef("fp", ("false_positives", "false_alarms", "type_1_errors"), "FP", _F, lambda c, d: c.fp,
+            greater_is_better=False),
+    RateDef("fn", ("false_negatives", "misses", "type_2_errors"), "FN", _F, lambda c, d: c.fn,
+            greater_is_better=False),
+    RateDef("tn", ("true_negatives", "correct_rejections"), "TN", _F, lambda c, d: c.tn),
+    RateDef("precision", ("ppv", "positive_predictive_value"), "TP / (TP + FP)", _F,
+            lambda c, d: d(c.tp, c.tp + c.fp)),
+    RateDef("recall", ("tpr", "sensitivity", "true_positive_rate", "hit_rate", "car", "correct_acceptance_rate"),
+            "TP / (TP + FN)", _F, lambda c, d: d(c.tp, c.tp + c.fn)),
+    RateDef("specificity", ("tnr", "true_negative_rate", "selectivity", "crr", "correct_rejection_rate"),
+            "TN / (TN + FP)", _F, lambda c, d: d(c.tn, c.tn + c.fp)),
+    RateDef("fpr", ("false_positive_rate", "fallout", "fall_out", "far", "false_acceptance_rate",
+                    "false_alarm_rate"), "FP / (FP + TN)", _F, lambda c, d: d(c.fp, c.fp + c.tn),
+            greater_is_better=False),
+    RateDef("fnr", ("false_negative_rate", "miss_rate", "frr", "false_rejection_rate"), "FN / (FN + TP)", _F,
+            lambda c, d: d(c.fn, c.fn + c.tp), greater_is_better=False),
+    RateDef("npv", ("negative_predictive_value",), "TN / (TN + FN)", _P, lambda c, d: d(c.tn, c.tn + c.fn)),
+    RateDef("fdr", ("false_discovery_rate",), "FP / (FP + TP)", _P, lambda c, d: d(c.fp, c.fp + c.tp),
+            greater_is_better=False),
+    RateDef("for", ("false_omission_rate",), "FN / (FN + TN)", _P, lambda c, d: d(c.fn, c.fn + c.tn),
+            greater_is_better=False),
+    RateDef("prevalence", ("base_rate",), "(TP + FN) / (TP + FP + FN + TN)", _P,
+            lambda c, d: d(c.tp + c.fn, c.tp + c.fp + c.fn + c.tn)),
+    RateDef("f1", ("f1_score", "f_measure", "f_score", "dice"), "2 TP / (2 TP + FP + FN)", "van Rijsbergen 1979",
+            lambda c, d: _fbeta(c, d, 1.0)),
+    RateDef("fbeta", ("f_beta", "fbeta_score"), "(1 + β²) TP / ((1 + β²) TP + β² FN + FP)", "van Rijsbergen 1979",
+            _fbeta, parameters=("beta",)),
+    RateDef("jaccard", ("threat_score", "csi", "critical_success_index", "iou"), "TP / (TP + FP + FN)",
+            "Jaccard 1912", lambda c, d: d(c.tp, c.tp + c.fp + c.fn)),
+    RateDef("informedness", ("youden_j", "youden", "bookmaker_informedness", "bm"), "TPR + TNR − 1", _P,
+            lambda c, d: d(c.tp, c.tp + c.fn) + d(c.tn, c.tn + c.fp) - 1.0),
+    RateDef("markedness", ("mk", "deltap"), "PPV + NPV − 1", _P,
+            lambda c, d: d(c.tp, c.tp + c.fp) + d(c.tn, c.tn + c.fn) - 1.0),
+    RateDef("lr_plus", ("positive_likelihood_ratio", "plr", "lr+"), "TPR / FPR = TP (FP + TN) / (FP (TP + FN))",
+            "Altman & Bland 1994, BMJ 309", lambda c, d: d(c.tp * (c.fp + c.tn), c.fp * (c.tp + c.fn)),
+            undefined=np.nan),
+    RateDef("lr_minus", ("negative_likelihood_ratio", "nlr", "lr-"), "FNR / TNR = FN (FP + TN) / (TN (TP + FN))",
+            "Altman & Bland 1994, BMJ 309", lambda c, d: d(c.fn * (c.fp + c.tn), c.tn * (c.tp + c.fn)),
+            undefined=np.nan, greater_is_better=False),
+    RateDef("dor", ("diagnostic_odds_ratio",), "(TP TN) / (FP FN) = LR+ / LR−", "Glas et al. 2003, J Clin Epid 56",
+            lambda c, d: d(c.tp * c.tn, c.fp * c.fn), undefined=np.nan),
+    RateDef("accuracy", ("acc",), "trace(C) / n", _F, lambda m, d: d(np.trace(m), m.sum()), scope="matrix"),
+    RateDef("error_rate", ("err", "misclassification_rate"), "1 − accuracy", _F,
+            lambda m, d: d(m.sum() - np.trace(m), m.sum()), scope="matrix", greater_is_better=False),
+    RateDef("balanced_accuracy", ("bacc",), "mean over classes present in y_true of recall; binary: (TPR + TNR) / 2",
+            "Brodersen et al. 2010, ICPR", _balanced_accuracy, scope="matrix"),
+    RateDef("mcc", ("matthews_corrcoef", "phi"), "(c n − t·p) / √((n² − p·p)(n² − t·t)); binary: "
+            "(TP TN − FP FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "Matthews 1975; Gorodkin 2004", _mcc,
+            scope="matrix"),
+    RateDef("kappa", ("cohen_kappa", "cohens_kappa"), "(p_o − p_e) / (1 − p_e) = (c n − t·p) / (n² − t·p)",
+            "Cohen 1960", _kappa, scope="matrix", undefined=np.nan),
+)
+
+_BY_NAME: dict[str, RateDef] = {}
+for _rate in RATES:
+    for _key in (_rate.name, *_rate.aliases):
+        assert _key.lower() not in _BY_NAME, _key
+        _BY_NAME[_key.lower()] = _rate
+
+
+def get_rate(name: str) -> RateDef:
+    """The rate called ``name`` (canonical name or alias, case-insensitive, '-' and ' ' read as '_')."""
+    key = str(name).strip().lower().replace("-", "_").replace(" ", "_")
+    rate = _BY_NAME.get(key) or _BY_NAME.get(str(name).strip().lower())
+    if rate is None:
+        raise MeasureError(f"unknown rate {name!r}; expected one of {', '.join(rate_names())}")
+    return rate
+
+
+def rate_names() -> list[str]:
+    """Canonical names of all rates, in table order."""
+    return [rate.name for rate in RATES]
+
+
+def counts_from_matrix(matrix: np.ndarray) -> SimpleNamespace:
+    """One-vs-rest counts per class from an N×N matrix (rows = actual, columns = predicted)."""
+    m = np.asarray(matrix, dtype=np.float64)
+    tp = np.diag(m).copy()
+    fp = m.sum(axis=0) - tp
+    fn = m.sum(axis=1) - tp
+    tn = m.sum() - tp - fp - fn
+    return SimpleNamespace(tp=tp, fp=fp, fn=fn, tn=tn)
+
+
+def _fill(rate: RateDef, zero_division) -> float:
+    if isinstance(zero_division, str):
+        if zero_division != "warn":
+            raise UsageError(f"zero_division must be 'warn' or a number, found {zero_division!r}")
+        return rate.undefined
+    return float(zero_division)
+
+
+def _nanaverage(values: np.ndarray, weights: np.ndarray | None) -> float:
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return float("nan")
+    if weights is None:
+        return float(np.mean(values[keep]))
+    w = weights[keep]
+    if w.sum() == 0:
+        return 0.0
+    return float(np.average(values[keep], weights=w))
+
+
+def compute_rate(rate: RateDef, matrix: np.ndarray, *, positive: int | None = None, average: str | None = "binary",
+                 zero_division="warn", **params) -> tuple[float | np.ndarray, bool]:
+    """Value of ``rate`` on ``matrix`` and whether a 0/0 was replaced by the zero_division value.
+
+    ``positive`` is the index of the positive class for ``average="binary"``. For counts rates,
+    ``average=None`` gives one value per class; "micro" sums the counts over classes first;
+    "macro" is the unweighted mean of the per-class values and "weighted" their mean weighted by
+    support (TP + FN), both ignoring NaN values (as scikit-learn). Matrix rates ignore ``average``.
+    """
+    unknown = set(params) - set(rate.parameters)
+    if unknown:
+        raise UsageError(f"rate {rate.name!r} takes no parameter {', '.join(sorted(unknown))}")
+    if average not in AVERAGES:
+        raise UsageError(f"average must be one of {AVERAGES!r}, found {average!r}")
+    fill = _fill(rate, zero_division)
+    div = _Divider()
+    m = np.asarray(matrix, dtype=np.float64)
+    if rate.scope == "matrix":
+        value = rate.kernel(m, div, **params)
+        undefined = bool(np.any(div.undefined))
+        return (fill if undefined else float(value)), undefined
+    counts = counts_from_matrix(m)
+    if average == "micro":
+        counts = SimpleNamespace(**{k: np.atleast_1d(v.sum()) for k, v in vars(counts).items()})
+    elif average == "binary":
+        if positive is None:
+            raise UsageError("average='binary' needs a positive class; pass pos_label= or choose "
+                             "average='micro', 'macro', 'weighted' or None")
+        counts = SimpleNamespace(**{k: v[[positive]] for k, v in vars(counts).items()})
+    values = np.asarray(rate.kernel(counts, div, **params), dtype=np.float64) * np.ones(len(counts.tp))
+    bad = np.broadcast_to(np.asarray(div.undefined), values.shape)
+    values = np.where(bad, fill, values)
+    undefined = bool(bad.any())
+    if average in ("micro", "binary"):
+        return float(values[0]), undefined
+    if average is None:
+        return values, undefined
+    weights = None if average == "macro" else counts.tp + counts.fn
+    return _nanaverage(values, weights), undefined

@@ -1,0 +1,248 @@
+"""``cranfield classify``: confusion matrix, rates, curves' areas and a threshold for one file."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import click
+import numpy as np
+
+from ..errors import InputError, UsageError
+
+FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
+CRITERIA = ("accuracy", "f1", "youden", "closest", "cost")
+
+
+def _read_table(path: str):
+    """The file as a pyarrow Table (CSV, TSV or Parquet, by extension; .gz/.bz2 allowed for text)."""
+    import pyarrow as pa
+
+    name = path.lower()
+    for suffix in (".gz", ".bz2", ".zst"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    if not Path(path).is_file():
+        raise InputError("no such file", source=path)
+    try:
+        if name.endswith((".parquet", ".pq")):
+            import pyarrow.parquet as pq
+
+            return pq.read_table(path), 1  # row r (0-based) is reported as row r + 1
+        from pyarrow import csv
+
+        delimiter = "\t" if name.endswith((".tsv", ".tab", ".txt")) else ","
+        return csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=delimiter)), 2  # header is line 1
+    except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as error:
+        raise InputError(f"cannot read the file: {error}", source=path) from None
+
+
+def _column(table, name: str, path: str):
+    if name not in table.column_names:
+        raise InputError(f"no column {name!r}; the columns are {', '.join(table.column_names)}", source=path)
+    column = table.column(name)
+    if column.null_count:
+        import pyarrow.compute as pc
+
+        row = int(pc.index(pc.is_null(column), True).as_py())
+        raise InputError("empty value", source=path, line=row, field=name)
+    return column
+
+
+def _numbers(table, name: str, path: str, first_line: int) -> np.ndarray:
+    column = _column(table, name, path)
+    import pyarrow as pa
+
+    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
+        values = column.to_numpy(zero_copy_only=False)
+        for i, value in enumerate(values):  # error path only: find the first bad value
+            try:
+                float(value)
+            except (TypeError, ValueError):
+                raise InputError(f"expected a number, found {value!r}", source=path, line=i + first_line,
+                                 field=name) from None
+        values = values.astype(np.float64)
+    else:
+        values = column.to_numpy().astype(np.float64)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"expected a finite number, found {values[i]}", source=path, line=i + first_line, field=name)
+    return values
+
+
+def _labels(table, name: str, path: str) -> np.ndarray:
+    return _column(table, name, path).to_numpy(zero_copy_only=False)
+
+
+def _parse_label(text: str, values: np.ndarray):
+    """``--positive`` read as the type of the truth column."""
+    if values.dtype.kind == "b":
+        lowered = text.lower()
+        if lowered not in ("true", "false", "1", "0"):
+            raise UsageError(f"--positive {text!r}: the truth column is boolean; expected true or false")
+        return lowered in ("true", "1")
+    if values.dtype.kind in "iu":
+        try:
+            return int(text)
+        except ValueError:
+            raise UsageError(f"--positive {text!r}: the truth column holds integers") from None
+    if values.dtype.kind == "f":
+        try:
+            return float(text)
+        except ValueError:
+            raise UsageError(f"--positive {text!r}: the truth column holds numbers") from None
+    return text
+
+
+def _positive(truth: np.ndarray, others: list[np.ndarray], positive_text: str | None, needed: bool):
+    from ..classification._validation import resolve_pos_label
+
+    if positive_text is not None:
+        return _parse_label(positive_text, truth)
+    classes = sorted(set(np.unique(truth).tolist()).union(*[np.unique(o).tolist() for o in others]))
+    if len(classes) > 2 and not needed:
+        return None
+    try:
+        return resolve_pos_label(classes, None) if len(classes) == 2 or needed else None
+    except UsageError:
+        raise UsageError(f"cannot tell which label is positive among {classes!r}; pass --positive LABEL") from None
+
+
+def _number(value):
+    if value is None:
+        return None
+    if isinstance(value, (list, np.ndarray)):
+        return [_number(v) for v in np.asarray(value).tolist()]
+    value = float(value)
+    return value if np.isfinite(value) else None
+
+
+def evaluate_file(path: str, *, truth: str, score: str | None = None, pred: str | None = None,
+                  threshold: float | None = None, optimize: str | None = None, cost_fp: float = 1.0,
+                  cost_fn: float = 1.0, positive: str | None = None) -> dict:
+    """The JSON-ready report of ``cranfield classify`` (library entry point of the command)."""
+    from ..classification import ConfusionMatrix
+    from ..classification.curves import average_precision, equal_error_rate, roc_auc
+    from ..classification.thresholds import best_threshold
+
+    if score is None and pred is None:
+        raise UsageError("give --score COL, --pred COL or both")
+    if threshold is not None and optimize is not None:
+        raise UsageError("--threshold and --optimize exclude each other")
+    if score is None and (threshold is not None or optimize is not None):
+        raise UsageError("--threshold and --optimize need --score")
+    if pred is not None and (threshold is not None or optimize is not None):
+        raise UsageError("--threshold and --optimize decide the predictions; do not give --pred with them")
+    table, first_line = _read_table(path)
+    y_true = _labels(table, truth, path)
+    y_pred = _labels(table, pred, path) if pred is not None else None
+    y_score = _numbers(table, score, path, first_line) if score is not None else None
+    if len(y_true) == 0:
+        raise InputError("no rows", source=path)
+    pos = _positive(y_true, [] if y_pred is None else [y_pred], positive, needed=score is not None)
+    report: dict = {"file": path, "n": int(len(y_true)), "threshold": None, "criterion": None}
+    if y_score is not None:
+        from ..classification._validation import binary_truth
+
+        is_pos = binary_truth(y_true, pos)
+        if y_pred is None:
+            if optimize is not None:
+                point = best_threshold(is_pos, y_score, criterion=optimize, cost_fp=cost_fp, cost_fn=cost_fn)
+                report["criterion"] = {"name": point.criterion, "value": point.value}
+                threshold = point.threshold
+            elif threshold is None:
+                threshold = 0.5
+            report["threshold"] = _number(threshold)
+            if not np.isfinite(threshold):
+                report.setdefault("notes", []).append("the chosen threshold is +inf (null): nothing is predicted "
+                                                      "positive")
+            classes = sorted(set(np.unique(y_true).tolist()) | {pos})
+            if len(classes) != 2:
+                raise InputError(f"a score needs two classes in the truth column, found {classes!r}",
+                                 source=path, field=truth)
+            negative = classes[0] if classes[1] == pos else classes[1]
+            y_pred = np.where(y_score >= threshold, np.asarray(pos, dtype=object), np.asarray(negative, dtype=object))
+            y_pred = y_pred.astype(y_true.dtype) if y_true.dtype.kind != "O" else y_pred
+        both = bool(is_pos.any() and (~is_pos).any())
+        report["roc_auc"] = roc_auc(is_pos, y_score) if both else None
+        report["average_precision"] = average_precision(is_pos, y_score) if is_pos.any() else None
+        report["eer"] = equal_error_rate(is_pos, y_score) if both else None
+        if not both:
+            report.setdefault("notes", []).append("the truth column has one class only: ROC AUC, EER (and AP without positives) "
+                               "are undefined (null)")
+    cm = ConfusionMatrix.from_labels(y_true, y_pred, pos_label=pos)
+    summary = cm.to_dict()
+    report["confusion_matrix"] = {"labels": summary["labels"], "matrix": summary["matrix"], "rows": "actual",
+                                  "positive": summary["positive"]}
+    report["average"] = "binary" if cm.is_binary else "macro"
+    report["metrics"] = summary["metrics"]
+    report["baselines"] = dict(summary["baselines"])
+    if cm.is_binary:
+        report["baselines"]["no_skill_average_precision"] = summary["metrics"]["prevalence"]
+    return report
+
+
+def _tables(report: dict, digits: int):
+    from ..report.tables import Table
+
+    cm = report["confusion_matrix"]
+    matrix = Table(["actual \\ predicted", *[str(v) for v in cm["labels"]]],
+                   [[str(label), *row] for label, row in zip(cm["labels"], cm["matrix"])],
+                   title="confusion matrix (rows = actual)", digits=digits)
+    rows = [[name, value] for name, value in report["metrics"].items()]
+    for key in ("roc_auc", "average_precision", "eer"):
+        if key in report:
+            rows.append([key, report[key]])
+    if report["threshold"] is not None:
+        rows.append(["threshold", report["threshold"]])
+    for key, value in report["baselines"].items():
+        rows.append([f"baseline: {key}", value])
+    notes = list(report.get("notes", []))
+    if report["average"] == "macro":
+        notes.append("per-class rates are macro averages over classes")
+    metrics = Table(["measure", "value"], rows, title="measures", digits=digits, notes=notes)
+    return matrix, metrics
+
+
+@click.command("classify")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--truth", required=True, metavar="COL", help="Column with the actual class.")
+@click.option("--score", metavar="COL", help="Column with the system's score (higher = more positive).")
+@click.option("--pred", metavar="COL", help="Column with the system's predicted class.")
+@click.option("--threshold", type=float, help="Predict positive iff score ≥ T (default 0.5 with --score).")
+@click.option("--optimize", type=click.Choice(CRITERIA), help="Choose the threshold that optimises this criterion.")
+@click.option("--cost-fp", type=float, default=1.0, show_default=True, help="Cost of a false positive (--optimize cost).")
+@click.option("--cost-fn", type=float, default=1.0, show_default=True, help="Cost of a false negative (--optimize cost).")
+@click.option("--positive", metavar="LABEL", help="The positive class (default: 1 for 0/1 or -1/1 labels).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="Write here (atomically) instead of stdout.")
+def command(file, truth, score, pred, threshold, optimize, cost_fp, cost_fn, positive, fmt, digits, output):
+    """Evaluate a detection/classification system from a CSV, TSV or Parquet FILE.
+
+    \b
+    Examples:
+      cranfield classify results.csv --truth label --score prob
+      cranfield classify results.parquet --truth y --score s --optimize cost --cost-fn 5
+      cranfield classify results.tsv --truth gold --pred system --format json
+    """
+    from ..io.atomic import write_text_output
+    from ..report.tables import render_table
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        report = evaluate_file(file, truth=truth, score=score, pred=pred, threshold=threshold, optimize=optimize,
+                               cost_fp=cost_fp, cost_fn=cost_fn, positive=positive)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        click.echo(f"cranfield: warning: {message}", err=True)
+    if fmt == "json":
+        text = json.dumps(report, indent=2, allow_nan=False) + "\n"
+    else:
+        matrix, metrics = _tables(report, digits)
+        if fmt in ("csv", "tsv"):
+            text = render_table(metrics, fmt)
+        else:
+            text = render_table(matrix, fmt) + "\n" + render_table(metrics, fmt)
+    write_text_output(text, output)
