@@ -47,7 +47,7 @@ def cohens_dz_rows(differences) -> np.ndarray:
     mean = d.mean(axis=1)
     sd = d.std(axis=1, ddof=1)
     safe = np.where(sd > 0, sd, 1.0)
-    return np.where(sd > 0, mean / safe, np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+    return np.where(sd > 0, mean / safe, np.where(mean == 0, 0.0, np.copysign(np.inf, mean)))
 
 
 def cohens_dz(x, y) -> float:

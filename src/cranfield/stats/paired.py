@@ -55,7 +55,7 @@ def _t_statistic(d: np.ndarray) -> np.ndarray:
     mean = d.mean(axis=1)
     sd = d.std(axis=1, ddof=1)
     safe = np.where(sd > 0, sd, 1.0)
-    return np.where(sd > 0, mean / (safe / np.sqrt(n)), np.where(mean == 0, 0.0, np.sign(mean) * np.inf))
+    return np.where(sd > 0, mean / (safe / np.sqrt(n)), np.where(mean == 0, 0.0, np.copysign(np.inf, mean)))
 
 
 def _randomization(d: np.ndarray, n_permutations: int, rng: np.random.Generator) -> np.ndarray:
