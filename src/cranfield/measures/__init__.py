@@ -1,0 +1,5 @@
+"""Measure families: one module per family, collected by :mod:`cranfield.measures.registry`."""
+
+from .base import Family, Measure, Param, families, get_family, parse_measure, parse_measures, register
+
+__all__ = ["Family", "Measure", "Param", "families", "get_family", "parse_measure", "parse_measures", "register"]

@@ -1,0 +1,54 @@
+"""Average precision and its trec_eval relatives.
+
+AP = (1/R) Σ_{relevant d retrieved} P@rank(d); relevant documents not retrieved contribute 0.
+AP@k (trec_eval map_cut) keeps the sum to the top k and still divides by R.
+GMAP is AP aggregated by the geometric mean with trec_eval's floor of 1e-5.
+infAP estimates AP when the pool is sampled (judgments < 0 = pooled but not judged).
+
+References: Buckley & Voorhees 2000 (AP); Robertson 2006 (GMAP); Yilmaz & Aslam 2006 (infAP);
+trec_eval m_map.c, m_map_cut.c, m_gm_map.c, m_infap.c.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..retrieval.ranked import UNJUDGED
+from ._common import REL_PARAM, binary_view, safe_divide
+from .base import Family, register
+
+INFAP_EPSILON = 0.00001
+
+
+def _ap(view, measure) -> np.ndarray:
+    v = binary_view(view, measure)
+    mask = v.is_rel if measure.cutoff is None else v.is_rel & (v.pos < measure.cutoff)
+    precision = v.cum_rel / (v.pos + 1.0)
+    return safe_divide(v.segment_sum(precision, mask), v.num_rel)
+
+
+def _inf_ap(view, measure) -> np.ndarray:
+    v = binary_view(view, measure)
+    rel = v.is_rel
+    nonrel_so_far = v.segment_cumsum(v.is_judged_nonrel)[rel].astype(np.float64)
+    unjudged_so_far = v.segment_cumsum(v.rel == UNJUDGED)[rel].astype(np.float64)
+    rel_so_far = v.cum_rel[rel].astype(np.float64)
+    j = v.pos[rel].astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        term = (1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rel_so_far - 1 + nonrel_so_far + unjudged_so_far) / j)
+                * ((rel_so_far - 1 + INFAP_EPSILON) / (rel_so_far - 1 + nonrel_so_far + 2 * INFAP_EPSILON)))
+    term = np.where(j == 0, 1.0, term)
+    total = np.bincount(v.seg[rel], weights=term, minlength=v.n_queries)
+    return safe_divide(total, v.num_rel)
+
+
+register(Family("AP", _ap, "Average precision: mean of P@rank over the relevant documents (÷ R; a relevant "
+                "document not retrieved counts 0). AP@k sums over the top k only, still ÷ R.",
+                "Buckley & Voorhees 2000; trec_eval map, map_cut", params={"rel": REL_PARAM}, cutoff="optional",
+                aliases=("MAP",)))
+register(Family("GMAP", _ap, "Average precision aggregated over queries by the geometric mean, each value "
+                "floored at 1e-5.", "Robertson 2006; trec_eval gm_map", params={"rel": REL_PARAM},
+                aggregate="gmean"))
+register(Family("infAP", _inf_ap, "Inferred AP: AP estimated from a sampled pool; documents in the pool but "
+                "unjudged (rel < 0) are assumed relevant at the rate of the judged ones.",
+                "Yilmaz & Aslam 2006; trec_eval infAP", params={"rel": REL_PARAM}, aliases=("InfAP",)))

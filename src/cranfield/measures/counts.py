@@ -1,0 +1,39 @@
+"""Counts per query: retrieved, relevant, relevant retrieved, judged non-relevant retrieved.
+
+trec_eval sums these over queries in its summary (``aggregate="sum"``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._common import REL_PARAM, binary_view
+from .base import Family, register
+
+
+def _num_ret(view, measure) -> np.ndarray:
+    return view.num_ret.astype(np.float64)
+
+
+def _num_rel(view, measure) -> np.ndarray:
+    return binary_view(view, measure).num_rel.astype(np.float64)
+
+
+def _num_rel_ret(view, measure) -> np.ndarray:
+    return binary_view(view, measure).num_rel_ret.astype(np.float64)
+
+
+def _num_nonrel_judged_ret(view, measure) -> np.ndarray:
+    return binary_view(view, measure).segment_count(binary_view(view, measure).is_judged_nonrel).astype(np.float64)
+
+
+_COUNT = dict(aggregate="sum", bounds=(0.0, None), integer_valued=True)
+
+register(Family("NumRet", _num_ret, "Number of documents retrieved for the query.", "trec_eval num_ret", **_COUNT))
+register(Family("NumRel", _num_rel, "Number of judged relevant documents (rel ≥ level) for the query.",
+                "trec_eval num_rel", params={"rel": REL_PARAM}, **_COUNT))
+register(Family("NumRelRet", _num_rel_ret, "Number of relevant documents retrieved.", "trec_eval num_rel_ret",
+                params={"rel": REL_PARAM}, **_COUNT))
+register(Family("NumNonRelJudgedRet", _num_nonrel_judged_ret,
+                "Number of retrieved documents judged non-relevant (0 ≤ rel < level).",
+                "trec_eval num_nonrel_judged_ret", params={"rel": REL_PARAM}, **_COUNT))

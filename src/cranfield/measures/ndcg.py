@@ -1,0 +1,113 @@
+"""Discounted cumulative gain and its normalisations.
+
+DCG@k = Σ_{i ≤ k} gain(d_i) / log2(i + 1); nDCG@k = DCG@k / IDCG@k, the ideal DCG of all
+judged documents sorted by decreasing gain (0 when IDCG = 0). Without k: the whole ranking.
+nDCGRel averages nDCG at each relevant document; RnDCG averages nDCG at the ranks where the
+ideal gain changes (trec_eval's experimental ndcg_rel and Rndcg).
+
+References: Järvelin & Kekäläinen, ACM TOIS 20(4) 2002; trec_eval m_ndcg.c, m_ndcg_cut.c,
+m_ndcg_rel.c, m_Rndcg.c.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._common import safe_divide
+from ._gains import GAINS_PARAM, gain_view
+from .base import Family, register
+
+
+def _dcg_at(view, gv, k) -> np.ndarray:
+    discounted = gv.doc_gain / np.log2(view.pos + 2.0)
+    nonzero = gv.doc_gain != 0
+    if k is None:
+        return view.segment_sum(discounted, nonzero)
+    return view.prefix_sum(discounted, k, nonzero)
+
+
+def _dcg(view, measure) -> np.ndarray:
+    return _dcg_at(view, gain_view(view, measure.param("gains")), measure.cutoff)
+
+
+def _ndcg(view, measure) -> np.ndarray:
+    gv = gain_view(view, measure.param("gains"))
+    k = measure.cutoff
+    ideal = gv.ideal_prefix(gv.ideal_len if k is None else k)
+    return safe_divide(_dcg_at(view, gv, k), ideal)
+
+
+def _ndcg_rel(view, measure) -> np.ndarray:
+    gv = gain_view(view, measure.param("gains"))
+    discounted = np.where(gv.doc_gain != 0, gv.doc_gain / np.log2(view.pos + 2.0), 0.0)
+    from ..retrieval.ranked import segmented_accumulate
+
+    results_prefix = segmented_accumulate(np.add, discounted, view.num_ret)
+    ideal_discounted = gv.ideal / np.log2(gv.ideal_pos + 2.0)
+    ideal_prefix = segmented_accumulate(np.add, ideal_discounted, gv.ideal_len)
+    ideal_total = np.bincount(gv.ideal_seg, weights=ideal_discounted, minlength=view.n_queries)
+    # ideal DCG at each ranked position: prefix up to that rank, capped at the ideal length
+    ideal_starts = np.concatenate(([0], np.cumsum(gv.ideal_len)[:-1]))
+    capped = np.minimum(view.pos, gv.ideal_len[view.seg] - 1)
+    has_ideal = gv.ideal_len[view.seg] > 0
+    ideal_here = np.zeros(view.rel.size)
+    ideal_here[has_ideal] = ideal_prefix[ideal_starts[view.seg[has_ideal]] + capped[has_ideal]]
+    positive = (gv.doc_gain > 0) & has_ideal
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratios = results_prefix[positive] / ideal_here[positive]
+    total = np.bincount(view.seg[positive], weights=ratios, minlength=view.n_queries)
+    rel_ret = np.bincount(view.seg[positive], minlength=view.n_queries)
+    dcg_total = view.segment_sum(discounted)
+    total = total + safe_divide((gv.ideal_len - rel_ret) * dcg_total, ideal_total)
+    return np.where(total > 0, safe_divide(total, gv.ideal_len), 0.0)
+
+
+def _rndcg(view, measure) -> np.ndarray:
+    gv = gain_view(view, measure.param("gains"))
+    n = view.n_queries
+    # boundaries: ranks b (1..L) where the ideal gain changes, the last one where it drops to 0
+    change = np.ones(gv.ideal.size, dtype=bool)
+    change[1:] = (gv.ideal[1:] != gv.ideal[:-1]) | (gv.ideal_seg[1:] != gv.ideal_seg[:-1])
+    change &= gv.ideal_pos > 0  # the first ideal position is no boundary
+    boundary_seg = np.concatenate((gv.ideal_seg[change], np.flatnonzero(gv.ideal_len > 0)))
+    boundary_rank = np.concatenate((gv.ideal_pos[change], gv.ideal_len[gv.ideal_len > 0]))
+    discounted = np.where(gv.doc_gain != 0, gv.doc_gain / np.log2(view.pos + 2.0), 0.0)
+    total = np.zeros(n)
+    count = np.zeros(n)
+    # at most one boundary per distinct gain value per query: loop over boundary "slots"
+    order = np.lexsort((boundary_rank, boundary_seg))
+    boundary_seg, boundary_rank = boundary_seg[order], boundary_rank[order]
+    slot = np.arange(boundary_seg.size) - np.searchsorted(boundary_seg, boundary_seg)
+    for s in range(int(slot.max()) + 1 if slot.size else 0):
+        pick = slot == s
+        q, b = boundary_seg[pick], boundary_rank[pick]
+        k = np.zeros(n, dtype=np.int64)
+        k[q] = b
+        dcg = view.prefix_sum(discounted, k)
+        idcg = gv.ideal_prefix(k)
+        ok = np.zeros(n, dtype=bool)
+        ok[q] = idcg[q] > 0
+        total[ok] += dcg[ok] / idcg[ok]
+        count[ok] += 1
+    # trec_eval adds the full-ranking value when the ranking runs past the ideal by ≥ 2 ranks
+    extra = (gv.ideal_len + 1 < view.num_ret) & (gv.ideal_len > 0)
+    full = safe_divide(view.segment_sum(discounted), gv.ideal_prefix(gv.ideal_len))
+    total[extra] += full[extra]
+    count[extra] += 1
+    value = safe_divide(total, count)
+    return np.where(view.num_rel > 0, value, 0.0)
+
+
+_GAINS = {"gains": GAINS_PARAM}
+
+register(Family("nDCG", _ndcg, "Normalised discounted cumulative gain: DCG / ideal DCG, with gain = relevance "
+                "level (or the gains map) and discount 1/log2(rank + 1).",
+                "Järvelin & Kekäläinen 2002; trec_eval ndcg, ndcg_cut", params=_GAINS, cutoff="optional",
+                aliases=("NDCG",)))
+register(Family("DCG", _dcg, "Discounted cumulative gain Σ gain / log2(rank + 1).",
+                "Järvelin & Kekäläinen 2002; trec_eval 10 dcg", params=_GAINS, cutoff="optional",
+                bounds=(None, None)))
+register(Family("nDCGRel", _ndcg_rel, "nDCG averaged over the relevant documents (a relevant document not "
+                "retrieved takes the final DCG / ideal DCG).", "trec_eval ndcg_rel", params=_GAINS))
+register(Family("RnDCG", _rndcg, "nDCG averaged at the R-levels: the ranks where the ideal gain changes.",
+                "trec_eval Rndcg", params=_GAINS))

@@ -1,0 +1,6 @@
+"""Imports every measure family module, which registers its families (DESIGN principle 2)."""
+
+from . import ap, bpref, counts, gain, interpolated, judged, ndcg, precision, rr, sets, user_models  # noqa: F401
+from .base import families, get_family, parse_measure, parse_measures
+
+__all__ = ["families", "get_family", "parse_measure", "parse_measures"]

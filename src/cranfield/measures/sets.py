@@ -1,0 +1,76 @@
+"""Set (unranked) measures over the whole retrieved list, and trec_eval's utility.
+
+With P = relret/ret, R = relret/rel: SetP = P, SetR = R, SetRelP = relret/min(ret, rel),
+SetAP = P·R (trec_eval set_map), SetF(beta) = (1+β²)·P·R/(β²·P + R) (van Rijsbergen 1979),
+Utility(a,b,c,d) = a·relret + b·(ret−relret) + c·(rel−relret) + d·(N + relret − ret − rel).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import UsageError
+from ._common import REL_PARAM, binary_view, safe_divide
+from .base import Family, Param, register
+
+
+def _counts(view, measure):
+    v = binary_view(view, measure)
+    return v.num_rel_ret.astype(np.float64), v.num_ret.astype(np.float64), v.num_rel.astype(np.float64)
+
+
+def _set_p(view, measure):
+    relret, ret, _ = _counts(view, measure)
+    return safe_divide(relret, ret)
+
+
+def _set_r(view, measure):
+    relret, _, rel = _counts(view, measure)
+    return safe_divide(relret, rel)
+
+
+def _set_rel_p(view, measure):
+    relret, ret, rel = _counts(view, measure)
+    return safe_divide(relret, np.minimum(ret, rel))
+
+
+def _set_ap(view, measure):
+    return _set_p(view, measure) * _set_r(view, measure)
+
+
+def _set_f(view, measure):
+    precision, recall = _set_p(view, measure), _set_r(view, measure)
+    beta2 = measure.param("beta") ** 2
+    return safe_divide((beta2 + 1.0) * precision * recall, beta2 * precision + recall)
+
+
+def _utility(view, measure):
+    relret, ret, rel = _counts(view, measure)
+    a, b, c, d = (measure.param(x) for x in "abcd")
+    n = view.collection_size
+    if d != 0 and n is None:
+        raise UsageError(f"{measure} needs the collection size (collection_size=, trec_eval -N)")
+    n = float(n or 0)
+    return a * relret + b * (ret - relret) + c * (rel - relret) + d * (n + relret - ret - rel)
+
+
+def _nonnegative(value: float) -> str | None:
+    return None if value >= 0 else "must be ≥ 0"
+
+
+register(Family("SetP", _set_p, "Set precision: relevant retrieved / retrieved.", "trec_eval set_P",
+                params={"rel": REL_PARAM}))
+register(Family("SetR", _set_r, "Set recall: relevant retrieved / relevant.", "trec_eval set_recall",
+                params={"rel": REL_PARAM}))
+register(Family("SetRelP", _set_rel_p, "Set relative precision: relevant retrieved / min(retrieved, relevant).",
+                "trec_eval set_relative_P", params={"rel": REL_PARAM}))
+register(Family("SetAP", _set_ap, "Set average precision: SetP × SetR.", "trec_eval set_map",
+                params={"rel": REL_PARAM}))
+register(Family("SetF", _set_f, "Set F-measure: (1+β²)·P·R / (β²·P + R), 0 when P = R = 0.",
+                "van Rijsbergen 1979; trec_eval set_F",
+                params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative)}))
+register(Family("Utility", _utility, "Linear utility a·relret + b·nonrelret + c·relmissed + d·nonrelmissed "
+                "(d needs the collection size).", "trec_eval utility (TREC filtering track)",
+                params={"rel": REL_PARAM, "a": Param("float", 1.0), "b": Param("float", -1.0),
+                        "c": Param("float", 0.0), "d": Param("float", 0.0)},
+                bounds=(None, None)))

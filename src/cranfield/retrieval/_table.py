@@ -1,0 +1,145 @@
+"""The columnar base shared by :class:`~cranfield.Qrels` and :class:`~cranfield.Run`."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..errors import InputError
+from ._columns import check_numbers, columns_from_dict, columns_from_frame, to_chunked_strings
+
+__all__ = ["TrecTable"]
+
+
+class TrecTable:
+    """Columns ``qid``, ``docno`` (Arrow string arrays) and a numeric value per row.
+
+    Rows keep the 1-based line number of the file they came from (or the row number of the
+    dict / frame), so that later checks (duplicates) can name the lines.
+    Instances are immutable by convention: no method changes them.
+    """
+
+    value_field: ClassVar[str] = "value"
+    value_dtype: ClassVar[Any] = np.float64
+    default_source: ClassVar[str] = "table"
+
+    def __init__(self, qid, docno, values, *, source: str | None = None, lines: np.ndarray | None = None,
+                 name: str | None = None) -> None:
+        source = source or self.default_source
+        self.qid = to_chunked_strings(qid, source=source, field="qid")
+        self.docno = to_chunked_strings(docno, source=source, field="docno")
+        array = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray)
+                           else values)
+        if array.dtype.kind not in "iuf" or array.ndim != 1:
+            try:
+                array = array.astype(np.float64)
+            except (TypeError, ValueError):
+                raise InputError(f"expected numbers, found values of type {array.dtype}", source=source,
+                                 field=self.value_field) from None
+        if array.dtype.kind == "f":
+            check_numbers(array, source=source, field=self.value_field, lines=lines)
+        if self.value_dtype is np.int64 and array.dtype.kind == "f":
+            fractional = array != np.floor(array)
+            if fractional.any():
+                index = int(np.flatnonzero(fractional)[0])
+                line = int(lines[index]) if lines is not None else index + 1
+                raise InputError(f"expected an integer relevance, found {array[index]!r}", source=source,
+                                 line=line, field=self.value_field)
+        self.values = array.astype(self.value_dtype, copy=False)
+        if not (len(self.qid) == len(self.docno) == len(self.values)):
+            raise InputError(f"columns of different lengths: qid {len(self.qid)}, docno {len(self.docno)}, "
+                             f"{self.value_field} {len(self.values)}", source=source)
+        self.lines = lines if lines is not None else np.arange(1, len(self.values) + 1, dtype=np.int64)
+        self.source = source
+        self.name = name
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def _from_file(cls, path, kind: str, **kwargs):
+        from ..io.trec import read_trec_columns
+
+        cols = read_trec_columns(path, kind=kind)
+        return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, **kwargs), cols
+
+    @classmethod
+    def from_dict(cls, mapping: dict, *, name: str | None = None):
+        """From ``{qid: {docno: value}}``."""
+        source = f"{cls.__name__.lower()} dict"
+        qids, docnos, values = columns_from_dict(mapping, source=source, value_field=cls.value_field)
+        try:
+            array = np.asarray(values, dtype=np.float64)
+        except (TypeError, ValueError):
+            bad = next(i for i, v in enumerate(values) if not _is_number(v))
+            raise InputError(f"query {qids[bad]!r}, document {docnos[bad]!r}: expected a number, found {values[bad]!r}",
+                             source=source, field=cls.value_field) from None
+        bad = ~np.isfinite(array)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise InputError(f"query {qids[i]!r}, document {docnos[i]!r}: expected a finite number, found {values[i]!r}",
+                             source=source, field=cls.value_field)
+        return cls(qids, docnos, array, source=source, name=name)
+
+    @classmethod
+    def from_frame(cls, frame, *, qid: str = "qid", docno: str = "docno", value: str | None = None,
+                   name: str | None = None):
+        """From a pandas or polars DataFrame, or an Arrow table (column names are options)."""
+        source = f"{cls.__name__.lower()} frame"
+        cols = columns_from_frame(frame, {"qid": qid, "docno": docno, cls.value_field: value or cls.value_field},
+                                  source=source)
+        values = cols[cls.value_field]
+        import pyarrow as pa
+
+        if values.null_count:
+            index = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
+            raise InputError("missing value (null)", source=source, line=index + 1, field=cls.value_field)
+        if not (pa.types.is_integer(values.type) or pa.types.is_floating(values.type)):
+            raise InputError(f"expected numbers, found column type {values.type}", source=source, field=cls.value_field)
+        return cls(cols["qid"], cols["docno"], values.to_numpy(), source=source, name=name)
+
+    # ------------------------------------------------------------------ accessors
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @property
+    def query_ids(self) -> list[str]:
+        """Distinct query ids, sorted byte-wise (trec_eval's order)."""
+        import pyarrow.compute as pc
+
+        unique = pc.unique(self.qid)
+        return unique.take(pc.sort_indices(unique)).to_pylist()
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """``{qid: {docno: value}}``."""
+        result: dict[str, dict[str, Any]] = {}
+        for q, d, v in zip(self.qid.to_pylist(), self.docno.to_pylist(), self.values.tolist()):
+            result.setdefault(q, {})[d] = v
+        return result
+
+    def to_arrow(self):
+        import pyarrow as pa
+
+        return pa.table({"qid": self.qid, "docno": self.docno, self.value_field: self.values})
+
+    def to_pandas(self):
+        return self.to_arrow().to_pandas()
+
+    def _write_lines(self, path: "str | os.PathLike", fields) -> None:
+        """Write TREC text atomically; ``fields`` maps the arrays to the line's columns."""
+        from ..io.atomic import atomic_write
+
+        with atomic_write(path) as handle:
+            handle.writelines(fields(self))
+
+    def __repr__(self) -> str:
+        name = f" {self.name!r}" if self.name else ""
+        return f"<{type(self).__name__}{name}: {len(self)} rows, {len(self.query_ids)} queries, from {self.source}>"
+
+
+def _is_number(value) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True

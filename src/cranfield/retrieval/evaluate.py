@@ -1,0 +1,82 @@
+"""``evaluate`` and ``Evaluator``: qrels prepared once, any number of runs and measures."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..errors import UsageError
+from ..measures.base import Measure, parse_measures
+from .qrels import Qrels, read_qrels
+from .ranked import RankedView, prepare_qrels, rank
+from .results import Results, aggregate
+from .run import Run, read_run
+
+__all__ = ["evaluate", "Evaluator", "DEFAULT_MEASURES"]
+
+DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "R@1000", "RR", "RPrec")
+
+
+class Evaluator:
+    """Evaluate runs against one set of qrels, prepared (encoded and indexed) once.
+
+    Options follow trec_eval: ``relevance_level`` (``-l``, minimum relevant judgment),
+    ``complete`` (``-c``, average over every qrels query, missing ones scoring 0),
+    ``max_results`` (``-M``), ``judged_only`` (``-J``), ``collection_size`` (``-N``).
+    """
+
+    def __init__(self, qrels, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
+                 relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
+                 judged_only: bool = False, collection_size: int | None = None) -> None:
+        self.qrels: Qrels = read_qrels(qrels)
+        self.measures: list[Measure] = parse_measures(measures if not isinstance(measures, str) else [measures])
+        if not self.measures:
+            raise UsageError("no measures given")
+        if max_results is not None and max_results < 0:
+            raise UsageError(f"max_results must be ≥ 0, found {max_results}")
+        if collection_size is not None and collection_size < 0:
+            raise UsageError(f"collection_size must be ≥ 0, found {collection_size}")
+        self.options = dict(relevance_level=int(relevance_level), complete=bool(complete), max_results=max_results,
+                            judged_only=bool(judged_only), collection_size=collection_size)
+        self._prepared = prepare_qrels(self.qrels)
+
+    def view(self, run) -> RankedView:
+        """The sorted, judged view of a run (the statistic all measures share)."""
+        return rank(self._prepared, read_run(run), **self.options)
+
+    def evaluate(self, run, *, name: str | None = None) -> Results:
+        run = read_run(run, name=name)
+        view = self.view(run)
+        per_query: dict[str, np.ndarray] = {}
+        means: dict[str, float] = {}
+        n = view.n_queries
+        for measure in self.measures:
+            values = np.asarray(measure.family.kernel(view, measure), dtype=np.float64)
+            key = str(measure)
+            per_query[key] = values
+            means[key] = aggregate(values, measure.family.aggregate, n)
+        return Results(run_name=name or run.name or "run", measures=tuple(self.measures),
+                       query_ids=view.query_ids, per_query=per_query, mean=means,
+                       settings=dict(self.options), in_run=view.in_run)
+
+    def evaluate_many(self, runs: Iterable) -> list[Results]:
+        return [self.evaluate(run) for run in runs]
+
+
+def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
+             relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
+             judged_only: bool = False, collection_size: int | None = None) -> Results:
+    """Evaluate one run: per-query values and aggregates of each measure.
+
+    ``qrels`` and ``run`` are file paths, ``{qid: {docno: value}}`` dicts, DataFrames, or
+    :class:`Qrels`/:class:`Run` objects; ``measures`` are canonical names (``"AP"``,
+    ``"nDCG@10"``), trec_eval names (``"map"``, ``"P.5,10"``) or :class:`Measure` objects.
+
+    >>> r = evaluate({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 2.0, "d2": 1.0}}, ["AP", "P@2"])
+    >>> r.mean["AP"], r.mean["P@2"]
+    (1.0, 0.5)
+    """
+    evaluator = Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
+                          max_results=max_results, judged_only=judged_only, collection_size=collection_size)
+    return evaluator.evaluate(run)

@@ -1,0 +1,47 @@
+"""Relevance judgments (qrels): ``qid iter docno rel``."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ._table import TrecTable
+
+__all__ = ["Qrels", "read_qrels"]
+
+
+class Qrels(TrecTable):
+    """Relevance judgments. ``rel`` is an integer; rel ≥ ``relevance_level`` is relevant, a
+    negative rel means "in the pool but not judged" (trec_eval's convention)."""
+
+    value_field = "rel"
+    value_dtype = np.int64
+    default_source = "qrels"
+
+    @property
+    def rel(self) -> np.ndarray:
+        return self.values
+
+    @classmethod
+    def from_file(cls, path: "str | os.PathLike") -> "Qrels":
+        """Read a TREC qrels file (plain, .gz, or '-' for standard input)."""
+        qrels, _ = cls._from_file(path, "qrels")
+        return qrels
+
+    def to_trec(self, path: "str | os.PathLike") -> None:
+        """Write as TREC qrels text (``qid 0 docno rel``), atomically."""
+        self._write_lines(path, lambda t: (f"{q} 0 {d} {r}\n" for q, d, r in
+                                           zip(t.qid.to_pylist(), t.docno.to_pylist(), t.values.tolist())))
+
+
+def read_qrels(source) -> Qrels:
+    """Qrels from a file path, '-', a ``{qid: {docno: rel}}`` dict, a DataFrame or Arrow table,
+    or an existing :class:`Qrels`."""
+    if isinstance(source, Qrels):
+        return source
+    if isinstance(source, dict):
+        return Qrels.from_dict(source)
+    if isinstance(source, (str, os.PathLike)):
+        return Qrels.from_file(source)
+    return Qrels.from_frame(source)

@@ -1,0 +1,393 @@
+"""The sorted, judged view of a run: the one sufficient statistic every measure reuses.
+
+Per evaluated query (in byte-wise order of query id) it holds the relevance of each retrieved
+document in rank order, concatenated over queries with ``offsets``, plus the number of judged
+documents at each relevance level. Relevance codes follow trec_eval: a value ≥ 0 is a
+judgment, ``NONPOOL`` (-1) a document absent from the qrels, ``UNJUDGED`` (-2) a document in
+the qrels with a negative judgment (in the pool but not judged).
+
+Ranking rule (trec_eval's, exactly): the rank column is ignored; documents are ordered by
+score descending (double precision), ties by docno descending byte-wise. Everything is
+vectorised over all queries at once: no Python loop over queries or documents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from ..errors import InputError
+from .qrels import Qrels
+from .run import Run
+
+__all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "NONPOOL", "UNJUDGED"]
+
+NONPOOL = -1
+UNJUDGED = -2
+
+
+def _np(array) -> np.ndarray:
+    return array.to_numpy(zero_copy_only=False) if hasattr(array, "to_numpy") else np.asarray(array)
+
+
+@dataclass
+class PreparedQrels:
+    """Qrels encoded once, for evaluating many runs (see :class:`~cranfield.Evaluator`)."""
+
+    qrels: Qrels
+    query_ids: np.ndarray  # sorted unique query ids (object array of str)
+    query_index: object  # pyarrow array of the sorted query ids, for lookups
+    q: np.ndarray  # query index of each judgment (int64)
+    doc_dictionary: object  # pyarrow StringArray of distinct judged docnos
+    d: np.ndarray  # docno code of each judgment (int64)
+    rel: np.ndarray  # int64
+    keys_sorted: np.ndarray  # q * n_docs + d, sorted (int64)
+    rel_sorted: np.ndarray
+
+
+def prepare_qrels(qrels: Qrels) -> PreparedQrels:
+    """Encode qrels: query and document codes, sorted keys; duplicates are an error."""
+    import pyarrow.compute as pc
+
+    if len(qrels) == 0:
+        raise InputError("no judgments", source=qrels.source)
+    q_encoded = qrels.qid.dictionary_encode()
+    q_dict = q_encoded.chunk(0).dictionary if q_encoded.num_chunks else None
+    order = _np(pc.sort_indices(q_dict))
+    rank_of_code = np.empty(len(order), dtype=np.int64)
+    rank_of_code[order] = np.arange(len(order))
+    q = rank_of_code[np.concatenate([_np(c.indices) for c in q_encoded.chunks]).astype(np.int64)]
+    query_ids = np.asarray(q_dict.take(order).to_pylist(), dtype=object)
+
+    d_encoded = qrels.docno.dictionary_encode()
+    d_dict = d_encoded.chunk(0).dictionary
+    d = np.concatenate([_np(c.indices) for c in d_encoded.chunks]).astype(np.int64)
+    keys = q * len(d_dict) + d
+    sort = np.argsort(keys, kind="stable")
+    keys_sorted = keys[sort]
+    dup = np.flatnonzero(keys_sorted[1:] == keys_sorted[:-1])
+    if dup.size:
+        i, j = sort[dup[0]], sort[dup[0] + 1]
+        raise InputError(
+            f"duplicate judgment for query {query_ids[q[i]]!r}, document {d_dict[int(d[i])].as_py()!r} "
+            f"(also on line {int(qrels.lines[i])})", source=qrels.source, line=int(qrels.lines[j]), field="docno")
+    return PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=q_dict.take(order), q=q,
+                         doc_dictionary=d_dict, d=d, rel=qrels.rel, keys_sorted=keys_sorted,
+                         rel_sorted=qrels.rel[sort])
+
+
+@dataclass
+class RankedView:
+    """Relevance in rank order for each evaluated query, and judgment counts per level."""
+
+    query_ids: np.ndarray  # evaluated queries, byte-wise sorted (object array of str)
+    offsets: np.ndarray  # int64, len = n_queries + 1
+    rel: np.ndarray  # int64 relevance codes in rank order, concatenated over queries
+    level_values: np.ndarray  # distinct judged levels ≥ 0 (int64, ascending)
+    level_counts: np.ndarray  # (n_queries, n_levels) number of judged docs per level
+    relevance_level: int = 1
+    in_run: np.ndarray | None = None  # bool per query: False for queries added by `complete`
+    collection_size: int | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ shapes
+    @property
+    def n_queries(self) -> int:
+        return len(self.query_ids)
+
+    @cached_property
+    def num_ret(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @cached_property
+    def seg(self) -> np.ndarray:
+        """Query index of each ranked document."""
+        return np.repeat(np.arange(self.n_queries, dtype=np.int64), self.num_ret)
+
+    @cached_property
+    def pos(self) -> np.ndarray:
+        """0-based rank of each document within its query."""
+        return np.arange(self.rel.size, dtype=np.int64) - np.repeat(self.offsets[:-1], self.num_ret)
+
+    # ------------------------------------------------------------------ relevance
+    @cached_property
+    def is_rel(self) -> np.ndarray:
+        return self.rel >= self.relevance_level
+
+    @cached_property
+    def is_judged_nonrel(self) -> np.ndarray:
+        return (self.rel >= 0) & (self.rel < self.relevance_level)
+
+    @cached_property
+    def num_rel(self) -> np.ndarray:
+        """Judged documents with relevance ≥ relevance_level, per query (R)."""
+        return self.level_counts[:, self.level_values >= self.relevance_level].sum(axis=1).astype(np.int64)
+
+    @cached_property
+    def num_nonrel(self) -> np.ndarray:
+        """Judged documents with 0 ≤ relevance < relevance_level, per query."""
+        return self.level_counts[:, self.level_values < self.relevance_level].sum(axis=1).astype(np.int64)
+
+    @cached_property
+    def cum_rel(self) -> np.ndarray:
+        """Number of relevant documents at or above each rank, within its query."""
+        return self.segment_cumsum(self.is_rel)
+
+    @cached_property
+    def num_rel_ret(self) -> np.ndarray:
+        return self.segment_count(self.is_rel)
+
+    # ------------------------------------------------------------------ segment helpers
+    def segment_sum(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Per-query sum of ``values`` (optionally only where ``mask``), sequential per query."""
+        weights = values.astype(np.float64) if values.dtype != np.float64 else values
+        if mask is not None:
+            return np.bincount(self.seg[mask], weights=weights[mask], minlength=self.n_queries)
+        return np.bincount(self.seg, weights=weights, minlength=self.n_queries)
+
+    def segment_count(self, mask: np.ndarray) -> np.ndarray:
+        return np.bincount(self.seg[mask], minlength=self.n_queries).astype(np.int64)
+
+    def segment_cumsum(self, flags: np.ndarray) -> np.ndarray:
+        """Within-query inclusive cumulative sum of integer/bool ``flags`` (exact, int64)."""
+        total = np.cumsum(flags, dtype=np.int64)
+        before = np.concatenate(([0], total))[self.offsets[:-1]]
+        return total - np.repeat(before, self.num_ret)
+
+    def first_index(self, mask: np.ndarray) -> np.ndarray:
+        """Per query, the 0-based rank of the first document where ``mask`` holds, or -1."""
+        result = np.full(self.n_queries, -1, dtype=np.int64)
+        hits = np.flatnonzero(mask)
+        if hits.size:
+            q = self.seg[hits]
+            first = np.r_[True, q[1:] != q[:-1]]
+            result[q[first]] = self.pos[hits[first]]
+        return result
+
+    def value_at(self, cumulative: np.ndarray, k: np.ndarray | int, *, default: np.ndarray | float = 0) -> np.ndarray:
+        """Per query, ``cumulative`` at rank ``min(k, num_ret)`` (1-based); ``default`` if none."""
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_queries,))
+        depth = np.minimum(k, self.num_ret)
+        has = depth > 0
+        out = np.zeros(self.n_queries, dtype=cumulative.dtype if cumulative.dtype.kind == "f" else np.int64)
+        out = out + (default if np.ndim(default) == 0 else np.asarray(default)) * 0
+        out[has] = cumulative[self.offsets[:-1][has] + depth[has] - 1]
+        if np.ndim(default):
+            out[~has] = np.asarray(default)[~has]
+        elif default:
+            out[~has] = default
+        return out
+
+    def at_level(self, level: int | None) -> "RankedView":
+        """The same view with another relevance level (for measures with a ``rel`` parameter)."""
+        if level is None or level == self.relevance_level:
+            return self
+        key = ("level", int(level))
+        if key not in self._cache:
+            self._cache[key] = RankedView(self.query_ids, self.offsets, self.rel, self.level_values, self.level_counts,
+                                          relevance_level=int(level), in_run=self.in_run,
+                                          collection_size=self.collection_size)
+        return self._cache[key]
+
+    def prefix_sum(self, values: np.ndarray, k: np.ndarray | int, mask: np.ndarray | None = None) -> np.ndarray:
+        """Per query, the sum of ``values`` over the first ``k`` ranks (k per query or scalar)."""
+        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_queries,))
+        within = self.pos < k[self.seg]
+        return self.segment_sum(values, within if mask is None else within & mask)
+
+    def cached(self, key, compute):
+        """Memoise an intermediate shared by several measures of one evaluation."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+
+def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complete: bool = False,
+         max_results: int | None = None, judged_only: bool = False,
+         collection_size: int | None = None) -> RankedView:
+    """Build the :class:`RankedView` of ``run`` against prepared qrels.
+
+    ``complete`` (trec_eval ``-c``): evaluate every qrels query, a query missing from the run
+    has an empty ranking; otherwise only queries in both. ``max_results`` (``-M``) keeps the
+    first N documents per query after ranking; ``judged_only`` (``-J``) drops documents
+    without a judgment (after ranking, keeping the order of the rest).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if len(run) == 0:
+        raise InputError("the run is empty", source=run.source)
+    n_q = len(prepared.query_ids)
+    # query index of each run row (-1: query not in qrels)
+    q = _np(pc.index_in(run.qid, value_set=prepared.query_index)).astype(np.float64)
+    q = np.where(np.isnan(q), -1, q).astype(np.int64)
+    in_run = np.zeros(n_q, dtype=bool)
+    in_run[q[q >= 0]] = True
+    if not in_run.any():
+        sample_run = ", ".join(run.query_ids[:3])
+        sample_qrels = ", ".join(prepared.query_ids[:3].tolist())
+        raise InputError(f"no query in common between the run ({len(run.query_ids)} queries, e.g. {sample_run}) "
+                         f"and the qrels ({n_q} queries, e.g. {sample_qrels})", source=run.source)
+    evaluated = np.ones(n_q, dtype=bool) if complete else in_run
+    new_index = np.cumsum(evaluated) - 1
+    keep = q >= 0
+    rows = np.flatnonzero(keep) if not keep.all() else None
+    score = run.score if rows is None else run.score[rows]
+    qi = q if rows is None else q[rows]
+    docno = run.docno if rows is None else run.docno.take(pa.array(rows))
+    lines = run.lines if rows is None else run.lines[rows]
+
+    order = _ranking_order(qi, score, docno)
+    if order is not None:
+        qi, score, lines = qi[order], score[order], lines[order]
+        docno = docno.take(pa.array(order))
+
+    # relevance lookup: (query, docno) -> judgment
+    d = _np(pc.index_in(docno, value_set=prepared.doc_dictionary)).astype(np.float64)
+    judged_doc = ~np.isnan(d)
+    n_docs = len(prepared.doc_dictionary)
+    keys = qi * n_docs + np.where(judged_doc, d, 0).astype(np.int64)
+    slot = np.searchsorted(prepared.keys_sorted, keys)
+    slot_ok = slot < prepared.keys_sorted.size
+    found = judged_doc & slot_ok
+    found[found] = prepared.keys_sorted[slot[found]] == keys[found]
+    rel = np.full(qi.size, NONPOOL, dtype=np.int64)
+    rel[found] = prepared.rel_sorted[slot[found]]
+    rel[found & (rel < 0)] = UNJUDGED
+
+    _check_duplicates(qi, docno, lines, run, prepared)
+
+    counts = np.bincount(qi, minlength=n_q)
+    starts = np.concatenate(([0], np.cumsum(counts)))
+    if max_results is not None:
+        if max_results < 0:
+            raise InputError(f"max_results must be ≥ 0, found {max_results}")
+        pos = np.arange(qi.size) - np.repeat(starts[:-1], counts)
+        mask = pos < max_results
+        qi, rel = qi[mask], rel[mask]
+    if judged_only:
+        mask = rel >= 0
+        qi, rel = qi[mask], rel[mask]
+    counts = np.bincount(qi, minlength=n_q)[evaluated]
+    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+
+    # judgment counts per level for the evaluated queries
+    judged = prepared.rel >= 0
+    levels, level_code = np.unique(prepared.rel[judged], return_inverse=True)
+    qj = prepared.q[judged]
+    sel = evaluated[qj]
+    n_eval = int(evaluated.sum())
+    level_counts = np.zeros((n_eval, levels.size), dtype=np.int64)
+    np.add.at(level_counts, (new_index[qj[sel]], level_code.reshape(-1)[sel]), 1)
+    return RankedView(query_ids=prepared.query_ids[evaluated], offsets=offsets, rel=rel,
+                      level_values=levels.astype(np.int64), level_counts=level_counts,
+                      relevance_level=int(relevance_level), in_run=in_run[evaluated],
+                      collection_size=collection_size)
+
+
+def _ranking_order(qi: np.ndarray, score: np.ndarray, docno) -> np.ndarray | None:
+    """Permutation putting rows in (query, score desc, docno desc) order; None if already so.
+
+    Runs usually arrive grouped by query and sorted by score: that is checked in O(n) and only
+    the blocks of tied scores are sorted by docno.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    n = qi.size
+    order = None
+    if n > 1 and (qi[1:] < qi[:-1]).any():
+        order = np.argsort(qi, kind="stable")
+        qi, score = qi[order], score[order]
+    same_q = qi[1:] == qi[:-1]
+    if n > 1 and (same_q & (score[1:] > score[:-1])).any():
+        inner = np.lexsort((-score, qi))
+        order = inner if order is None else order[inner]
+        score = score[inner]
+        qi = qi[inner]
+        same_q = qi[1:] == qi[:-1]
+    tied = same_q & (score[1:] == score[:-1])
+    if not tied.any():
+        return order
+    # rows in tie blocks: sort each block by docno descending (byte-wise)
+    in_block = np.zeros(n, dtype=bool)
+    in_block[1:] |= tied
+    in_block[:-1] |= tied
+    members = np.flatnonzero(in_block)
+    block_id = np.cumsum(np.r_[True, ~tied])[members]  # block number of each member row
+    source_rows = members if order is None else order[members]
+    names = docno.take(pa.array(source_rows))
+    by_name = _np(pc.sort_indices(pa.table({"b": block_id, "d": names}),
+                                  sort_keys=[("b", "ascending"), ("d", "descending")]))
+    full = np.arange(n, dtype=np.int64) if order is None else order.copy()
+    full[members] = source_rows[by_name]
+    return full
+
+
+def _check_duplicates(qi: np.ndarray, docno, lines: np.ndarray, run: Run, prepared: PreparedQrels) -> None:
+    """A docno listed twice for one query is an error naming both lines (trec_eval refuses it)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    encoded = docno.dictionary_encode()
+    codes = np.concatenate([_np(c.indices) for c in encoded.chunks]).astype(np.int64)
+    n_codes = len(encoded.chunk(0).dictionary) if encoded.num_chunks else 0
+    keys = qi * max(n_codes, 1) + codes
+    if len(pc.unique(pa.array(keys))) == keys.size:
+        return
+    sort = np.argsort(keys, kind="stable")
+    dup = np.flatnonzero(keys[sort][1:] == keys[sort][:-1])
+    i, j = sort[dup[0]], sort[dup[0] + 1]
+    first, second = sorted((int(lines[i]), int(lines[j])))
+    raise InputError(f"document {docno[int(i)].as_py()!r} retrieved twice for query "
+                     f"{prepared.query_ids[qi[i]]!r} (also on line {first})", source=run.source, line=second,
+                     field="docno")
+
+
+def segmented_accumulate(ufunc, values: np.ndarray, lengths: np.ndarray, *, reverse: bool = False,
+                         fill: float = 0.0) -> np.ndarray:
+    """Within-segment running ``ufunc`` (np.add or np.maximum) of a flat array, in the exact
+    sequential order of a per-segment loop (so floating sums match trec_eval bit for bit).
+
+    Segments of ``lengths`` are padded into a 2-D array when that costs little memory;
+    otherwise np.maximum uses a doubling scan and np.add a global running sum.
+    """
+    n = values.size
+    n_seg = lengths.size
+    if n == 0:
+        return values.astype(np.float64)
+    width = int(lengths.max())
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    seg = np.repeat(np.arange(n_seg), lengths)
+    pos = np.arange(n) - np.repeat(starts, lengths)
+    if reverse:
+        pos = np.repeat(lengths, lengths) - 1 - pos
+    if n_seg * width <= max(4 * n, 1 << 20):
+        grid = np.full((n_seg, width), fill, dtype=np.float64)
+        grid[seg, pos] = values
+        ufunc.accumulate(grid, axis=1, out=grid)
+        return grid[seg, pos]
+    if ufunc is np.maximum:
+        out = values.astype(np.float64).copy()
+        order = np.lexsort((pos, seg))  # positions in scan order
+        scan = out[order]
+        seg_scan = seg[order]
+        step = 1
+        while step < width:
+            shifted = np.empty_like(scan)
+            shifted[:step] = -np.inf
+            shifted[step:] = scan[:-step]
+            same = np.zeros(n, dtype=bool)
+            same[step:] = seg_scan[step:] == seg_scan[:-step]
+            scan = np.where(same, np.maximum(scan, shifted), scan)
+            step *= 2
+        out[order] = scan
+        return out
+    order = np.lexsort((pos, seg))
+    scan = np.cumsum(values[order].astype(np.float64))
+    base = np.concatenate(([0.0], scan))[np.searchsorted(seg[order], np.arange(n_seg))]
+    out = np.empty(n, dtype=np.float64)
+    out[order] = scan - np.repeat(base, lengths)
+    return out

@@ -1,0 +1,79 @@
+"""A system's ranked answers (a run): ``qid Q0 docno rank score tag``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ._table import TrecTable
+
+__all__ = ["Run", "read_run"]
+
+
+class Run(TrecTable):
+    """Retrieved documents with scores. The rank column of TREC files is ignored: documents
+    are ordered by score (descending) and ties by docno (descending, byte-wise), as trec_eval."""
+
+    value_field = "score"
+    value_dtype = np.float64
+    default_source = "run"
+
+    @property
+    def score(self) -> np.ndarray:
+        return self.values
+
+    @classmethod
+    def from_file(cls, path: "str | os.PathLike", *, name: str | None = None) -> "Run":
+        """Read a TREC run file. The name defaults to the tag of its first line."""
+        run, cols = cls._from_file(path, "run")
+        run.name = name or cols.tag or (Path(str(path)).name if str(path) != "-" else "run")
+        return run
+
+    @classmethod
+    def from_frame(cls, frame, *, qid: str = "qid", docno: str = "docno", value: str | None = None,
+                   name: str | None = None) -> "Run":
+        run = super().from_frame(frame, qid=qid, docno=docno, value=value, name=name)
+        run.name = name or "run"
+        return run
+
+    @classmethod
+    def from_dict(cls, mapping: dict, *, name: str | None = None) -> "Run":
+        run = super().from_dict(mapping, name=name)
+        run.name = name or "run"
+        return run
+
+    def to_trec(self, path: "str | os.PathLike", *, tag: str | None = None) -> None:
+        """Write as a TREC run (ranks by trec_eval's order), atomically."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        table = pa.table({"qid": self.qid, "score": self.values, "docno": self.docno})
+        order = pc.sort_indices(table, sort_keys=[("qid", "ascending"), ("score", "descending"), ("docno", "descending")])
+        table = table.take(order)
+        qids = table.column("qid").to_pylist()
+        ranks = np.ones(len(qids), dtype=np.int64)
+        if qids:
+            same = np.array([a == b for a, b in zip(qids[1:], qids[:-1])], dtype=bool)
+            starts = np.flatnonzero(np.r_[True, ~same])
+            ranks = np.arange(len(qids)) - np.repeat(starts, np.diff(np.r_[starts, len(qids)])) + 1
+        label = tag or self.name or "cranfield"
+        rows = (f"{q} Q0 {d} {r} {s!r} {label}\n" for q, d, r, s in
+                zip(qids, table.column("docno").to_pylist(), ranks.tolist(), table.column("score").to_pylist()))
+        from ..io.atomic import atomic_write
+
+        with atomic_write(path) as handle:
+            handle.writelines(rows)
+
+
+def read_run(source, *, name: str | None = None) -> Run:
+    """A run from a file path, '-', a ``{qid: {docno: score}}`` dict, a DataFrame or Arrow
+    table, or an existing :class:`Run`."""
+    if isinstance(source, Run):
+        return source
+    if isinstance(source, dict):
+        return Run.from_dict(source, name=name)
+    if isinstance(source, (str, os.PathLike)):
+        return Run.from_file(source, name=name)
+    return Run.from_frame(source, name=name)
