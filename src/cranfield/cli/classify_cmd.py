@@ -38,7 +38,7 @@ def _read_table(path: str):
         raise InputError(f"cannot read the file: {error}", source=path) from None
 
 
-def _column(table, name: str, path: str):
+def _column(table, name: str, path: str, first_line: int):
     if name not in table.column_names:
         raise InputError(f"no column {name!r}; the columns are {', '.join(table.column_names)}", source=path)
     column = table.column(name)
@@ -46,12 +46,13 @@ def _column(table, name: str, path: str):
         import pyarrow.compute as pc
 
         row = int(pc.index(pc.is_null(column), True).as_py())
-        raise InputError("empty value", source=path, line=row, field=name)
+        raise InputError("expected a value, found an empty or missing one (e.g. '', NA, NaN, null)", source=path,
+                         line=row + first_line, field=name)
     return column
 
 
 def _numbers(table, name: str, path: str, first_line: int) -> np.ndarray:
-    column = _column(table, name, path)
+    column = _column(table, name, path, first_line)
     import pyarrow as pa
 
     if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
@@ -72,8 +73,8 @@ def _numbers(table, name: str, path: str, first_line: int) -> np.ndarray:
     return values
 
 
-def _labels(table, name: str, path: str) -> np.ndarray:
-    return _column(table, name, path).to_numpy(zero_copy_only=False)
+def _labels(table, name: str, path: str, first_line: int) -> np.ndarray:
+    return _column(table, name, path, first_line).to_numpy(zero_copy_only=False)
 
 
 def _parse_label(text: str, values: np.ndarray):
@@ -136,8 +137,8 @@ def evaluate_file(path: str, *, truth: str, score: str | None = None, pred: str 
     if pred is not None and (threshold is not None or optimize is not None):
         raise UsageError("--threshold and --optimize decide the predictions; do not give --pred with them")
     table, first_line = _read_table(path)
-    y_true = _labels(table, truth, path)
-    y_pred = _labels(table, pred, path) if pred is not None else None
+    y_true = _labels(table, truth, path, first_line)
+    y_pred = _labels(table, pred, path, first_line) if pred is not None else None
     y_score = _numbers(table, score, path, first_line) if score is not None else None
     if len(y_true) == 0:
         raise InputError("no rows", source=path)
