@@ -43,6 +43,10 @@ _LAZY: dict[str, str] = {
     "log_loss": "cranfield.classification.probabilistic",
     "brier_score": "cranfield.classification.probabilistic",
     "roc_auc_multiclass": "cranfield.classification.probabilistic",
+    # statistics
+    "compare": "cranfield.stats.compare",
+    "compare_values": "cranfield.stats.compare",
+    "Comparison": "cranfield.stats.compare",
 }
 
 __all__ = ["__version__", "CranfieldError", "InputError", "MeasureError", "UsageError", *_LAZY]

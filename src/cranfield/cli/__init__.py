@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, str] = {
     "trec_eval": "cranfield.cli.trec_eval_cmd:command",
     "evaluate": "cranfield.cli.evaluate_cmd:command",
     "classify": "cranfield.cli.classify_cmd:command",
+    "compare": "cranfield.cli.compare_cmd:command",
 }
 
 
