@@ -93,8 +93,8 @@ def test_cost_with_prevalence_and_operating_points():
 
 @st.composite
 def probabilities(draw):
-    n = draw(st.integers(3, 30))
     k = draw(st.integers(2, 4))
+    n = draw(st.integers(k + 1, 30))
     y = np.array(draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)))
     y[:k] = np.arange(k)
     raw = np.array(draw(st.lists(st.floats(0.01, 1.0), min_size=n * k, max_size=n * k))).reshape(n, k)
