@@ -83,7 +83,7 @@ def summary_table(c, *, digits: int = 4) -> Table:
     if s["baseline"] is not None:
         meaning = f"+ / -: significantly higher / lower than the baseline {s['baseline']}"
     else:
-        meaning = "letters after a mean: the system is significantly better than the systems with those ids"
+        meaning = "Letters after a mean: the system is significantly better than the systems with those ids"
     notes = [f"Bold: best mean. {meaning} ({_method_note(c)}).",
              f"CI: {level} confidence interval of the mean over queries ({_CI_NAMES.get(s['ci'], s['ci'])})."]
     return Table(columns, rows, title="Systems", digits=digits, bold=bold, notes=notes)
@@ -122,6 +122,7 @@ def render_comparison(c, fmt: str, *, digits: int = 4, width: int | None = None)
         raise UsageError(f"format: expected one of {', '.join(TABLE_FORMATS)}, json; found {fmt!r}")
     if fmt in ("csv", "tsv"):
         return render_table(_long_table(c, digits), fmt)
+    width = width or 160  # the pairs table is wide; narrower terminals wrap cells
     parts = [render_table(t, fmt, width=width) for t in c.tables(digits=digits) if t.rows]
     return "\n".join(parts)
 
