@@ -1,6 +1,6 @@
 """Read and write TREC qrels and run files, fast and strictly.
 
-Format (trec_eval's)::
+Format (trec_eval's; text after a run line's 6th field is ignored, as trec_eval does)::
 
     qrels:  qid  iter  docno  rel                  (4 fields)
     run:    qid  Q0    docno  rank  score  tag     (6 fields)
@@ -154,7 +154,9 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str) -> Tr
     if line_numbers.size == 0:
         raise InputError(f"no {kind} lines (only comments or blank lines); expected "
                          f"\"{' '.join(fields)}\"", source=source)
-    bad = np.flatnonzero(keep & (lengths != len(fields)))
+    # trec_eval ignores text after the 6th field of a run line (its test suite relies on it)
+    wrong = (lengths < len(fields)) if kind == "run" else (lengths != len(fields))
+    bad = np.flatnonzero(keep & wrong)
     if bad.size:
         index = int(bad[0])
         raise InputError(f"expected {len(fields)} fields \"{' '.join(fields)}\", found {int(lengths[index])}",

@@ -15,7 +15,7 @@ def _rr(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
     first = v.first_index(v.is_rel)
     found = (first >= 0) & ((first < measure.cutoff) if measure.cutoff is not None else True)
-    return np.where(found, 1.0 / (first + 1.0), 0.0)
+    return np.where(found, 1.0 / np.where(found, first + 1.0, 1.0), 0.0)
 
 
 register(Family("RR", _rr, "Reciprocal rank of the first relevant document; RR@k is 0 when it is below rank k.",

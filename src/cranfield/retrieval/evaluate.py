@@ -47,18 +47,26 @@ class Evaluator:
 
     def evaluate(self, run, *, name: str | None = None) -> Results:
         run = read_run(run, name=name)
-        view = self.view(run)
+        return self.results_from_view(self.view(run), name or run.name or "run", self.measures)
+
+    def results_from_view(self, view: RankedView, run_name: str, measures: Sequence[Measure]) -> Results:
+        """Compute ``measures`` on a ranked view.
+
+        Policy for queries added by ``complete`` (absent from the run): every measure is 0
+        except the number of relevant documents, as trec_eval -c documents it.
+        """
         per_query: dict[str, np.ndarray] = {}
         means: dict[str, float] = {}
-        n = view.n_queries
-        for measure in self.measures:
+        missing = ~view.in_run if view.in_run is not None else np.zeros(view.n_queries, dtype=bool)
+        for measure in measures:
             values = np.asarray(measure.family.kernel(view, measure), dtype=np.float64)
+            if missing.any() and measure.name != "NumRel":
+                values = np.where(missing, 0.0, values)
             key = str(measure)
             per_query[key] = values
-            means[key] = aggregate(values, measure.family.aggregate, n)
-        return Results(run_name=name or run.name or "run", measures=tuple(self.measures),
-                       query_ids=view.query_ids, per_query=per_query, mean=means,
-                       settings=dict(self.options), in_run=view.in_run)
+            means[key] = aggregate(values, measure.family.aggregate, view.n_queries)
+        return Results(run_name=run_name, measures=tuple(measures), query_ids=view.query_ids,
+                       per_query=per_query, mean=means, settings=dict(self.options), in_run=view.in_run)
 
     def evaluate_many(self, runs: Iterable) -> list[Results]:
         return [self.evaluate(run) for run in runs]
