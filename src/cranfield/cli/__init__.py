@@ -18,6 +18,7 @@ from .._version import __version__
 SUBCOMMANDS: dict[str, str] = {
     "trec_eval": "cranfield.cli.trec_eval_cmd:command",
     "evaluate": "cranfield.cli.evaluate_cmd:command",
+    "measures": "cranfield.cli.measures_cmd:command",
     "classify": "cranfield.cli.classify_cmd:command",
     "compare": "cranfield.cli.compare_cmd:command",
 }
