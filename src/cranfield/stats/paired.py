@@ -74,22 +74,28 @@ def _randomization(d: np.ndarray, n_permutations: int, rng: np.random.Generator)
     return (count + 1) / (n_permutations + 1)
 
 
+def _abs_t(mean: np.ndarray, var: np.ndarray, n: int, eps: np.ndarray) -> np.ndarray:
+    """|t| = |mean| / sqrt(var / n), with means and scales below ``eps`` (rounding noise) taken as 0."""
+    scale = np.sqrt(np.maximum(var, 0.0) / n)
+    small_mean, small_scale = np.abs(mean) <= eps, scale <= eps
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.abs(mean) / np.where(small_scale, 1.0, scale)
+    return np.where(small_mean, 0.0, np.where(small_scale, np.inf, t))
+
+
 def _bootstrap(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
     """Two-sided p of the studentized paired bootstrap test on shifted differences."""
     n = d.shape[1]
-    observed = np.abs(_t_statistic(d))
-    threshold = observed - 1e-9 * np.where(np.isfinite(observed), observed, 0.0)
+    eps = 1e-12 * np.abs(d).max(axis=1)
+    observed = _abs_t(d.mean(axis=1), d.var(axis=1, ddof=1), n, eps)
+    threshold = observed - 1e-9  # t is scale-free: an absolute tolerance for rounding
     z = d - d.mean(axis=1, keepdims=True)
     zt, z2t = z.T.copy(), (z * z).T.copy()
     count = np.zeros(d.shape[0], dtype=np.int64)
     for counts in bootstrap_counts(n, n_resamples, rng):
         mean = counts @ zt / n
-        var = np.maximum((counts @ z2t / n - mean * mean) * (n / (n - 1)), 0.0)
-        scale = np.sqrt(var / n)
-        tiny = scale <= 1e-12 * (np.abs(mean) + 1e-300)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = np.where(tiny, np.where(np.abs(mean) > 1e-15, np.inf, 0.0), np.abs(mean) / np.where(tiny, 1.0, scale))
-        count += (t >= threshold).sum(axis=0)
+        var = (counts @ z2t / n - mean * mean) * (n / (n - 1))
+        count += (_abs_t(mean, var, n, eps) >= threshold).sum(axis=0)
     return (count + 1) / (n_resamples + 1)
 
 
