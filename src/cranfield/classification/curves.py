@@ -45,14 +45,20 @@ class ScoreCounts:
 def _counts_unweighted(positive: np.ndarray, scores: np.ndarray) -> ScoreCounts:
     # Two plain sorts (SIMD-accelerated in numpy) and one stable merge of the two sorted runs
     # (timsort merges presorted runs in linear time), instead of a slower argsort of everything.
-    negatives = np.sort(scores[~positive])
-    merged = np.concatenate([negatives, np.sort(scores[positive])])
+    n_neg = len(scores) - int(np.count_nonzero(positive))
+    merged = np.empty(len(scores), dtype=np.float64)
+    np.compress(~positive, scores, out=merged[:n_neg])
+    np.compress(positive, scores, out=merged[n_neg:])
+    merged[:n_neg].sort()
+    merged[n_neg:].sort()
     order = np.argsort(merged, kind="stable")
     ordered = merged[order][::-1]  # decreasing
-    from_positive = (order >= len(negatives))[::-1]
+    tps = np.cumsum((order >= n_neg)[::-1], dtype=np.float64)
+    del merged, order
     ends = _run_ends(ordered)
-    tps = np.cumsum(from_positive, dtype=np.float64)[ends]
-    return ScoreCounts(ordered[ends], tps, (ends + 1.0) - tps)
+    if len(ends) < len(ordered):  # ties: keep the last index of each run of equal scores
+        ordered, tps = ordered[ends], tps[ends]
+    return ScoreCounts(ordered, tps, (ends + 1.0) - tps)
 
 
 def _run_ends(ordered: np.ndarray) -> np.ndarray:
@@ -85,6 +91,14 @@ def score_counts(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_la
     if weights is None:
         return _counts_unweighted(positive, scores)
     return _counts_weighted(positive, scores, weights)
+
+
+def _increments(cumulative: np.ndarray) -> np.ndarray:
+    """``np.diff(cumulative, prepend=0)`` without the temporary concatenation."""
+    out = np.empty_like(cumulative)
+    out[0] = cumulative[0]
+    np.subtract(cumulative[1:], cumulative[:-1], out=out[1:])
+    return out
 
 
 def _require_both(counts: ScoreCounts, what: str) -> None:
@@ -205,8 +219,8 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     _require_both(counts, "ROC AUC")
     if max_fpr is None or max_fpr == 1:  # McClish standardisation is the identity at max_fpr = 1
         tps, fps = counts.tps, counts.fps
-        # Σ ΔFP (TPᵢ + TPᵢ₋₁) / (2 P N), the trapezoidal area, in one pass over the distinct thresholds
-        return float(np.dot(np.diff(fps, prepend=0.0), 2.0 * tps - np.diff(tps, prepend=0.0))
+        # Σ ΔFPᵢ (TPᵢ + TPᵢ₋₁) / (2 P N), the trapezoidal area over the distinct thresholds
+        return float((np.dot(_increments(fps)[1:], tps[1:] + tps[:-1]) + fps[0] * tps[0])
                      / (2.0 * counts.n_pos * counts.n_neg))
     if not 0 < max_fpr <= 1:
         raise UsageError(f"max_fpr must be in (0, 1], found {max_fpr!r}")
@@ -233,9 +247,10 @@ def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_positive(counts, "average precision")
     tps, fps = counts.tps, counts.fps
-    predicted = tps + fps  # 0 only before the first sample of non-zero weight, where the gain is 0 too
-    precision = np.divide(tps, predicted, out=np.zeros_like(tps), where=predicted > 0)
-    return float(np.dot(np.diff(tps, prepend=0.0), precision) / counts.n_pos)
+    # precision at each threshold; tps + fps is 0 only before the first sample of non-zero weight,
+    # where tps (and the gain) is 0 too, hence the floor at the smallest normal number
+    precision = tps / np.maximum(tps + fps, np.finfo(np.float64).tiny)
+    return float(np.dot(_increments(tps), precision) / counts.n_pos)
 
 
 def interpolated_average_precision(y_true: Any, y_score: Any, *, n_points: int | None = 11,
