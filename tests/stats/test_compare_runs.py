@@ -98,3 +98,15 @@ def test_cranfield_runs():
     assert c.pair("AP", "bm25", "coord_title").significant
     r = cranfield.compare(qrels, runs, ["AP"], test="randomization", n_permutations=2000)
     assert np.all([0 < p.p_value <= 1 for p in r.pairs])
+
+
+def test_runs_missing_queries_error_or_complete():
+    qrels = cranfield.Qrels.from_dict(QRELS)
+    partial = cranfield.Run.from_dict({q: docs for q, docs in RUN_B.items() if q != "q4"}, name="B")
+    runs = [cranfield.Run.from_dict(RUN_A, name="A"), partial]
+    with pytest.raises(InputError, match=r"system 'B', measure 'AP': no value for 1 of the 4 queries.*'q4'.*complete"):
+        cranfield.compare(qrels, runs, ["AP"])
+    c = cranfield.compare(qrels, runs, ["AP"], evaluate_options={"complete": True})  # trec_eval -c: q4 scores 0
+    assert c.summary("AP", "B").mean == pytest.approx((7 / 12 + 0.5 + 0.5 + 0) / 4)
+    inter = cranfield.compare(qrels, runs, ["AP"], missing="intersect")
+    assert list(inter.query_ids) == ["q1", "q2", "q3"]

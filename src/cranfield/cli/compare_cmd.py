@@ -50,10 +50,15 @@ def _baseline_name(baseline: str | None, named: dict, paths: list[str]) -> str |
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the resampling tests.")
 @click.option("--missing", type=click.Choice(("error", "intersect", "zero")), default="error", show_default=True,
               help="Runs with different queries: stop, keep the common ones, or count missing as 0 (trec_eval -c).")
+@click.option("-c", "--complete", is_flag=True,
+              help="Average over every qrels query; a query missing from a run scores 0 (trec_eval -c).")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Smallest judgment that counts as relevant for binary measures (trec_eval -l).")
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically) instead of stdout.")
-def command(qrels, runs, measures, test, correction, baseline, alpha, ci, permutations, seed, missing, digits, fmt, output):
+def command(qrels, runs, measures, test, correction, baseline, alpha, ci, permutations, seed, missing, complete,
+            relevance_level, digits, fmt, output):
     """Compare RUNS on QRELS: means with confidence intervals, paired tests over queries,
     corrected p-values, effect sizes (Cohen's d_z) and wins/ties/losses.
 
@@ -73,5 +78,6 @@ def command(qrels, runs, measures, test, correction, baseline, alpha, ci, permut
     named = _name_runs(paths, [cranfield.read_run(path) for path in paths])
     comparison = cranfield.compare(qrels_data, named, list(measures) or ["AP"], test=test, correction=correction,
                                    baseline=_baseline_name(baseline, named, paths), alpha=alpha, ci=ci,
-                                   n_permutations=permutations, random_state=seed, missing=missing)
+                                   n_permutations=permutations, random_state=seed, missing=missing,
+                                   evaluate_options={"complete": complete, "relevance_level": relevance_level})
     write_text_output(comparison.render(fmt, digits=digits), output)

@@ -91,7 +91,8 @@ def _examples(ids: np.ndarray) -> str:
     return shown + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
 
 
-def align(per_system: dict[str, dict[str, Series]], *, missing: str = "error") -> tuple[list[str], list[str], np.ndarray, dict[str, np.ndarray]]:
+def align(per_system: dict[str, dict[str, Series]], *, missing: str = "error", source: str = "values",
+          hint: str = "") -> tuple[list[str], list[str], np.ndarray, dict[str, np.ndarray]]:
     """Pair values by query id → (systems, measures, query_ids, {measure: (systems, queries) matrix}).
 
     ``missing`` says what to do when systems (or measures) cover different queries: ``"error"``
@@ -125,8 +126,8 @@ def align(per_system: dict[str, dict[str, Series]], *, missing: str = "error") -
             raise InputError(
                 f"system {system!r}, measure {measure!r}: no value for {len(lacking)} of the {n} queries "
                 f"that other systems or measures have ({_examples(lacking)}); pair systems on the same "
-                f"queries, or choose missing='intersect' (common queries) or missing='zero' (missing counts as 0)",
-                source="values")
+                f"queries, or choose missing='intersect' (common queries) or missing='zero' (missing counts as 0){hint}",
+                source=source)
         if missing == "intersect":
             keep = present.all(axis=0)
             union, matrix = union[keep], matrix[:, keep]

@@ -250,11 +250,13 @@ def _compare_aligned(systems, measures, query_ids, matrices, *, test, correction
 
 def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm", baseline: str | None = None,
             alpha: float = 0.05, ci: str = "auto", confidence: float | None = None, n_permutations: int = 10_000,
-            random_state=0, missing: str = "error") -> Comparison:
+            random_state=0, missing: str = "error", evaluate_options: Mapping | None = None) -> Comparison:
     """Evaluate each run against ``qrels`` on ``measures`` and compare them (see :func:`compare_values`).
 
     ``runs``: a list of runs (named by ``run.name``) or a mapping name -> run. ``measures``:
-    measure names or Measure objects. Per-query values come from :func:`cranfield.evaluate`.
+    measure names or Measure objects. Per-query values come from :class:`cranfield.Evaluator`
+    (qrels prepared once), with ``evaluate_options`` passed to it, e.g. ``{"complete": True}``
+    (trec_eval ``-c``: every qrels query, a query missing from a run scoring 0).
 
     >>> import cranfield
     >>> qrels = cranfield.Qrels.from_dict({"q1": {"d1": 1}, "q2": {"d2": 1}, "q3": {"d1": 1}})
@@ -264,7 +266,7 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     >>> c.summary("AP", "good").mean, c.summary("AP", "bad").mean, c.pair("AP", "good", "bad").diff
     (1.0, 0.5, 0.5)
     """
-    from ..retrieval.evaluate import evaluate
+    from ..retrieval.evaluate import Evaluator
 
     alpha = _check_options(test, correction, ci, alpha, missing)
     if isinstance(runs, Mapping):
@@ -278,12 +280,15 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     if duplicated:
         raise InputError(f"several runs are named {', '.join(map(repr, duplicated))}; pass a mapping name -> run to name them apart", source="runs")
     measure_list = [measures] if isinstance(measures, str) else list(measures)
+    evaluator = Evaluator(qrels, measure_list, **dict(evaluate_options or {}))
     per_system = {}
     for name, run in named:
-        result = evaluate(qrels, run, measure_list)
+        result = evaluator.evaluate(run)
         per_system[name] = {m: (np.asarray(result.query_ids).astype(str), np.asarray(v, dtype=np.float64))
                             for m, v in result.per_query.items()}
-    systems, names_m, query_ids, matrices = align(per_system, missing=missing)
+    systems, names_m, query_ids, matrices = align(
+        per_system, missing=missing, source="runs",
+        hint=", or evaluate every qrels query with evaluate_options={'complete': True} (trec_eval -c)")
     return _compare_aligned(systems, names_m, query_ids, matrices, test=test, correction=correction,
                             baseline=baseline, alpha=alpha, ci=ci, confidence=confidence,
                             n_permutations=n_permutations, random_state=random_state, missing=missing)
