@@ -26,6 +26,7 @@ from typing import IO, Iterable
 
 import numpy as np
 
+from .._arrow import to_numpy as _np
 from ..errors import InputError
 
 __all__ = ["read_trec_columns", "TrecColumns", "RUN_FIELDS", "QRELS_FIELDS", "write_trec_lines"]
@@ -42,8 +43,8 @@ class TrecColumns:
 
     qid: "object"  # pyarrow.ChunkedArray of string
     docno: "object"
-    value: "object"  # pyarrow.ChunkedArray (float64 scores or int64 relevance)
-    line: np.ndarray  # int64, line number of each row
+    value: np.ndarray  # float64 scores or int64 relevance
+    line: "np.ndarray | None"  # int64 line number of each row (None: row i is line i + 1)
     tag: "object | None"  # run tag of the first row (runs only)
     source: str
 
@@ -132,23 +133,82 @@ def _to_utf8(lines, source: str):
 
 
 def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str) -> TrecColumns:
-    """Read a TREC ``run`` or ``qrels`` file into columns, validating every line."""
+    """Read a TREC ``run`` or ``qrels`` file into columns, validating every line.
+
+    Well-formed files with one separator character are parsed by Arrow's typed CSV reader
+    directly (the fast path); anything else — runs of blanks, comments, blank lines, a bad
+    field — goes through the general whitespace-splitting path, which names the bad line.
+    """
+    source = _display_name(path if not hasattr(path, "read") else getattr(path, "name", "<stream>"))
+    stream = _open_source(path, source)
+    fast = _read_fast(stream, kind, source)
+    if fast is not None:
+        return fast
+    stream.seek(0)
+    return _read_general(stream, kind, source)
+
+
+def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as csv
+
+    sample = stream.read(1 << 16)
+    stream.seek(0)
+    if not sample or b"\r" in sample or b"#" in sample[:1] or b"\n\n" in sample or b"\n#" in sample:
+        return None
+    has_tab, has_space = b"\t" in sample, b" " in sample
+    if has_tab == has_space:
+        return None
+    delimiter = "\t" if has_tab else " "
+    fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
+    names = [f"f{i}" for i in range(len(fields))]
+    value_column, value_type = ("f4", pa.float64()) if kind == "run" else ("f3", pa.int64())
+    try:
+        table = csv.read_csv(
+            stream,
+            read_options=csv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE, use_threads=True),
+            parse_options=csv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
+                                           ignore_empty_lines=False, newlines_in_values=False),
+            convert_options=csv.ConvertOptions(
+                column_types={"f0": pa.string(), "f2": pa.string(), value_column: value_type},
+                include_columns=["f0", "f2", value_column], strings_can_be_null=False,
+                quoted_strings_can_be_null=False, null_values=[]))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+        return None
+    if table.num_rows == 0:
+        return None
+    qid, docno, value = table.column("f0"), table.column("f2"), table.column(value_column)
+    if value.null_count or pc.any(pc.equal(qid, "")).as_py() or pc.any(pc.equal(docno, "")).as_py():
+        return None
+    if kind == "run":
+        scores = _np(value)
+        if not np.isfinite(scores).all():
+            return None
+        value = scores
+        first_line = sample.split(b"\n", 1)[0].split()
+        tag = first_line[5].decode("utf-8", "replace") if len(first_line) > 5 else None
+    else:
+        value = _np(value)
+        tag = None
+    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=tag, source=source)
+
+
+def _read_general(stream, kind: str, source: str) -> TrecColumns:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    source = _display_name(path if not hasattr(path, "read") else getattr(path, "name", "<stream>"))
     fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
-    stream = _open_source(path, source)
     lines = _to_utf8(_read_lines(stream, source), source)
     if len(lines) == 0:
         raise InputError(f"empty file; expected {kind} lines \"{' '.join(fields)}\"", source=source)
 
     parts = pc.utf8_split_whitespace(lines)
-    lengths = pc.list_value_length(parts).to_numpy(zero_copy_only=False)
+    lengths = _np(pc.list_value_length(parts))
     first = pc.list_element(parts, 0)
     # skip blank lines ([""]) and comments (first field starts with '#')
-    blank = (lengths == 1) & (pc.equal(first, "").to_numpy(zero_copy_only=False))
-    comment = pc.starts_with(first, "#").to_numpy(zero_copy_only=False)
+    blank = (lengths == 1) & _np(pc.equal(first, ""))
+    comment = _np(pc.starts_with(first, "#"))
     keep = ~(blank | comment)
     line_numbers = np.flatnonzero(keep).astype(np.int64) + 1
     if line_numbers.size == 0:
@@ -170,15 +230,16 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str) -> Tr
     qid, docno = column(0), column(2)
     if kind == "run":
         value = _parse_numbers(column(4), pa.float64(), source, line_numbers, "score", "a number")
-        scores = value.to_numpy() if hasattr(value, "to_numpy") else np.asarray(value)
+        scores = _np(value)
         finite = np.isfinite(scores)
         if not finite.all():
             index = int(np.flatnonzero(~finite)[0])
             raise InputError(f"expected a finite number, found {column(4)[index].as_py()!r}",
                              source=source, line=int(line_numbers[index]), field="score")
+        value = scores
         tag = column(5)[0].as_py()
     else:
-        value = _parse_numbers(column(3), pa.int64(), source, line_numbers, "rel", "an integer relevance")
+        value = _np(_parse_numbers(column(3), pa.int64(), source, line_numbers, "rel", "an integer relevance"))
         tag = None
     return TrecColumns(qid=qid, docno=docno, value=value, line=line_numbers, tag=tag, source=source)
 
@@ -196,7 +257,7 @@ def _parse_numbers(strings, arrow_type, source: str, line_numbers: np.ndarray, f
             return None
         pattern = r"^[+-]?\d+$" if arrow_type == pa.int64() else r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
         ok = pc.match_substring_regex(strings, pattern)
-        ok_np = ok.to_numpy(zero_copy_only=False) if hasattr(ok, "to_numpy") else np.asarray(ok)
+        ok_np = _np(ok)
         bad = np.flatnonzero(~ok_np)
         index = int(bad[0]) if bad.size else 0
         found = strings[index].as_py() if hasattr(strings, "__getitem__") else "?"

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._arrow import to_numpy
+
 from ..errors import InputError
 
 __all__ = ["columns_from_dict", "columns_from_frame", "to_chunked_strings"]
 
 
-def to_chunked_strings(values, *, source: str, field: str):
+def to_chunked_strings(values, *, source: str, field: str, trusted: bool = False):
     """Any sequence of ids (str, or int which is turned into its decimal text) -> Arrow strings."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -28,14 +30,16 @@ def to_chunked_strings(values, *, source: str, field: str):
         array = pc.cast(array, pa.string())
     if not pa.types.is_string(array.type):
         raise InputError(f"expected text ids, found values of type {array.type}", source=source, field=field)
+    if trusted:  # ids split from a TREC file: non-empty, no whitespace by construction
+        return array
     if array.null_count:
-        index = int(np.flatnonzero(pc.is_null(array).to_numpy(zero_copy_only=False))[0])
+        index = int(np.flatnonzero(to_numpy(pc.is_null(array)))[0])
         raise InputError("missing id (null)", source=source, line=index + 1, field=field)
-    lengths = pc.utf8_length(pc.utf8_trim_whitespace(array)).to_numpy(zero_copy_only=False)
+    lengths = to_numpy(pc.utf8_length(pc.utf8_trim_whitespace(array)))
     if lengths.size and (lengths == 0).any():
         index = int(np.flatnonzero(lengths == 0)[0])
         raise InputError("empty id", source=source, line=index + 1, field=field)
-    has_space = pc.match_substring_regex(array, r"\s").to_numpy(zero_copy_only=False)
+    has_space = to_numpy(pc.match_substring_regex(array, r"\s"))
     if has_space.any():
         index = int(np.flatnonzero(has_space)[0])
         raise InputError(f"id {array[index].as_py()!r} contains whitespace, which TREC files cannot hold",

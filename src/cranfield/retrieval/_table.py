@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..errors import InputError
+from .._arrow import to_numpy
 from ._columns import check_numbers, columns_from_dict, columns_from_frame, to_chunked_strings
 
 __all__ = ["TrecTable"]
@@ -26,12 +27,11 @@ class TrecTable:
     default_source: ClassVar[str] = "table"
 
     def __init__(self, qid, docno, values, *, source: str | None = None, lines: np.ndarray | None = None,
-                 name: str | None = None) -> None:
+                 name: str | None = None, _trusted: bool = False) -> None:
         source = source or self.default_source
-        self.qid = to_chunked_strings(qid, source=source, field="qid")
-        self.docno = to_chunked_strings(docno, source=source, field="docno")
-        array = np.asarray(values.to_numpy() if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray)
-                           else values)
+        self.qid = to_chunked_strings(qid, source=source, field="qid", trusted=_trusted)
+        self.docno = to_chunked_strings(docno, source=source, field="docno", trusted=_trusted)
+        array = to_numpy(values)
         if array.dtype.kind not in "iuf" or array.ndim != 1:
             try:
                 array = array.astype(np.float64)
@@ -51,9 +51,19 @@ class TrecTable:
         if not (len(self.qid) == len(self.docno) == len(self.values)):
             raise InputError(f"columns of different lengths: qid {len(self.qid)}, docno {len(self.docno)}, "
                              f"{self.value_field} {len(self.values)}", source=source)
-        self.lines = lines if lines is not None else np.arange(1, len(self.values) + 1, dtype=np.int64)
+        self._lines = lines
         self.source = source
         self.name = name
+
+    @property
+    def lines(self) -> np.ndarray:
+        """1-based line (or row) number of each row in its source."""
+        if self._lines is None:
+            return np.arange(1, len(self.values) + 1, dtype=np.int64)
+        return self._lines
+
+    def line_of(self, index: int) -> int:
+        return int(index) + 1 if self._lines is None else int(self._lines[index])
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -61,7 +71,7 @@ class TrecTable:
         from ..io.trec import read_trec_columns
 
         cols = read_trec_columns(path, kind=kind)
-        return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, **kwargs), cols
+        return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=True, **kwargs), cols
 
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None):
@@ -92,11 +102,11 @@ class TrecTable:
         import pyarrow as pa
 
         if values.null_count:
-            index = int(np.flatnonzero(values.is_null().to_numpy(zero_copy_only=False))[0])
+            index = int(np.flatnonzero(to_numpy(values.is_null()))[0])
             raise InputError("missing value (null)", source=source, line=index + 1, field=cls.value_field)
         if not (pa.types.is_integer(values.type) or pa.types.is_floating(values.type)):
             raise InputError(f"expected numbers, found column type {values.type}", source=source, field=cls.value_field)
-        return cls(cols["qid"], cols["docno"], values.to_numpy(), source=source, name=name)
+        return cls(cols["qid"], cols["docno"], to_numpy(values), source=source, name=name)
 
     # ------------------------------------------------------------------ accessors
     def __len__(self) -> int:

@@ -28,8 +28,7 @@ NONPOOL = -1
 UNJUDGED = -2
 
 
-def _np(array) -> np.ndarray:
-    return array.to_numpy(zero_copy_only=False) if hasattr(array, "to_numpy") else np.asarray(array)
+from .._arrow import to_numpy as _np
 
 
 @dataclass
@@ -72,7 +71,7 @@ def prepare_qrels(qrels: Qrels) -> PreparedQrels:
         i, j = sort[dup[0]], sort[dup[0] + 1]
         raise InputError(
             f"duplicate judgment for query {query_ids[q[i]]!r}, document {d_dict[int(d[i])].as_py()!r} "
-            f"(also on line {int(qrels.lines[i])})", source=qrels.source, line=int(qrels.lines[j]), field="docno")
+            f"(also on line {qrels.line_of(i)})", source=qrels.source, line=qrels.line_of(j), field="docno")
     return PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=q_dict.take(order), q=q,
                          doc_dictionary=d_dict, d=d, rel=qrels.rel, keys_sorted=keys_sorted,
                          rel_sorted=qrels.rel[sort])
@@ -219,10 +218,10 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
 
     if len(run) == 0:
         raise InputError("the run is empty", source=run.source)
+    if max_results is not None and max_results < 0:
+        raise InputError(f"max_results must be ≥ 0, found {max_results}")
     n_q = len(prepared.query_ids)
-    # query index of each run row (-1: query not in qrels)
-    q = _np(pc.index_in(run.qid, value_set=prepared.query_index)).astype(np.float64)
-    q = np.where(np.isnan(q), -1, q).astype(np.int64)
+    q = _query_index(run.qid, prepared.query_index)  # -1: query not in the qrels
     in_run = np.zeros(n_q, dtype=bool)
     in_run[q[q >= 0]] = True
     if not in_run.any():
@@ -232,38 +231,37 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
                          f"and the qrels ({n_q} queries, e.g. {sample_qrels})", source=run.source)
     evaluated = np.ones(n_q, dtype=bool) if complete else in_run
     new_index = np.cumsum(evaluated) - 1
+
+    # one hash pass over the docnos: a code per row, and the judged-document code per distinct docno
+    encoded = run.docno.dictionary_encode()
+    codes = _indices(encoded)
+    run_dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.string())
+    judged_code = _np(pc.index_in(run_dictionary, value_set=prepared.doc_dictionary)).astype(np.float64)
+    judged_code = np.where(np.isnan(judged_code), -1, judged_code).astype(np.int64)
+
     keep = q >= 0
     rows = np.flatnonzero(keep) if not keep.all() else None
     score = run.score if rows is None else run.score[rows]
     qi = q if rows is None else q[rows]
-    docno = run.docno if rows is None else run.docno.take(pa.array(rows))
-    lines = run.lines if rows is None else run.lines[rows]
-
-    order = _ranking_order(qi, score, docno)
+    codes = codes if rows is None else codes[rows]
+    _check_duplicates(qi, codes, rows, run, prepared, run_dictionary)
+    order = _ranking_order(qi, score, codes, run_dictionary)
     if order is not None:
-        qi, score, lines = qi[order], score[order], lines[order]
-        docno = docno.take(pa.array(order))
+        qi, codes = qi[order], codes[order]
+        rows = order if rows is None else rows[order]
 
-    # relevance lookup: (query, docno) -> judgment
-    d = _np(pc.index_in(docno, value_set=prepared.doc_dictionary)).astype(np.float64)
-    judged_doc = ~np.isnan(d)
-    n_docs = len(prepared.doc_dictionary)
-    keys = qi * n_docs + np.where(judged_doc, d, 0).astype(np.int64)
-    slot = np.searchsorted(prepared.keys_sorted, keys)
-    slot_ok = slot < prepared.keys_sorted.size
-    found = judged_doc & slot_ok
-    found[found] = prepared.keys_sorted[slot[found]] == keys[found]
-    rel = np.full(qi.size, NONPOOL, dtype=np.int64)
-    rel[found] = prepared.rel_sorted[slot[found]]
+    # relevance lookup: (query, judged docno) -> judgment
+    d = judged_code[codes]
+    judged_doc = d >= 0
+    keys = qi * len(prepared.doc_dictionary) + np.maximum(d, 0)
+    slot = np.minimum(np.searchsorted(prepared.keys_sorted, keys), prepared.keys_sorted.size - 1)
+    found = judged_doc & (prepared.keys_sorted[slot] == keys)
+    rel = np.where(found, prepared.rel_sorted[slot], NONPOOL)
     rel[found & (rel < 0)] = UNJUDGED
 
-    _check_duplicates(qi, docno, lines, run, prepared)
-
-    counts = np.bincount(qi, minlength=n_q)
-    starts = np.concatenate(([0], np.cumsum(counts)))
     if max_results is not None:
-        if max_results < 0:
-            raise InputError(f"max_results must be ≥ 0, found {max_results}")
+        counts = np.bincount(qi, minlength=n_q)
+        starts = np.concatenate(([0], np.cumsum(counts)))
         pos = np.arange(qi.size) - np.repeat(starts[:-1], counts)
         mask = pos < max_results
         qi, rel = qi[mask], rel[mask]
@@ -287,11 +285,37 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
                       collection_size=collection_size)
 
 
-def _ranking_order(qi: np.ndarray, score: np.ndarray, docno) -> np.ndarray | None:
+def _indices(encoded) -> np.ndarray:
+    return np.concatenate([_np(chunk.indices) for chunk in encoded.chunks]).astype(np.int64) \
+        if encoded.num_chunks else np.zeros(0, dtype=np.int64)
+
+
+def _query_index(qid, query_index) -> np.ndarray:
+    """Index of each row's query id among the sorted qrels queries (-1 if absent).
+
+    Runs list a query's documents together, so ids are compared with their neighbour (a cheap
+    memcmp) and only one id per block is looked up; otherwise every id is hashed.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    flat = qid.combine_chunks() if isinstance(qid, pa.ChunkedArray) else qid
+    n = len(flat)
+    changes = np.flatnonzero(_np(pc.not_equal(flat.slice(1), flat.slice(0, n - 1)))) + 1 if n > 1 else np.zeros(0, int)
+    if changes.size > n // 4:
+        found = _np(pc.index_in(flat, value_set=query_index)).astype(np.float64)
+        return np.where(np.isnan(found), -1, found).astype(np.int64)
+    starts = np.concatenate(([0], changes))
+    found = _np(pc.index_in(flat.take(pa.array(starts)), value_set=query_index)).astype(np.float64)
+    found = np.where(np.isnan(found), -1, found).astype(np.int64)
+    return np.repeat(found, np.diff(np.concatenate((starts, [n]))))
+
+
+def _ranking_order(qi: np.ndarray, score: np.ndarray, codes: np.ndarray, dictionary) -> np.ndarray | None:
     """Permutation putting rows in (query, score desc, docno desc) order; None if already so.
 
     Runs usually arrive grouped by query and sorted by score: that is checked in O(n) and only
-    the blocks of tied scores are sorted by docno.
+    the blocks of tied scores are sorted by docno (byte-wise, descending).
     """
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -305,43 +329,44 @@ def _ranking_order(qi: np.ndarray, score: np.ndarray, docno) -> np.ndarray | Non
     if n > 1 and (same_q & (score[1:] > score[:-1])).any():
         inner = np.lexsort((-score, qi))
         order = inner if order is None else order[inner]
-        score = score[inner]
-        qi = qi[inner]
+        score, qi = score[inner], qi[inner]
         same_q = qi[1:] == qi[:-1]
     tied = same_q & (score[1:] == score[:-1])
     if not tied.any():
         return order
-    # rows in tie blocks: sort each block by docno descending (byte-wise)
     in_block = np.zeros(n, dtype=bool)
     in_block[1:] |= tied
     in_block[:-1] |= tied
     members = np.flatnonzero(in_block)
-    block_id = np.cumsum(np.r_[True, ~tied])[members]  # block number of each member row
+    block_id = np.cumsum(np.r_[True, ~tied])[members]
     source_rows = members if order is None else order[members]
-    names = docno.take(pa.array(source_rows))
-    by_name = _np(pc.sort_indices(pa.table({"b": block_id, "d": names}),
-                                  sort_keys=[("b", "ascending"), ("d", "descending")]))
+    member_codes = codes[source_rows]
+    # byte-wise rank of the distinct docnos involved in ties
+    distinct, inverse = np.unique(member_codes, return_inverse=True)
+    names = dictionary.take(pa.array(distinct))
+    name_rank = np.empty(distinct.size, dtype=np.int64)
+    name_rank[_np(pc.sort_indices(names))] = np.arange(distinct.size)
+    within = np.lexsort((-name_rank[inverse.reshape(-1)], block_id))
     full = np.arange(n, dtype=np.int64) if order is None else order.copy()
-    full[members] = source_rows[by_name]
+    full[members] = source_rows[within]
     return full
 
 
-def _check_duplicates(qi: np.ndarray, docno, lines: np.ndarray, run: Run, prepared: PreparedQrels) -> None:
+def _check_duplicates(qi: np.ndarray, codes: np.ndarray, rows: np.ndarray | None, run: Run,
+                      prepared: PreparedQrels, dictionary) -> None:
     """A docno listed twice for one query is an error naming both lines (trec_eval refuses it)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    encoded = docno.dictionary_encode()
-    codes = np.concatenate([_np(c.indices) for c in encoded.chunks]).astype(np.int64)
-    n_codes = len(encoded.chunk(0).dictionary) if encoded.num_chunks else 0
-    keys = qi * max(n_codes, 1) + codes
-    if len(pc.unique(pa.array(keys))) == keys.size:
+    keys = qi * max(len(dictionary), 1) + codes
+    if pc.count_distinct(pa.array(keys)).as_py() == keys.size:
         return
     sort = np.argsort(keys, kind="stable")
     dup = np.flatnonzero(keys[sort][1:] == keys[sort][:-1])
     i, j = sort[dup[0]], sort[dup[0] + 1]
-    first, second = sorted((int(lines[i]), int(lines[j])))
-    raise InputError(f"document {docno[int(i)].as_py()!r} retrieved twice for query "
+    line = (lambda k: run.line_of(k if rows is None else rows[k]))
+    first, second = sorted((line(i), line(j)))
+    raise InputError(f"document {dictionary[int(codes[i])].as_py()!r} retrieved twice for query "
                      f"{prepared.query_ids[qi[i]]!r} (also on line {first})", source=run.source, line=second,
                      field="docno")
 
