@@ -21,6 +21,9 @@ SUBCOMMANDS: dict[str, str] = {
     "measures": "cranfield.cli.measures_cmd:command",
     "classify": "cranfield.cli.classify_cmd:command",
     "compare": "cranfield.cli.compare_cmd:command",
+    "curves": "cranfield.cli.curves_cmd:command",
+    "report": "cranfield.cli.report_cmd:command",
+    "demo": "cranfield.cli.demo_cmd:command",
 }
 
 

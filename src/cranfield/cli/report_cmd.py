@@ -1,0 +1,132 @@
+"""``cranfield report``: one self-contained HTML report (retrieval runs, or a classifier's scores)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+import click
+
+from ..errors import UsageError
+from .classify_cmd import CRITERIA
+from .compare_cmd import CORRECTIONS, TESTS
+
+EXIT_CODES = ("\b\nExit status: 0 success; 2 bad input or usage (one message on standard error, "
+              "no output file written or changed); 130 interrupted.")
+
+
+def retrieval_options(function):
+    """Options shared by the retrieval forms of ``report`` and ``curves``."""
+    options = [
+        click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+                     help="Measure (repeatable). Default: AP nDCG@10 P@10 RR RPrec."),
+        click.option("--test", type=click.Choice(TESTS), default="randomization", show_default=True,
+                     help="Paired test over queries."),
+        click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
+                     help="Multiple-comparison correction over the pairs of each measure."),
+        click.option("--baseline", metavar="RUN", help="Compare each run with this one only."),
+        click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level."),
+        click.option("--ci", type=click.Choice(("auto", "normal", "t", "bootstrap", "bca")), default="auto",
+                     show_default=True, help="Confidence intervals of the means."),
+        click.option("--permutations", type=int, default=10_000, show_default=True,
+                     help="Random permutations / bootstrap resamples."),
+        click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
+        click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+                     help="Minimum judgment counted as relevant (trec_eval -l)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def detection_options(function):
+    """Options shared by the classifier forms of ``report`` and ``curves``."""
+    options = [
+        click.option("--truth", metavar="COL", help="Classifier form: column with the actual class."),
+        click.option("--score", "scores", multiple=True, metavar="COL",
+                     help="Classifier form: column of a system's scores (repeatable: several systems)."),
+        click.option("--positive", metavar="LABEL", help="The positive class (default: 1 for 0/1 labels)."),
+        click.option("--optimize", type=click.Choice([c for c in CRITERIA if c != "cost"]), default="f1", show_default=True,
+                     help="Criterion of the operating point shown."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def command_line() -> str | None:
+    """The command as typed, when this process is the ``cranfield`` program."""
+    name = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if name in ("cranfield", "__main__.py"):
+        return "cranfield " + shlex.join(sys.argv[1:])
+    return None
+
+
+def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, test, correction, baseline, alpha, ci,
+                      permutations, seed, relevance_level, step):
+    """``("detection" | "retrieval", study)`` from the positional inputs and the options."""
+    if truth is not None or scores:
+        if truth is None or not scores:
+            raise UsageError("the classifier form needs --truth COL and at least one --score COL")
+        if len(inputs) != 1:
+            raise UsageError(f"the classifier form takes one FILE (with --truth and --score); found {len(inputs)}")
+        if correction not in ("none", "bonferroni", "holm", "bh"):
+            raise UsageError(f"--correction {correction} applies to retrieval runs; for classifiers use none, "
+                             "bonferroni, holm or bh")
+        from ..report.detection import detection_study
+
+        return "detection", detection_study(inputs[0], truth=truth, scores=scores, positive=positive,
+                                            criterion=optimize, correction=correction, alpha=alpha, step=step)
+    if len(inputs) < 2:
+        raise UsageError("expected QRELS and at least one RUN (or FILE with --truth and --score)")
+    from ..report.retrieval import DEFAULT_REPORT_MEASURES, retrieval_study
+
+    return "retrieval", retrieval_study(inputs[0], list(inputs[1:]), measures=list(measures) or DEFAULT_REPORT_MEASURES,
+                                        test=test, correction=correction, alpha=alpha, ci=ci,
+                                        n_permutations=permutations, random_state=seed, baseline=baseline,
+                                        relevance_level=relevance_level, step=step)
+
+
+@click.command("report", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("inputs", nargs=-1, required=True, metavar="QRELS RUN... | FILE")
+@click.option("-o", "--output", required=True, metavar="FILE", help="The HTML file to write (atomically).")
+@click.option("--title", help="Title of the report.")
+@retrieval_options
+@detection_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
+def command(inputs, output, title, measures, test, correction, baseline, alpha, ci, permutations, seed,
+            relevance_level, truth, scores, positive, optimize, quiet):
+    """Write ONE self-contained HTML report: summary table with confidence intervals and
+    significance marks, charts (inline SVG), a sortable per-query table, and the inputs
+    (file names, SHA-256) and settings needed to reproduce it. It works offline: no CDN,
+    no network.
+
+    \b
+    Retrieval: QRELS and one or more RUN files (TREC format).
+    Classifier: one CSV/TSV/Parquet FILE with --truth and one --score per system.
+
+    \b
+    Examples:
+      cranfield report qrels.txt bm25.run tfidf.run -o report.html
+      cranfield report qrels.txt a.run b.run -m AP -m nDCG@10 --test t -o report.html
+      cranfield report scores.csv --truth label --score model_a --score model_b -o report.html
+    """
+    from ..io.atomic import write_text_output
+    from ..report.progress import steps
+
+    with steps(enabled=not quiet) as step:
+        kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
+                                        measures=measures, test=test, correction=correction, baseline=baseline,
+                                        alpha=alpha, ci=ci, permutations=permutations, seed=seed,
+                                        relevance_level=relevance_level, step=step)
+        step("drawing charts")
+        if kind == "retrieval":
+            from ..report.retrieval import retrieval_html as to_html
+        else:
+            from ..report.detection import detection_html as to_html
+        text = to_html(study, title=title, command=command_line())
+        step(f"writing {output}")
+        write_text_output(text, output)
+    if not quiet and output != "-":
+        click.echo(f"cranfield: wrote {output}", err=True)

@@ -1,0 +1,109 @@
+"""Shared plumbing of the plots: lazy headless matplotlib, figure creation, saving, SVG text."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..errors import UsageError
+
+__all__ = ["require_matplotlib", "new_axes", "save_figure", "save_figures", "figure_svg", "named_scores", "FORMATS", "colors"]
+
+FORMATS = ("png", "svg", "pdf")
+INSTALL_HINT = "plots need matplotlib: pip install 'cranfield[plots]'"
+
+
+def require_matplotlib():
+    """The ``matplotlib`` module, imported on first use; figures are made without pyplot (no
+    GUI backend, no global state), so plotting works headless."""
+    try:
+        import matplotlib
+    except ImportError:  # pragma: no cover - matplotlib is a dependency; kept for stripped installs
+        raise UsageError(INSTALL_HINT) from None
+    return matplotlib
+
+
+def new_axes(ax=None, *, size: tuple[float, float] = (6.4, 4.8)):
+    """``(figure, axes)``: the given axes and their figure, or a new figure of ``size`` inches."""
+    if ax is not None:
+        return ax.figure, ax
+    require_matplotlib()
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=size, layout="constrained")
+    return figure, figure.add_subplot()
+
+
+def colors(n: int) -> list:
+    """``n`` distinguishable colours (matplotlib's tab10, then tab20)."""
+    require_matplotlib()
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
+def _format_of(path: Path, fmt: str | None) -> str:
+    fmt = (fmt or path.suffix.lstrip(".") or "png").lower()
+    if fmt not in FORMATS:
+        raise UsageError(f"cannot write a figure as {fmt!r} ({path}); expected one of {', '.join(FORMATS)}")
+    return fmt
+
+
+def save_figure(figure, path: str | os.PathLike, *, format: str | None = None, dpi: int = 150) -> Path:
+    """Write ``figure`` to ``path`` atomically (PNG, SVG or PDF, from ``format`` or the suffix)."""
+    from ..io.atomic import atomic_write
+
+    target = Path(path)
+    fmt = _format_of(target, format)
+    with atomic_write(target, mode="wb") as handle:
+        figure.savefig(handle, format=fmt, dpi=dpi, metadata=_metadata(fmt))
+    return target
+
+
+def _metadata(fmt: str) -> dict:
+    # no creation date: the same inputs give the same bytes
+    return {"Date": None} if fmt == "svg" else ({"CreationDate": None} if fmt == "pdf" else {})
+
+
+def figure_svg(figure, *, salt: str = "cranfield") -> str:
+    """The figure as an ``<svg>`` element to inline in HTML (text kept as text, ids made unique by ``salt``)."""
+    matplotlib = require_matplotlib()
+
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
+        buffer = io.StringIO()
+        figure.savefig(buffer, format="svg", metadata=_metadata("svg"))
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def named_scores(y_score: Any) -> dict[str, np.ndarray]:
+    """One score array, or a mapping name -> scores for several systems, as ``{name: array}``."""
+    if isinstance(y_score, Mapping):
+        if not y_score:
+            raise UsageError("y_score: expected scores or a mapping name -> scores, found an empty mapping")
+        return {str(name): np.asarray(values) for name, values in y_score.items()}
+    return {"scores": np.asarray(y_score)}
+
+
+def save_figures(figures: Mapping[str, Any], directory: str | os.PathLike, *, format: str = "png",
+                 dpi: int = 150) -> list[Path]:
+    """Write ``{stem: Figure or (Figure, caption)}`` as ``directory/stem.format`` (created if
+    needed), each file atomically; returns the paths."""
+    import re
+
+    fmt = _format_of(Path(f"x.{format}"), format)
+    folder = Path(directory)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} exists and is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for stem, value in figures.items():
+        figure = value[0] if isinstance(value, tuple) else value
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)
+        written.append(save_figure(figure, folder / f"{safe}.{fmt}", format=fmt, dpi=dpi))
+    return written

@@ -1,0 +1,171 @@
+"""Plots of detection / classification evaluation: ROC, PR, DET, confusion matrix, thresholds.
+
+``y_score`` is one score array or a mapping name -> scores (several systems on the same
+samples, drawn on one chart). Every function returns a matplotlib ``Figure``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+
+from ..errors import UsageError
+from ._base import colors, named_scores, new_axes
+
+__all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshold_plot", "DET_TICKS"]
+
+# percentages shown on the normal-deviate axes of a DET plot
+DET_TICKS = (0.1, 0.5, 2, 5, 10, 20, 40, 60, 80, 90, 95, 98, 99.5, 99.9)
+
+
+def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+             title: str | None = None, ax=None):
+    """ROC curves (TPR against FPR) with each system's AUC in the legend and the chance diagonal."""
+    from ..classification.curves import roc_auc, roc_curve
+
+    figure, ax = new_axes(ax, size=(5.6, 5.0))
+    scores = named_scores(y_score)
+    for (name, s), color in zip(scores.items(), colors(len(scores))):
+        curve = roc_curve(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+        auc = roc_auc(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+        ax.plot(curve.x, curve.y, color=color, linewidth=1.8, label=f"{name} (AUC = {auc:.3f})")
+    ax.plot([0, 1], [0, 1], color="0.5", linestyle="--", linewidth=1, label="chance (AUC = 0.5)")
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate (1 − specificity)",
+           ylabel="true positive rate (recall)", title=title or "ROC curve", aspect="equal")
+    ax.legend(loc="lower right", fontsize="small")
+    ax.grid(True, alpha=0.3)
+    return figure
+
+
+def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+            title: str | None = None, ax=None):
+    """Precision–recall curves (steps, as average precision sums them) with each system's AP in
+    the legend and the no-skill line at the prevalence of the positive class."""
+    from ..classification.curves import average_precision, pr_curve
+
+    figure, ax = new_axes(ax, size=(5.6, 5.0))
+    scores = named_scores(y_score)
+    prevalence = None
+    for (name, s), color in zip(scores.items(), colors(len(scores))):
+        curve = pr_curve(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+        ap = average_precision(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+        ax.plot(curve.x, curve.y, color=color, linewidth=1.8, drawstyle="steps-pre", label=f"{name} (AP = {ap:.3f})")
+        prevalence = curve.tps[-1] / (curve.tps[-1] + curve.fps[-1])
+    ax.axhline(prevalence, color="0.5", linestyle="--", linewidth=1, label=f"no skill (prevalence {prevalence:.3f})")
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.02), xlabel="recall (true positive rate)", ylabel="precision",
+           title=title or "Precision–recall curve")
+    ax.legend(loc="lower left", fontsize="small")
+    ax.grid(True, alpha=0.3)
+    return figure
+
+
+def det_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+             title: str | None = None, ax=None):
+    """DET curves: miss rate (FNR) against false-alarm rate (FPR) on normal-deviate axes
+    (probit scale, ticks in percent), with each system's equal error rate in the legend."""
+    from scipy.special import ndtri
+
+    from ..classification.curves import det_curve, equal_error_rate
+
+    figure, ax = new_axes(ax, size=(5.6, 5.0))
+    scores = named_scores(y_score)
+    lo, hi = DET_TICKS[0] / 100, DET_TICKS[-1] / 100
+
+    def deviate(rate):
+        return ndtri(np.clip(rate, lo, hi))
+
+    for (name, s), color in zip(scores.items(), colors(len(scores))):
+        curve = det_curve(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+        eer = equal_error_rate(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+        # as scikit-learn: drop the points before the last FPR = 0 and after the first FNR = 0,
+        # which lie at -inf on a normal-deviate axis
+        first = int(np.flatnonzero(curve.x == 0)[-1]) if (curve.x == 0).any() else 0
+        last = int(np.flatnonzero(curve.y == 0)[0]) if (curve.y == 0).any() else len(curve) - 1
+        ax.plot(deviate(curve.x[first:last + 1]), deviate(curve.y[first:last + 1]), color=color, linewidth=1.8, label=f"{name} (EER = {100 * eer:.2f}%)")
+    edge = deviate(np.array([lo, hi]))
+    ax.plot(edge, edge, color="0.5", linestyle=":", linewidth=1, label="FPR = FNR")
+    ticks = deviate(np.array(DET_TICKS) / 100)
+    labels = [f"{t:g}" for t in DET_TICKS]
+    ax.set_xticks(ticks, labels, fontsize="x-small")
+    ax.set_yticks(ticks, labels, fontsize="x-small")
+    ax.set(xlim=tuple(edge), ylim=tuple(edge), xlabel="false positive rate (%)", ylabel="false negative rate (miss, %)",
+           title=title or "DET curve (normal-deviate scale)", aspect="equal")
+    ax.legend(loc="upper right", fontsize="small")
+    ax.grid(True, alpha=0.3)
+    return figure
+
+
+def confusion_matrix_plot(cm, *, normalize: str | None = None, labels: Sequence | None = None,
+                          title: str | None = None, ax=None):
+    """Heat map of a confusion matrix (rows = actual, columns = predicted). Colours show counts,
+    or with ``normalize`` ("actual": rows sum to 1, "predicted", "all") the proportions; each
+    cell shows its count and, when normalised, its percentage. ``cm``: a ConfusionMatrix, or a
+    square array with ``labels``."""
+    from ..classification.confusion import ConfusionMatrix
+
+    if not isinstance(cm, ConfusionMatrix):
+        matrix = np.asarray(cm)
+        if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
+            raise UsageError(f"expected a ConfusionMatrix or a square array, found shape {matrix.shape}")
+        cm = ConfusionMatrix(matrix, list(labels) if labels is not None else list(range(len(matrix))))
+    counts = np.asarray(cm.matrix, dtype=np.float64)
+    shown = counts if normalize is None else cm.normalized(normalize)
+    n = len(cm.labels)
+    figure, ax = new_axes(ax, size=(1.6 + 1.0 * max(n, 3), 1.2 + 0.9 * max(n, 3)))
+    image = ax.imshow(shown, cmap="Blues", vmin=0, vmax=1 if normalize else max(float(shown.max()), 1.0))
+    figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04,
+                    label="count" if normalize is None else f"proportion (normalised by {normalize})")
+    threshold = (image.norm.vmin + image.norm.vmax) / 2
+    for i in range(n):
+        for j in range(n):
+            count = counts[i, j]
+            text = f"{count:.0f}" if count == round(count) else f"{count:.3g}"
+            if normalize is not None:
+                text = f"{100 * shown[i, j]:.1f}%\n({text})"
+            ax.text(j, i, text, ha="center", va="center", fontsize="medium",
+                    color="white" if shown[i, j] > threshold else "black")
+    names = [str(v) for v in cm.labels]
+    ax.set_xticks(range(n), names)
+    ax.set_yticks(range(n), names)
+    what = "counts" if normalize is None else f"normalised by {normalize}"
+    ax.set(xlabel="predicted", ylabel="actual", title=title or f"Confusion matrix ({what})")
+    return figure
+
+
+_SWEEP_LABELS = {"precision": "precision", "tpr": "recall (TPR)", "fpr": "false positive rate", "f1": "F1",
+                 "accuracy": "accuracy"}
+
+
+def threshold_plot(y_true: Any, y_score: Any, *, metrics: Sequence[str] = ("precision", "tpr", "f1", "accuracy"),
+                   criterion: str = "f1", sample_weight: Any = None, pos_label: Hashable | None = None,
+                   title: str | None = None, ax=None, **criterion_params):
+    """Metrics against the decision threshold (positive iff score ≥ threshold) for one system,
+    with the operating point that optimises ``criterion`` (see :func:`cranfield.best_threshold`;
+    e.g. ``cost_fn=5`` for criterion "cost") marked by a vertical line."""
+    from ..classification.curves import threshold_sweep
+    from ..classification.thresholds import best_threshold
+
+    scores = named_scores(y_score)
+    if len(scores) != 1:
+        raise UsageError(f"threshold_plot draws one system; found {len(scores)} score arrays")
+    unknown = [m for m in metrics if m not in _SWEEP_LABELS]
+    if unknown:
+        raise UsageError(f"unknown metric {unknown[0]!r}; expected some of {', '.join(_SWEEP_LABELS)}")
+    (name, s), = scores.items()
+    sweep = threshold_sweep(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+    finite = np.isfinite(sweep["threshold"])
+    figure, ax = new_axes(ax, size=(6.4, 4.4))
+    for metric, color in zip(metrics, colors(len(metrics))):
+        ax.plot(sweep["threshold"][finite], sweep[metric][finite], color=color, drawstyle="steps-post",
+                label=_SWEEP_LABELS[metric])
+    point = best_threshold(y_true, s, criterion=criterion, sample_weight=sample_weight, pos_label=pos_label,
+                           **criterion_params)
+    if np.isfinite(point.threshold):
+        ax.axvline(point.threshold, color="black", linestyle="--", linewidth=1,
+                   label=f"best {point.criterion} = {point.value:.3f} at {point.threshold:.4g}")
+    ax.set(ylim=(-0.02, 1.02), xlabel="threshold (positive iff score ≥ threshold)", ylabel="value",
+           title=title or f"{name}: metrics against the threshold")
+    ax.legend(loc="best", fontsize="small")
+    ax.grid(True, alpha=0.3)
+    return figure

@@ -1,0 +1,195 @@
+"""Self-contained HTML documents: inline CSS, inline SVG charts, a small sorting script.
+
+Nothing is loaded from the network: a report is one file that opens offline in any browser.
+Building blocks: :func:`table_html` (a :class:`~cranfield.report.tables.Table` as HTML,
+optionally sortable), :func:`chart_html` (a matplotlib figure as inline SVG), :func:`file_info`
+(name, size, SHA-256 of an input) and :func:`document` (the page).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import math
+import platform
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .tables import Table
+
+__all__ = ["table_html", "chart_html", "file_info", "inputs_html", "document", "escape"]
+
+escape = html.escape
+
+_CSS = """
+:root { --fg:#1d2430; --muted:#5b6575; --line:#d9dee6; --head:#f2f4f8; --accent:#1f5fa8; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       color: var(--fg); margin: 0 auto; padding: 1.5rem 2rem 4rem; max-width: 1200px; }
+h1 { font-size: 1.7rem; margin: 0 0 .2rem; } h2 { font-size: 1.3rem; margin: 2.2rem 0 .6rem;
+     border-bottom: 2px solid var(--line); padding-bottom: .2rem; } h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
+.subtitle { color: var(--muted); margin: 0 0 1rem; }
+nav { margin: .8rem 0 0; } nav a { margin-right: 1rem; color: var(--accent); text-decoration: none; }
+table { border-collapse: collapse; margin: .4rem 0 .3rem; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: .2rem 0; }
+th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; white-space: nowrap; }
+th { background: var(--head); position: sticky; top: 0; }
+td.num { text-align: right; }
+.notes { color: var(--muted); font-size: .85rem; margin: .2rem 0 1rem; max-width: 60rem; }
+.scroll { max-height: 32rem; overflow: auto; border: 1px solid var(--line); display: inline-block; max-width: 100%; }
+table.sortable th { cursor: pointer; user-select: none; }
+table.sortable th::after { content: " \\2195"; color: #a0a8b5; font-size: .8em; }
+table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; color: var(--accent); }
+table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; color: var(--accent); }
+.charts { display: flex; flex-wrap: wrap; gap: 1.2rem; }
+figure.chart { margin: 0; padding: .5rem; border: 1px solid var(--line); border-radius: 6px; background: #fff;
+               flex: 1 1 460px; max-width: 100%; }
+figure.chart.wide { flex-basis: 100%; }
+figure.chart svg { width: 100%; height: auto; display: block; }
+figcaption { color: var(--muted); font-size: .85rem; padding: .3rem .2rem 0; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
+dt { font-weight: 600; } dd { margin: 0; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9em; word-break: break-all; }
+footer { margin-top: 3rem; color: var(--muted); font-size: .85rem; }
+"""
+
+# Sorting: click a header; numbers sort as numbers (data-value), text as text; a second click
+# reverses. The header's aria-sort says the current order (tests read it).
+_JS = """
+(function () {
+  function key(cell) {
+    var v = cell.getAttribute("data-value");
+    if (v !== null && v !== "") { var x = parseFloat(v); return isNaN(x) ? v : x; }
+    return cell.textContent.trim();
+  }
+  function compare(a, b) {
+    if (typeof a === "number" && typeof b === "number") { return a - b; }
+    if (typeof a === "number") { return -1; }
+    if (typeof b === "number") { return 1; }
+    return String(a).localeCompare(String(b), undefined, {numeric: true});
+  }
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    var heads = table.querySelectorAll("thead th");
+    heads.forEach(function (th, column) {
+      th.setAttribute("tabindex", "0");
+      function sort() {
+        var descending = th.getAttribute("aria-sort") === "ascending";
+        heads.forEach(function (other) { other.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", descending ? "descending" : "ascending");
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (r1, r2) {
+          var c = compare(key(r1.cells[column]), key(r2.cells[column]));
+          return descending ? -c : c;
+        });
+        rows.forEach(function (row) { body.appendChild(row); });
+      }
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); } });
+    });
+  });
+})();
+"""
+
+
+def _cell(table: Table, i: int, j: int, value) -> str:
+    text = escape(table.cell_text(value))
+    if (i, j) in table.bold and text:
+        text = f"<b>{text}</b>"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = float(value)
+        data = repr(number) if math.isfinite(number) else ""
+        return f'<td class="num" data-value="{data}">{text}</td>'
+    return f"<td>{text}</td>"
+
+
+def table_html(table: Table, *, sortable: bool = False, table_id: str | None = None, scroll: bool = False) -> str:
+    """``table`` as an HTML table (title as caption, notes below); ``sortable`` adds click-to-sort."""
+    attributes = (f' id="{escape(table_id)}"' if table_id else "") + (' class="sortable"' if sortable else "")
+    caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""
+    head = "".join(f'<th scope="col">{escape(str(c))}</th>' for c in table.columns)
+    body = "\n".join("<tr>" + "".join(_cell(table, i, j, v) for j, v in enumerate(row)) + "</tr>"
+                     for i, row in enumerate(table.rows))
+    text = f"<table{attributes}>{caption}<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
+    if scroll:
+        text = f'<div class="scroll">{text}</div>'
+    notes = "".join(f"<p>{escape(n)}</p>" for n in table.notes)
+    return text + (f'<div class="notes">{notes}</div>' if notes else "")
+
+
+def chart_html(figure, name: str, caption: str, *, wide: bool = False) -> str:
+    """A figure as an inline SVG chart; ``name`` makes its element ids unique in the page."""
+    from ..plots._base import figure_svg
+
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name)
+    svg = figure_svg(figure, salt=slug)
+    classes = "chart wide" if wide else "chart"
+    return (f'<figure class="{classes}" id="chart-{slug}" data-chart="{escape(name)}">{svg}'
+            f"<figcaption>{escape(caption)}</figcaption></figure>")
+
+
+def file_info(path: str | Path) -> dict:
+    """Name, path, size in bytes and SHA-256 of an input file."""
+    path = Path(path)
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return {"name": path.name, "path": str(path), "bytes": path.stat().st_size, "sha256": digest.hexdigest()}
+
+
+def inputs_html(files: Sequence[tuple[str, dict]], settings: Iterable[tuple[str, str]],
+                definitions: Iterable[tuple[str, str]] = (), command: str | None = None) -> str:
+    """The reproducibility section: input files with hashes, settings, measure definitions, versions."""
+    import numpy
+
+    from .._version import __version__
+
+    rows = [[role, info["name"], info["bytes"], info["sha256"], info["path"]] for role, info in files]
+    parts = [table_html(Table(["input", "file", "bytes", "SHA-256", "path"], rows, title="Input files"),
+                         table_id="inputs")]
+    environment = [("cranfield", __version__), ("Python", platform.python_version()), ("numpy", numpy.__version__),
+                   ("platform", platform.platform(terse=True)),
+                   ("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"))]
+    if command:
+        environment.insert(0, ("command", command))
+    for title, items in (("Settings", list(settings)), ("Measures", list(definitions)), ("Environment", environment)):
+        if items:
+            body = "".join(f"<dt>{escape(k)}</dt><dd>{_code_if(k, v)}</dd>" for k, v in items)
+            parts.append(f"<h3>{title}</h3><dl>{body}</dl>")
+    return "\n".join(parts)
+
+
+def _code_if(key: str, value: str) -> str:
+    return f"<code>{escape(value)}</code>" if key == "command" else escape(value)
+
+
+def document(title: str, sections: Sequence[tuple[str, str, str]], *, subtitle: str = "") -> str:
+    """The whole page: ``sections`` are ``(anchor, heading, inner HTML)``."""
+    from .._version import __version__
+
+    nav = "".join(f'<a href="#{escape(anchor)}">{escape(heading)}</a>' for anchor, heading, _ in sections)
+    body = "\n".join(f'<section id="{escape(anchor)}"><h2>{escape(heading)}</h2>\n{inner}\n</section>'
+                     for anchor, heading, inner in sections)
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="generator" content="cranfield {escape(__version__)}">
+<title>{escape(title)}</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<header><h1>{escape(title)}</h1><p class="subtitle">{escape(subtitle)}</p><nav>{nav}</nav></header>
+<main>
+{body}
+</main>
+<footer>Made by cranfield {escape(__version__)}. This file is self-contained and works offline.</footer>
+<script>{_JS}</script>
+</body>
+</html>
+"""
