@@ -26,6 +26,9 @@ _LAZY: dict[str, str] = {
     "parse_measure": "cranfield.measures.base",
     "parse_measures": "cranfield.measures.base",
     "registry": "cranfield.measures.registry",
+    "correlation": "cranfield.correlation",
+    "pr_table": "cranfield.retrieval.pr_table",
+    "iprec_table": "cranfield.retrieval.pr_table",
     # classification
     "ConfusionMatrix": "cranfield.classification.confusion",
     "Curve": "cranfield.classification.curves",
@@ -47,6 +50,19 @@ _LAZY: dict[str, str] = {
     "compare": "cranfield.stats.compare",
     "compare_values": "cranfield.stats.compare",
     "Comparison": "cranfield.stats.compare",
+    # protocols
+    "cross_validate": "cranfield.protocols.cross_validation",
+    "tune": "cranfield.protocols.tuning",
+    "tune_on_queries": "cranfield.protocols.retrieval",
+    "corrected_ttest": "cranfield.protocols.corrected_ttest",
+    "validation_curve": "cranfield.protocols.curves",
+    "learning_curve": "cranfield.protocols.curves",
+    "holdout": "cranfield.protocols.splits",
+    "train_validation_test": "cranfield.protocols.splits",
+    "kfold": "cranfield.protocols.splits",
+    "group_kfold": "cranfield.protocols.splits",
+    "query_holdout": "cranfield.protocols.splits",
+    "query_kfold": "cranfield.protocols.splits",
 }
 
 __all__ = ["__version__", "CranfieldError", "InputError", "MeasureError", "UsageError", *_LAZY]
@@ -56,7 +72,7 @@ def __getattr__(name: str) -> Any:
     module_name = _LAZY.get(name)
     if module_name is None:
         raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name) if name != "registry" else importlib.import_module(module_name)
+    value = getattr(importlib.import_module(module_name), name) if name not in ("registry", "correlation") else importlib.import_module(module_name)
     globals()[name] = value
     return value
 

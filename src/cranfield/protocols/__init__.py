@@ -1,0 +1,40 @@
+"""Evaluation protocols: splits, cross-validation, tuning without touching the test set,
+the corrected resampled t-test, validation/learning curves, and tuning on queries.
+
+Modules: :mod:`.splits` (holdout, train/validation/test, (repeated, stratified, group) k-fold,
+query splits), :mod:`.cross_validation` (cross_validate), :mod:`.tuning` (tune),
+:mod:`.corrected_ttest` (Nadeau–Bengio), :mod:`.curves` (validation_curve, learning_curve),
+:mod:`.plots` (their plots), :mod:`.retrieval` (tune_on_queries). Names are imported lazily.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY: dict[str, str] = {
+    "Fold": "splits", "holdout": "splits", "train_validation_test": "splits", "kfold": "splits",
+    "group_kfold": "splits", "query_holdout": "splits", "query_kfold": "splits", "relevant_counts": "splits",
+    "subset_queries": "splits",
+    "CrossValidation": "cross_validation", "cross_validate": "cross_validation",
+    "Tuning": "tuning", "tune": "tuning",
+    "CorrectedTTest": "corrected_ttest", "corrected_ttest": "corrected_ttest", "corrected_interval": "corrected_ttest",
+    "ScoreCurve": "curves", "validation_curve": "curves", "learning_curve": "curves",
+    "plot_score_curve": "plots", "plot_validation_curve": "plots", "plot_learning_curve": "plots",
+    "QueryTuning": "retrieval", "tune_on_queries": "retrieval",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,66 @@
+"""Plots of validation and learning curves (matplotlib, imported lazily; Agg when no backend
+was chosen). Each function returns the matplotlib Figure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import UsageError
+
+__all__ = ["plot_score_curve", "plot_validation_curve", "plot_learning_curve"]
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError:  # pragma: no cover
+        raise UsageError("plots need matplotlib: pip install 'cranfield[plots]'") from None
+    if "matplotlib.pyplot" not in __import__("sys").modules:
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_score_curve(curve: Any, *, ax=None, log_x: bool | None = None):
+    """Mean training and validation values (lines) ± one standard deviation over folds (bands)
+    of a :class:`~cranfield.protocols.curves.ScoreCurve`; returns the Figure.
+
+    ``log_x`` (default: automatic for positive numeric parameters spanning ≥ 2 decades)."""
+    plt = _pyplot()
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6, 4))
+    else:
+        fig = ax.figure
+    numeric = np.asarray(curve.x).dtype.kind in "iuf"
+    x = np.asarray(curve.x, dtype=np.float64) if numeric else np.arange(len(curve.x))
+    if log_x is None:
+        log_x = bool(numeric and curve.kind == "validation" and (x > 0).all() and x.max() / x.min() >= 100)
+    for label, mean, sd, style in (("training", curve.train_mean, curve.train_std, "o-"),
+                                   ("validation", curve.validation_mean, curve.validation_std, "s-")):
+        (line,) = ax.plot(x, mean, style, label=label)
+        ax.fill_between(x, mean - sd, mean + sd, alpha=0.2, color=line.get_color())
+    if not numeric:
+        ax.set_xticks(x)
+        ax.set_xticklabels([str(v) for v in curve.x], rotation=30, ha="right")
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel("training samples" if curve.kind == "learning" else curve.x_name)
+    ax.set_ylabel(curve.metric)
+    ax.set_title(f"{curve.kind.capitalize()} curve ({curve.train.shape[1]} folds, mean ± sd)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def plot_validation_curve(curve: Any, *, ax=None, log_x: bool | None = None):
+    """:func:`plot_score_curve` for a validation curve."""
+    return plot_score_curve(curve, ax=ax, log_x=log_x)
+
+
+def plot_learning_curve(curve: Any, *, ax=None):
+    """:func:`plot_score_curve` for a learning curve."""
+    return plot_score_curve(curve, ax=ax, log_x=False)
