@@ -73,10 +73,14 @@ def _counts_weighted(positive: np.ndarray, scores: np.ndarray, weights: np.ndarr
     order = np.argsort(scores)[::-1]
     ordered = scores[order]
     w = weights[order]
+    tps = np.cumsum(np.where(positive[order], w, 0.0))
+    fps = np.cumsum(w)
+    fps -= tps  # exact 0 while only positives have been seen (same additions in the same order)
+    del order, w
     ends = _run_ends(ordered)
-    tps = np.cumsum(np.where(positive[order], w, 0.0))[ends]
-    fps = np.cumsum(np.where(positive[order], 0.0, w))[ends]
-    return ScoreCounts(ordered[ends], tps, fps)
+    if len(ends) < len(ordered):
+        ordered, tps, fps = ordered[ends], tps[ends], fps[ends]
+    return ScoreCounts(ordered, tps, fps)
 
 
 def score_counts(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None
