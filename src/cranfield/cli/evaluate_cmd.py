@@ -26,9 +26,12 @@ FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 @click.option("-M", "--max-results", type=int, default=None, help="Use the first N documents per query (-M).")
 @click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents before evaluating (-J).")
 @click.option("-N", "--collection-size", type=int, default=None, help="Collection size, for measures that need it.")
+@click.option("--aggregate", type=click.Choice(["macro", "micro"]), default="macro", show_default=True,
+              help="macro: mean of per-query values; micro: Σ numerators / Σ denominators (set measures, F, E, "
+                   "Fallout).")
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
 def command(qrels, runs, measures, per_query, fmt, output, relevance_level, complete, max_results, judged_only,
-            collection_size, digits):
+            collection_size, aggregate, digits):
     """Evaluate each RUN against QRELS.
 
     \b
@@ -41,7 +44,7 @@ def command(qrels, runs, measures, per_query, fmt, output, relevance_level, comp
 
     evaluator = Evaluator(qrels, list(measures) or list(DEFAULT_MEASURES), relevance_level=relevance_level,
                           complete=complete, max_results=max_results, judged_only=judged_only,
-                          collection_size=collection_size)
+                          collection_size=collection_size, aggregate=aggregate)
     results = [evaluator.evaluate(run) for run in runs]
     write_text_output(render_results(results, fmt, per_query=per_query, digits=digits), output)
 
@@ -60,6 +63,8 @@ def render_results(results, fmt: str, *, per_query: bool = False, digits: int = 
             best = max(r.mean[name] for r in results)
             bold |= {(i, j) for i, r in enumerate(results) if r.mean[name] == best}
     notes = [f"{len(results[0].query_ids)} queries; mean over queries (GMAP/GMBpref: geometric; counts: sum)."]
+    if results[0].settings.get("aggregate") == "micro":
+        notes = [f"{len(results[0].query_ids)} queries; micro average: Σ numerators / Σ denominators (counts: sum)."]
     text = render_table(Table(["run", *names], rows, digits=digits, bold=bold, notes=notes if fmt == "table" else []),
                         fmt)
     if per_query:

@@ -2,7 +2,8 @@
 ranking (all judged documents with positive gain, by decreasing gain), per query.
 
 Gain of a judged level ℓ ≥ 0 is ``gains.get(ℓ, ℓ)`` (trec_eval: gain = relevance level unless
-overridden with ``ndcg.1=3,2=9``); unjudged documents have gain 0.
+overridden with ``ndcg.1=3,2=9``); with ``gain=exp`` an unlisted level gains 2^ℓ − 1 (Burges et
+al. 2005); unjudged documents have gain 0.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import numpy as np
 
 from .base import Param
 
-__all__ = ["GAINS_PARAM", "GainView", "gain_view"]
+__all__ = ["GAINS_PARAM", "GAIN_PARAM", "GainView", "gain_view"]
 
 GAINS_PARAM = Param("gains", (), "gain of each relevance level, e.g. {1:1,2:3}; unlisted levels gain their level")
+GAIN_PARAM = Param("str", "linear", "gain of an unlisted level ℓ: linear = ℓ (trec_eval), exp = 2^ℓ − 1 (Burges)",
+                   lambda v: None if v in ("linear", "exp") else "expected linear or exp")
 
 
 @dataclass
@@ -35,17 +38,18 @@ class GainView:
         return np.bincount(self.ideal_seg[mask], weights=weights, minlength=self.ideal_len.size)
 
 
-def level_gains(level_values: np.ndarray, gains) -> np.ndarray:
+def level_gains(level_values: np.ndarray, gains, gain: str = "linear") -> np.ndarray:
     mapping = dict(gains)
-    return np.array([mapping.get(int(level), float(level)) for level in level_values], dtype=np.float64)
+    default = (lambda level: 2.0 ** level - 1.0) if gain == "exp" else float
+    return np.array([mapping.get(int(level), default(int(level))) for level in level_values], dtype=np.float64)
 
 
-def gain_view(view, gains=()) -> GainView:
-    key = ("gains", tuple(gains))
+def gain_view(view, gains=(), gain: str = "linear") -> GainView:
+    key = ("gains", tuple(gains)) if gain == "linear" else ("gains", tuple(gains), gain)
     cached = view._cache.get(key)
     if cached is not None:
         return cached
-    g = level_gains(view.level_values, gains)
+    g = level_gains(view.level_values, gains, gain)
     doc_gain = np.zeros(view.rel.size, dtype=np.float64)
     judged = view.rel >= 0
     if judged.any():

@@ -1,7 +1,9 @@
 """Average precision and its trec_eval relatives.
 
 AP = (1/R) Σ_{relevant d retrieved} P@rank(d); relevant documents not retrieved contribute 0.
-AP@k (trec_eval map_cut) keeps the sum to the top k and still divides by R.
+AP@k (trec_eval map_cut) keeps the sum to the top k and still divides by R; denom=min divides
+by min(R, k) (the best AP@k reachable is then 1), denom=hits by the relevant documents found in
+the top k (some tutorials, torchmetrics RetrievalMAP(top_k=k)); 0 when the divisor is 0.
 GMAP is AP aggregated by the geometric mean with trec_eval's floor of 1e-5.
 infAP estimates AP when the pool is sampled (judgments < 0 = pooled but not judged).
 
@@ -15,7 +17,7 @@ import numpy as np
 
 from ..retrieval.ranked import UNJUDGED
 from ._common import REL_PARAM, binary_view, safe_divide
-from .base import Family, register
+from .base import Family, Param, register
 
 INFAP_EPSILON = 0.00001
 
@@ -24,7 +26,14 @@ def _ap(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
     mask = v.is_rel if measure.cutoff is None else v.is_rel & (v.pos < measure.cutoff)
     precision = v.cum_rel / (v.pos + 1.0)
-    return safe_divide(v.segment_sum(precision, mask), v.num_rel)
+    denom = measure.param("denom") if "denom" in measure.family.params else "R"  # GMAP shares this kernel
+    if denom == "R":
+        divisor = v.num_rel
+    elif denom == "hits":
+        divisor = v.segment_count(mask)
+    else:  # min
+        divisor = v.num_rel if measure.cutoff is None else np.minimum(v.num_rel, measure.cutoff)
+    return safe_divide(v.segment_sum(precision, mask), divisor)
 
 
 def _inf_ap(view, measure) -> np.ndarray:
@@ -42,9 +51,13 @@ def _inf_ap(view, measure) -> np.ndarray:
     return safe_divide(total, v.num_rel)
 
 
+_DENOM = Param("str", "R", "divisor: R (number relevant, trec_eval), min = min(R, k), hits = relevant in the top k",
+               lambda v: None if v in ("R", "min", "hits") else "expected R, min or hits")
+
 register(Family("AP", _ap, "Average precision: mean of P@rank over the relevant documents (÷ R; a relevant "
                 "document not retrieved counts 0). AP@k sums over the top k only, still ÷ R.",
-                "Buckley & Voorhees 2000; trec_eval map, map_cut", params={"rel": REL_PARAM}, cutoff="optional",
+                "Buckley & Voorhees 2000; trec_eval map, map_cut",
+                params={"rel": REL_PARAM, "denom": _DENOM}, cutoff="optional",
                 aliases=("MAP",)))
 register(Family("GMAP", _ap, "Average precision aggregated over queries by the geometric mean, each value "
                 "floored at 1e-5.", "Robertson 2006; trec_eval gm_map", params={"rel": REL_PARAM},

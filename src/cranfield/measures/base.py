@@ -145,10 +145,19 @@ class Family:
     bounds: tuple[float | None, float | None] = (0.0, 1.0)
     integer_valued: bool = False
     needs: tuple[str, ...] = ()  # evaluation options a measure needs, e.g. ("collection_size",)
+    # micro(view, measure) -> (numerator, denominator) per query, for aggregate="micro"
+    # (Σ numerators / Σ denominators); None where the measure has no ratio form.
+    micro: Callable[..., Any] | None = None
 
     def make(self, params: Mapping[str, Any] | None = None, cutoff: float | int | None = None) -> "Measure":
         return Measure(self.name, tuple((params or {}).items()), cutoff)
 
+
+# Parameters every family accepts. judged_only=true evaluates the measure on the condensed
+# list: the ranking with unjudged documents removed (Sakai 2007); see measures/condensed.py.
+COMMON_PARAMS: dict[str, Param] = {
+    "judged_only": Param("bool", False, "evaluate on the condensed list (unjudged documents removed)"),
+}
 
 _REGISTRY: dict[str, Family] = {}
 _ALIASES: dict[str, str] = {}  # lower-case name or alias -> canonical family name
@@ -220,9 +229,9 @@ class Measure:
         items = dict(params.items() if isinstance(params, Mapping) else params)
         normalised: list[tuple[str, Any]] = []
         for key, value in items.items():
-            spec = family.params.get(key)
+            spec = family.params.get(key) or COMMON_PARAMS.get(key)
             if spec is None:
-                allowed = ", ".join(family.params) or "none"
+                allowed = ", ".join([*family.params, *COMMON_PARAMS])
                 raise MeasureError(f"{family.name}: unknown parameter {key!r} (parameters: {allowed})")
             value = spec.coerce(value, family=family.name, name=key)
             default = spec.coerce(spec.default, family=family.name, name=key) if spec.default is not None else None
@@ -243,7 +252,7 @@ class Measure:
         for name, value in self.params:
             if name == key:
                 return value
-        spec = self.family.params[key]
+        spec = self.family.params.get(key) or COMMON_PARAMS[key]
         return spec.coerce(spec.default, family=self.name, name=key) if spec.default is not None else None
 
     def __str__(self) -> str:

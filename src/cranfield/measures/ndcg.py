@@ -2,10 +2,13 @@
 
 DCG@k = Σ_{i ≤ k} gain(d_i) / log2(i + 1); nDCG@k = DCG@k / IDCG@k, the ideal DCG of all
 judged documents sorted by decreasing gain (0 when IDCG = 0). Without k: the whole ranking.
+gain=exp replaces the default gain ℓ of level ℓ by 2^ℓ − 1 (Burges et al. 2005; gdeval, ranx
+ndcg_burges); explicit gains={…} still win.
 nDCGRel averages nDCG at each relevant document; RnDCG averages nDCG at the ranks where the
 ideal gain changes (trec_eval's experimental ndcg_rel and Rndcg).
 
-References: Järvelin & Kekäläinen, ACM TOIS 20(4) 2002; trec_eval m_ndcg.c, m_ndcg_cut.c,
+References: Järvelin & Kekäläinen, ACM TOIS 20(4) 2002; Burges et al., ICML 2005 (exp gain);
+trec_eval m_ndcg.c, m_ndcg_cut.c,
 m_ndcg_rel.c, m_Rndcg.c.
 """
 
@@ -14,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import safe_divide
-from ._gains import GAINS_PARAM, gain_view
+from ._gains import GAIN_PARAM, GAINS_PARAM, gain_view
 from .base import Family, register
 
 
@@ -26,12 +29,17 @@ def _dcg_at(view, gv, k) -> np.ndarray:
     return view.prefix_sum(discounted, k, nonzero)
 
 
+def _gv(view, measure):
+    gain = measure.param("gain") if "gain" in measure.family.params else "linear"
+    return gain_view(view, measure.param("gains"), gain)
+
+
 def _dcg(view, measure) -> np.ndarray:
-    return _dcg_at(view, gain_view(view, measure.param("gains")), measure.cutoff)
+    return _dcg_at(view, _gv(view, measure), measure.cutoff)
 
 
 def _ndcg(view, measure) -> np.ndarray:
-    gv = gain_view(view, measure.param("gains"))
+    gv = _gv(view, measure)
     k = measure.cutoff
     ideal = gv.ideal_prefix(gv.ideal_len if k is None else k)
     return safe_divide(_dcg_at(view, gv, k), ideal)
@@ -99,13 +107,15 @@ def _rndcg(view, measure) -> np.ndarray:
 
 
 _GAINS = {"gains": GAINS_PARAM}
+_GAIN_AND_GAINS = {"gains": GAINS_PARAM, "gain": GAIN_PARAM}
 
 register(Family("nDCG", _ndcg, "Normalised discounted cumulative gain: DCG / ideal DCG, with gain = relevance "
                 "level (or the gains map) and discount 1/log2(rank + 1).",
-                "Järvelin & Kekäläinen 2002; trec_eval ndcg, ndcg_cut", params=_GAINS, cutoff="optional",
+                "Järvelin & Kekäläinen 2002; trec_eval ndcg, ndcg_cut; gain=exp: Burges et al. 2005",
+                params=_GAIN_AND_GAINS, cutoff="optional",
                 aliases=("NDCG",)))
 register(Family("DCG", _dcg, "Discounted cumulative gain Σ gain / log2(rank + 1).",
-                "Järvelin & Kekäläinen 2002; trec_eval 10 dcg", params=_GAINS, cutoff="optional",
+                "Järvelin & Kekäläinen 2002; trec_eval 10 dcg", params=_GAIN_AND_GAINS, cutoff="optional",
                 bounds=(None, None)))
 register(Family("nDCGRel", _ndcg_rel, "nDCG averaged over the relevant documents (a relevant document not "
                 "retrieved takes the final DCG / ideal DCG).", "trec_eval ndcg_rel", params=_GAINS))

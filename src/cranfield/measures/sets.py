@@ -54,21 +54,44 @@ def _utility(view, measure):
     return a * relret + b * (ret - relret) + c * (rel - relret) + d * (n + relret - ret - rel)
 
 
+# (numerator, denominator) per query, for micro averaging (Σ numerators / Σ denominators)
+def _set_p_micro(view, measure):
+    relret, ret, _ = _counts(view, measure)
+    return relret, ret
+
+
+def _set_r_micro(view, measure):
+    relret, _, rel = _counts(view, measure)
+    return relret, rel
+
+
+def _set_rel_p_micro(view, measure):
+    relret, ret, rel = _counts(view, measure)
+    return relret, np.minimum(ret, rel)
+
+
+def _set_f_micro(view, measure):  # F = (1+β²)·relret / (β²·rel + ret)
+    relret, ret, rel = _counts(view, measure)
+    beta2 = measure.param("beta") ** 2
+    return (beta2 + 1.0) * relret, beta2 * rel + ret
+
+
 def _nonnegative(value: float) -> str | None:
     return None if value >= 0 else "must be ≥ 0"
 
 
 register(Family("SetP", _set_p, "Set precision: relevant retrieved / retrieved.", "trec_eval set_P",
-                params={"rel": REL_PARAM}))
+                params={"rel": REL_PARAM}, micro=_set_p_micro))
 register(Family("SetR", _set_r, "Set recall: relevant retrieved / relevant.", "trec_eval set_recall",
-                params={"rel": REL_PARAM}))
+                params={"rel": REL_PARAM}, micro=_set_r_micro))
 register(Family("SetRelP", _set_rel_p, "Set relative precision: relevant retrieved / min(retrieved, relevant).",
-                "trec_eval set_relative_P", params={"rel": REL_PARAM}))
+                "trec_eval set_relative_P", params={"rel": REL_PARAM}, micro=_set_rel_p_micro))
 register(Family("SetAP", _set_ap, "Set average precision: SetP × SetR.", "trec_eval set_map",
                 params={"rel": REL_PARAM}))
 register(Family("SetF", _set_f, "Set F-measure: (1+β²)·P·R / (β²·P + R), 0 when P = R = 0.",
                 "van Rijsbergen 1979; trec_eval set_F",
-                params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative)}))
+                params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative)},
+                micro=_set_f_micro))
 register(Family("Utility", _utility, "Linear utility a·relret + b·nonrelret + c·relmissed + d·nonrelmissed "
                 "(d needs the collection size).", "trec_eval utility (TREC filtering track)",
                 params={"rel": REL_PARAM, "a": Param("float", 1.0), "b": Param("float", -1.0),

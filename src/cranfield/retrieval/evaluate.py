@@ -8,9 +8,10 @@ import numpy as np
 
 from ..errors import UsageError
 from ..measures.base import Measure, parse_measures
+from ..measures.condensed import view_for
 from .qrels import Qrels, read_qrels
 from .ranked import RankedView, prepare_qrels, rank
-from .results import Results, aggregate
+from .results import Results, aggregate, micro_aggregate
 from .run import Run, read_run
 
 __all__ = ["evaluate", "Evaluator", "DEFAULT_MEASURES"]
@@ -24,11 +25,15 @@ class Evaluator:
     Options follow trec_eval: ``relevance_level`` (``-l``, minimum relevant judgment),
     ``complete`` (``-c``, average over every qrels query, missing ones scoring 0),
     ``max_results`` (``-M``), ``judged_only`` (``-J``), ``collection_size`` (``-N``).
+    ``aggregate``: ``"macro"`` (default: each measure's own aggregate of the per-query values,
+    the mean for most) or ``"micro"`` (Σ numerators / Σ denominators over queries, for the
+    measures with a ratio form: set measures, F, E, Fallout; counts are summed either way).
     """
 
     def __init__(self, qrels, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
                  relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
-                 judged_only: bool = False, collection_size: int | None = None) -> None:
+                 judged_only: bool = False, collection_size: int | None = None,
+                 aggregate: str = "macro") -> None:
         self.qrels: Qrels = read_qrels(qrels)
         self.measures: list[Measure] = parse_measures(measures if not isinstance(measures, str) else [measures])
         if not self.measures:
@@ -37,6 +42,14 @@ class Evaluator:
             raise UsageError(f"max_results must be ≥ 0, found {max_results}")
         if collection_size is not None and collection_size < 0:
             raise UsageError(f"collection_size must be ≥ 0, found {collection_size}")
+        if aggregate not in ("macro", "micro"):
+            raise UsageError(f"aggregate must be 'macro' or 'micro', found {aggregate!r}")
+        if aggregate == "micro":
+            lacking = [str(m) for m in self.measures if m.family.micro is None and m.family.aggregate != "sum"]
+            if lacking:
+                raise UsageError(f"no micro average for {', '.join(lacking)} (micro averaging needs a ratio: "
+                                 f"set measures, F, E, Fallout); evaluate these with aggregate='macro'")
+        self.aggregate = aggregate
         self.options = dict(relevance_level=int(relevance_level), complete=bool(complete), max_results=max_results,
                             judged_only=bool(judged_only), collection_size=collection_size)
         self._prepared = prepare_qrels(self.qrels)
@@ -59,14 +72,20 @@ class Evaluator:
         means: dict[str, float] = {}
         missing = ~view.in_run if view.in_run is not None else np.zeros(view.n_queries, dtype=bool)
         for measure in measures:
-            values = np.asarray(measure.family.kernel(view, measure), dtype=np.float64)
+            measure_view = view_for(view, measure)
+            values = np.asarray(measure.family.kernel(measure_view, measure), dtype=np.float64)
             if missing.any() and measure.name != "NumRel":
                 values = np.where(missing, 0.0, values)
             key = str(measure)
             per_query[key] = values
-            means[key] = aggregate(values, measure.family.aggregate, view.n_queries)
+            if self.aggregate == "micro" and measure.family.micro is not None:
+                numerator, denominator = measure.family.micro(measure_view, measure)
+                means[key] = micro_aggregate(np.where(missing, 0.0, numerator), denominator)
+            else:
+                means[key] = aggregate(values, measure.family.aggregate, view.n_queries)
         return Results(run_name=run_name, measures=tuple(measures), query_ids=view.query_ids,
-                       per_query=per_query, mean=means, settings=dict(self.options), in_run=view.in_run)
+                       per_query=per_query, mean=means, settings={**self.options, "aggregate": self.aggregate},
+                       in_run=view.in_run)
 
     def evaluate_many(self, runs: Iterable) -> list[Results]:
         return [self.evaluate(run) for run in runs]
@@ -74,7 +93,7 @@ class Evaluator:
 
 def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
              relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
-             judged_only: bool = False, collection_size: int | None = None) -> Results:
+             judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro") -> Results:
     """Evaluate one run: per-query values and aggregates of each measure.
 
     ``qrels`` and ``run`` are file paths, ``{qid: {docno: value}}`` dicts, DataFrames, or
@@ -86,5 +105,6 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     (1.0, 0.5)
     """
     evaluator = Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
-                          max_results=max_results, judged_only=judged_only, collection_size=collection_size)
+                          max_results=max_results, judged_only=judged_only, collection_size=collection_size,
+                          aggregate=aggregate)
     return evaluator.evaluate(run)

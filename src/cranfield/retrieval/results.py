@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Results", "aggregate"]
+__all__ = ["Results", "aggregate", "micro_aggregate"]
 
 MIN_GEO_MEAN = 0.00001
 
@@ -27,13 +27,20 @@ def aggregate(values: np.ndarray, how: str, n: int | None = None) -> float:
     return total if how == "sum" else total / n
 
 
+def micro_aggregate(numerators: np.ndarray, denominators: np.ndarray) -> float:
+    """Micro average: Σ numerators / Σ denominators over queries (0 when Σ denominators = 0)."""
+    denominator = float(np.sum(denominators))
+    return float(np.sum(numerators)) / denominator if denominator else 0.0
+
+
 @dataclass
 class Results:
     """Per-query values of each measure for one run, and their aggregates.
 
     ``query_ids`` are sorted byte-wise; ``per_query[name]`` is aligned with them;
     ``mean[name]`` is the aggregate trec_eval reports (mean; geometric mean for GMAP/GMBpref;
-    sum for counts such as NumRet).
+    sum for counts such as NumRet; with ``aggregate="micro"``, Σ numerators / Σ denominators).
+    ``median`` gives the median of the per-query values; ``to_pandas()`` the per-query table.
     """
 
     run_name: str
@@ -43,6 +50,11 @@ class Results:
     mean: dict[str, float]
     settings: dict[str, Any] = field(default_factory=dict)
     in_run: np.ndarray | None = None
+
+    @property
+    def median(self) -> dict[str, float]:
+        """The median of each measure's per-query values (0 for no query)."""
+        return {name: float(np.median(values)) if values.size else 0.0 for name, values in self.per_query.items()}
 
     @property
     def names(self) -> list[str]:
