@@ -28,7 +28,9 @@ def scored(draw, weighted=None, both=True):
     use_w = draw(st.booleans()) if weighted is None else weighted
     w = None
     if use_w:
-        w = np.array(draw(st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.5]), min_size=n, max_size=n)))
+        w = np.array(draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.5]), min_size=n, max_size=n)))
+        if both:
+            w[0] = w[1] = 1.0  # keep one positive and one negative of non-zero weight
     return y, s, w
 
 

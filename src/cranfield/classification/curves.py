@@ -94,6 +94,11 @@ def score_counts(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_la
     weights = check_weights(sample_weight, n)
     if weights is None:
         return _counts_unweighted(positive, scores)
+    kept = weights != 0
+    if not kept.all():  # samples of weight 0 give no threshold (as scikit-learn)
+        if not kept.any():
+            raise InputError("all sample weights are 0", field="sample_weight")
+        positive, scores, weights = positive[kept], scores[kept], weights[kept]
     return _counts_weighted(positive, scores, weights)
 
 
