@@ -36,7 +36,8 @@ DOC = ROOT / "docs" / "benchmarks" / "retrieval.md"
 
 # trec_eval names of the measures, in report order.
 MEASURES = ["map", "ndcg_cut_10", "P_10", "recall_1000", "recip_rank"]
-TOOLS = ["cranfield", "pytrec_eval", "ranx", "ir_measures"]
+TOOLS = ["cranfield", "cranfield-cli", "pytrec_eval", "ranx", "ir_measures"]
+CLI_MEASURES = ["map", "ndcg_cut.10", "P.10", "recall.1000", "recip_rank"]  # same, as -m options
 PACKAGES = ["cranfield", "numpy", "pyarrow", "pytrec-eval-terrier", "ranx", "numba", "ir-measures"]
 AGREE_TOL = 1e-9
 
@@ -134,15 +135,36 @@ def run_child(argv: list[str], env: dict | None = None) -> dict:
     return {"wall": wall, "peak_mb": maxrss_mb, "rc": proc.returncode, "stderr": "\n".join(tail)}
 
 
+def cranfield_exe() -> str | None:
+    exe = Path(sys.executable).parent / "cranfield"
+    return str(exe) if exe.exists() else shutil.which("cranfield")
+
+
+def from_cli_json(path: Path) -> dict:
+    """Per-query values from ``cranfield evaluate --per-query --format json`` output."""
+    import cranfield  # only to map trec_eval names to the canonical names used as JSON keys
+
+    (report,) = json.loads(path.read_text())
+    canonical = {name: str(cranfield.parse_measure(name)) for name in MEASURES}
+    return {name: {qid: row[canonical[name]] for qid, row in report["per_query"].items()} for name in MEASURES}
+
+
 def bench_tool(tool: str, n: int, qrels_path: Path, run_path: Path, env: dict, label: str | None = None) -> dict:
     out_path = OUT_DIR / f"{label or tool}_{n}.json"
     out_path.unlink(missing_ok=True)
-    argv = [sys.executable, str(Path(__file__).resolve()), "--worker", tool, str(qrels_path), str(run_path), str(out_path)]
+    if tool == "cranfield-cli":  # the command line, as a shell user runs it
+        argv = [cranfield_exe() or "cranfield", "evaluate", str(qrels_path), str(run_path),
+                *(a for m in CLI_MEASURES for a in ("-m", m)), "--per-query", "--format", "json", "-o", str(out_path)]
+    else:
+        argv = [sys.executable, str(Path(__file__).resolve()), "--worker", tool, str(qrels_path), str(run_path), str(out_path)]
     result = run_child(argv, env)
     result.update(tool=label or tool, n=n)
     if result["rc"] == 0 and out_path.exists():
-        data = json.loads(out_path.read_text())
-        result["phases"], result["values"] = data["phases"], data["values"]
+        if tool == "cranfield-cli":
+            result["phases"], result["values"] = {}, from_cli_json(out_path)
+        else:
+            data = json.loads(out_path.read_text())
+            result["phases"], result["values"] = data["phases"], data["values"]
     status = f"{result['wall']:7.2f} s {result['peak_mb']:7.0f} MB" if "values" in result else f"FAILED: {result['stderr']}"
     print(f"  {n:>6} queries  {label or tool:<24} {status}", flush=True)
     return result
@@ -150,8 +172,7 @@ def bench_tool(tool: str, n: int, qrels_path: Path, run_path: Path, env: dict, l
 
 def version_time(repeat: int = 5) -> float | None:
     """Median wall time of ``cranfield --version`` in a fresh process (None if not installed)."""
-    exe = Path(sys.executable).parent / "cranfield"
-    exe_path = str(exe) if exe.exists() else shutil.which("cranfield")
+    exe_path = cranfield_exe()
     if exe_path is None:
         return None
     times = []
@@ -207,6 +228,30 @@ def machine() -> dict:
             "os": f"{platform.system()} {platform.release()}", "versions": versions}
 
 
+def targets(results: list[dict], version_s: float | None) -> list[str]:
+    """Issue 2's targets, checked at the largest size measured."""
+    ok = [r for r in results if "values" in r]
+    if not any(r["tool"] == "cranfield" for r in ok):
+        return []
+    n = max(r["n"] for r in ok if r["tool"] == "cranfield")
+    wall = {r["tool"]: r["wall"] for r in ok if r["n"] == n}
+    peak = {r["tool"]: r["peak_mb"] for r in ok if r["n"] == n}
+    rows = []
+
+    def row(what: str, value: str, met: bool | None) -> None:
+        rows.append(f"| {what} | {value} | {'n/a' if met is None else ('yes' if met else '**no**')} |")
+
+    for peer, factor in [("pytrec_eval", 5), ("ranx", 10)]:
+        if peer in wall:
+            ratio = wall[peer] / wall["cranfield"]
+            row(f"≥ {factor}x faster than {peer} end to end", f"{ratio:.1f}x", ratio >= factor)
+    row("peak memory ≤ 1.5 GB", f"{peak['cranfield']:,.0f} MB", peak["cranfield"] <= 1536)
+    row("`cranfield --version` < 0.3 s", "n/a" if version_s is None else f"{version_s:.3f} s",
+        None if version_s is None else version_s < 0.3)
+    return [f"## Targets (issue 2), at {n:,} queries ({n * 1000:,} run lines)", "",
+            "| target | measured | met |", "|---|---:|---|", *rows, ""]
+
+
 def render(results: list[dict], version_s: float | None, info: dict, command: str, ref_tool: str) -> str:
     v = info["versions"]
     lines = [
@@ -222,6 +267,9 @@ def render(results: list[dict], version_s: float | None, info: dict, command: st
         "(interpreter start, imports, parsing, JIT, evaluation); *peak* is the child's max RSS;",
         "*ratio* is the tool's wall time / cranfield's (higher = cranfield faster). *read* and",
         "*evaluate* are measured inside the process (ir_measures reads lazily, inside evaluate).",
+        "*cranfield-cli* is `cranfield evaluate QRELS RUN -m map -m ndcg_cut.10 -m P.10 -m recall.1000",
+        "-m recip_rank --per-query --format json -o FILE`. ranx's *ratio* rows compare with the warm cache",
+        "unless labelled otherwise.",
         "Data: `benchmarks/make_data.py` (seeded; N queries x 1000 results, ~100-300 graded judgments",
         "per query, 20 % of queries with scores rounded to 3 decimals, i.e. tied).",
         "",
@@ -229,6 +277,7 @@ def render(results: list[dict], version_s: float | None, info: dict, command: st
         "",
         f"- CPU: {info['cpu']}, {info['cores']} cores available (shared with other work: expect noise)",
         f"- RAM: {info['ram_gb']:.1f} GiB; {info['os']}; Python {info['python']}",
+        f"- Load average (1 min) at start / end of the benchmark: {info['load_start']:.1f} / {info['load_end']:.1f}",
         "- Packages: " + ", ".join(f"{k} {val}" for k, val in v.items()),
         "",
         "## Times and memory",
@@ -242,11 +291,12 @@ def render(results: list[dict], version_s: float | None, info: dict, command: st
             lines.append(f"| {r['n']:,} | {r['n'] * 1000:,} | {r['tool']} | failed | | | | |")
             continue
         ratio = f"{r['wall'] / base[r['n']]:.1f}x" if r["n"] in base else "n/a"
-        ph = r["phases"]
+        ph = {k: f"{v:.2f}" for k, v in r["phases"].items()}
         lines.append(f"| {r['n']:,} | {r['n'] * 1000:,} | {r['tool']} | {r['wall']:.2f} | {ratio} | "
-                     f"{ph['read']:.2f} | {ph['evaluate']:.2f} | {r['peak_mb']:,.0f} |")
+                     f"{ph.get('read', '-')} | {ph.get('evaluate', '-')} | {r['peak_mb']:,.0f} |")
     lines += ["", f"`cranfield --version` (median of 5 fresh processes): "
               + (f"{version_s:.3f} s" if version_s is not None else "not available"), ""]
+    lines += targets(results, version_s)
 
     lines += ["## Agreement", "",
               f"Reference: **{ref_tool}**. *|Δ mean|* is the absolute difference of the means; *queries*",
@@ -287,6 +337,7 @@ def main(argv: list[str] | None = None) -> None:
     import make_data
 
     OUT_DIR.mkdir(exist_ok=True)
+    load_start = os.getloadavg()[0]
     env = dict(os.environ)
     warm_cache = OUT_DIR / "numba_cache"
     shutil.rmtree(warm_cache, ignore_errors=True)
@@ -304,7 +355,9 @@ def main(argv: list[str] | None = None) -> None:
     ok = {r["tool"] for r in results if "values" in r}
     ref_tool = "cranfield" if "cranfield" in ok else "pytrec_eval"
     command = " ".join(["python", "benchmarks/bench_retrieval.py", *(argv if argv is not None else sys.argv[1:])])
-    text = render(results, version_s, machine(), command.strip(), ref_tool)
+    info = machine()
+    info.update(load_start=load_start, load_end=os.getloadavg()[0])
+    text = render(results, version_s, info, command.strip(), ref_tool)
     if not args.no_output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(text)
