@@ -178,6 +178,12 @@ def test_every_shared_measure_matches_pytrec_eval(data, relevance_level, judged_
     compare(qrels, run, relevance_level=relevance_level, judged_only=judged_only)
 
 
+def test_every_pytrec_eval_measure_is_compared():
+    """No measure of trec_eval's all_trec set (as pytrec_eval knows it) is left out of REQUESTS."""
+    requested = {request.split(".")[0] for request in REQUESTS}
+    assert requested == set(pytrec_eval.supported_nicknames["all_trec"]) - NOT_COMPARED
+
+
 def test_generator_covers_the_hard_cases():
     """The comparison above is only as good as its inputs: check that they contain the cases."""
     seen = set()
