@@ -25,7 +25,8 @@ def assert_drawn(figure) -> None:
 
 
 def legend_texts(figure) -> list[str]:
-    return [t.get_text() for ax in figure.axes if ax.get_legend() for t in ax.get_legend().get_texts()]
+    legends = [ax.get_legend() for ax in figure.axes if ax.get_legend()] + list(figure.legends)
+    return [t.get_text() for legend in legends for t in legend.get_texts()]
 
 
 def test_recall_precision_plot_has_one_curve_per_system(retrieval_study):

@@ -165,6 +165,9 @@ def forest_plot(comparison, *, measures: Sequence[str] | None = None, title: str
            title=title or f"Differences between systems\n({settings['test']} test, {settings['correction']} correction)")
     ax.plot([], [], marker="o", color="#1f77b4", linestyle="-", label=f"significant (adjusted p ≤ {settings['alpha']:g})")
     ax.plot([], [], marker="o", color="0.45", markerfacecolor="white", linestyle="-", label="not significant")
-    ax.legend(loc="best", fontsize="small")
+    if ax is figure.axes[0] and len(figure.axes) == 1:  # outside, below: never over an interval
+        figure.legend(loc="outside lower center", ncol=2, fontsize="small")
+    else:
+        ax.legend(loc="best", fontsize="small")
     ax.grid(True, axis="x", alpha=0.3)
     return figure

@@ -27,7 +27,7 @@ _CSS = """
 :root { --fg:#1d2430; --muted:#5b6575; --line:#d9dee6; --head:#f2f4f8; --accent:#1f5fa8; }
 * { box-sizing: border-box; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
-       color: var(--fg); margin: 0 auto; padding: 1.5rem 2rem 4rem; max-width: 1200px; }
+       color: var(--fg); margin: 0 auto; padding: 1.5rem 2rem 4rem; max-width: 1440px; }
 h1 { font-size: 1.7rem; margin: 0 0 .2rem; } h2 { font-size: 1.3rem; margin: 2.2rem 0 .6rem;
      border-bottom: 2px solid var(--line); padding-bottom: .2rem; } h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 .subtitle { color: var(--muted); margin: 0 0 1rem; }
@@ -35,19 +35,22 @@ nav { margin: .8rem 0 0; } nav a { margin-right: 1rem; color: var(--accent); tex
 table { border-collapse: collapse; margin: .4rem 0 .3rem; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: .2rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; white-space: nowrap; }
-th { background: var(--head); position: sticky; top: 0; }
+th { background: var(--head); }
+.scroll th { position: sticky; top: 0; z-index: 1; }
 td.num { text-align: right; }
 .notes { color: var(--muted); font-size: .85rem; margin: .2rem 0 1rem; max-width: 60rem; }
+.wide-table { overflow-x: auto; max-width: 100%; }
 .scroll { max-height: 32rem; overflow: auto; border: 1px solid var(--line); display: inline-block; max-width: 100%; }
 table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th::after { content: " \\2195"; color: #a0a8b5; font-size: .8em; }
 table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; color: var(--accent); }
 table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; color: var(--accent); }
-.charts { display: flex; flex-wrap: wrap; gap: 1.2rem; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(480px, 1fr)); gap: 1.2rem; }
 figure.chart { margin: 0; padding: .5rem; border: 1px solid var(--line); border-radius: 6px; background: #fff;
-               flex: 1 1 460px; max-width: 100%; }
-figure.chart.wide { flex-basis: 100%; }
+               min-width: 0; }
+figure.chart.wide { grid-column: 1 / -1; }
 figure.chart svg { width: 100%; height: auto; display: block; }
+figure.chart.wide svg { max-width: 900px; margin: 0 auto; }
 figcaption { color: var(--muted); font-size: .85rem; padding: .3rem .2rem 0; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dt { font-weight: 600; } dd { margin: 0; }
@@ -113,8 +116,7 @@ def table_html(table: Table, *, sortable: bool = False, table_id: str | None = N
     body = "\n".join("<tr>" + "".join(_cell(table, i, j, v) for j, v in enumerate(row)) + "</tr>"
                      for i, row in enumerate(table.rows))
     text = f"<table{attributes}>{caption}<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
-    if scroll:
-        text = f'<div class="scroll">{text}</div>'
+    text = f'<div class="{"scroll" if scroll else "wide-table"}">{text}</div>'
     notes = "".join(f"<p>{escape(n)}</p>" for n in table.notes)
     return text + (f'<div class="notes">{notes}</div>' if notes else "")
 

@@ -74,14 +74,16 @@ def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: 
 
 
 def retrieval_figures(study: RetrievalStudy) -> dict:
-    """``{file stem: (Figure, caption)}``: the recall–precision graph, the forest plot, each
-    run's per-query curves and, for each compared pair, the per-query differences of the first
+    """``{file stem: (Figure, caption)}``: the recall–precision graph, each run's per-query
+    curves, the forest plot and, for each compared pair, the per-query differences of the first
     measure."""
     from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
 
     c = study.comparison
     figures = {"recall_precision": (recall_precision_plot(study.results),
                                     "11-point interpolated recall–precision graph, mean over queries")}
+    for name, r in study.results.items():
+        figures[f"per_query_pr_{name}"] = (per_query_pr_plot(r), f"{name}: each query's interpolated curve and the mean")
     if c.pairs:
         figures["forest"] = (forest_plot(c), "Mean differences between systems with confidence intervals; filled = "
                                              "significant after correction")
@@ -89,8 +91,6 @@ def retrieval_figures(study: RetrievalStudy) -> dict:
     for p in (p for p in c.pairs if p.measure == first):
         figures[f"differences_{p.a}_vs_{p.b}"] = (difference_plot(c, first, a=p.a, b=p.b),
                                                   f"Per-query {first} differences {p.a} − {p.b}, sorted")
-    for name, r in study.results.items():
-        figures[f"per_query_pr_{name}"] = (per_query_pr_plot(r), f"{name}: each query's interpolated curve and the mean")
     return figures
 
 
@@ -120,7 +120,7 @@ def retrieval_html(study: RetrievalStudy, *, figures: dict | None = None, title:
     summary_part = table_html(summary, table_id="summary")
     if pairs.rows:
         summary_part += table_html(pairs, table_id="pairs", sortable=True)
-    charts = "".join(chart_html(fig, stem, caption, wide=stem.startswith("differences"))
+    charts = "".join(chart_html(fig, stem, caption, wide=stem.startswith(("differences", "forest")))
                      for stem, (fig, caption) in figures.items())
     files = [("qrels", file_info(study.qrels_path))] + [(f"run {name}", file_info(path))
                                                          for name, path in study.run_paths.items()]
