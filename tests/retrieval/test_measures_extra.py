@@ -433,3 +433,12 @@ def test_judged_only_matches_pytrec_eval(cranfield_dir, qrels_file):
     # the evaluation-wide option (trec_eval -J) gives the same numbers
     wide = cranfield.evaluate(qrels_path, run_path, ["nDCG@10", "AP"], judged_only=True)
     np.testing.assert_array_equal(wide.per_query["AP"], ours.per_query["AP(judged_only=true)"])
+
+
+def test_rbp_residual_worked_example():
+    """Moffat & Zobel 2008 §4: the residual is the RBP weight of the unjudged documents in the
+    ranking plus p^d for everything below the depth d. Ranking a (relevant), b (unjudged),
+    c (non-relevant), p = 1/2: RBP = (1/2)·1 = 1/2; residual = (1/2)·(1/2)^1 + (1/2)^3 = 3/8."""
+    qrels, run = {"q": {"a": 1, "c": 0, "z": 1}}, {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
+    got = cranfield.evaluate(qrels, run, ["RBP(p=0.5)", "RBP(p=0.5,residual=true)"]).mean
+    assert got == {"RBP(p=0.5)": 0.5, "RBP(p=0.5,residual=true)": 0.375}
