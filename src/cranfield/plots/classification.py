@@ -78,11 +78,9 @@ def det_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     for (name, s), color in zip(scores.items(), colors(len(scores))):
         curve = det_curve(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         eer = equal_error_rate(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
-        # as scikit-learn: drop the points before the last FPR = 0 and after the first FNR = 0,
-        # which lie at -inf on a normal-deviate axis
-        first = int(np.flatnonzero(curve.x == 0)[-1]) if (curve.x == 0).any() else 0
-        last = int(np.flatnonzero(curve.y == 0)[0]) if (curve.y == 0).any() else len(curve) - 1
-        ax.plot(deviate(curve.x[first:last + 1]), deviate(curve.y[first:last + 1]), color=color, linewidth=1.8, label=f"{name} (EER = {100 * eer:.2f}%)")
+        # points with FPR = 0 or FNR = 0 lie at -inf on a normal-deviate axis: not drawn (as scikit-learn)
+        finite = (curve.x > 0) & (curve.y > 0)
+        ax.plot(deviate(curve.x[finite]), deviate(curve.y[finite]), color=color, linewidth=1.8, label=f"{name} (EER = {100 * eer:.2f}%)")
     edge = deviate(np.array([lo, hi]))
     ax.plot(edge, edge, color="0.5", linestyle=":", linewidth=1, label="FPR = FNR")
     ticks = deviate(np.array(DET_TICKS) / 100)
