@@ -194,3 +194,20 @@ def test_errors(small_cancer, logreg):
         cross_validate(logreg, X, y, metrics=["accuracy", "acc"])
     with pytest.raises(UsageError):
         cross_validate(logreg, X, y, metrics=["accuracy", "mse"])
+
+
+def test_regression_equals_sklearn():
+    from sklearn.datasets import load_diabetes
+    from sklearn.linear_model import Ridge
+
+    X, y = load_diabetes(return_X_y=True)
+    folds = kfold(len(y), n_splits=4, random_state=0)
+    ours = cross_validate(Ridge(), X, y, metrics=["mse", "mae", "r2"], cv=folds)
+    theirs = _sk(Ridge(), X, y, folds, ["neg_mean_squared_error", "neg_mean_absolute_error", "r2"])
+    np.testing.assert_allclose(ours.values["mse"], -theirs["test_neg_mean_squared_error"], rtol=1e-12)
+    np.testing.assert_allclose(ours.values["mae"], -theirs["test_neg_mean_absolute_error"], rtol=1e-12)
+    np.testing.assert_allclose(ours.values["r2"], theirs["test_r2"], rtol=0, atol=1e-12)
+    with pytest.raises(UsageError):
+        ours.confusion_matrix
+    # cv=<int> on a continuous target: plain (unstratified) k-fold
+    assert len(cross_validate(Ridge(), X, y, metrics=["r2"], cv=3, random_state=0).folds) == 3

@@ -81,3 +81,23 @@ def test_errors(collection):
         tune_on_queries(qrels, runs, complete=False)
     with pytest.raises(UsageError):
         tune_on_queries(qrels, [runs["bm25"], runs["bm25"]])
+
+
+def test_docs_fusion_example():
+    """The figures of docs/protocols.md (tuning a fusion weight on the Cranfield queries)."""
+    paths = cranfield_paths()
+    frames = {name: cranfield.read_run(paths["runs"][name]).to_pandas() for name in ("bm25", "tfidf")}
+
+    def minmax(frame):
+        low = frame.groupby("qid")["score"].transform("min")
+        high = frame.groupby("qid")["score"].transform("max")
+        return frame.assign(score=(frame["score"] - low) / (high - low).where(high > low, 1.0))
+
+    both = minmax(frames["bm25"]).merge(minmax(frames["tfidf"]), on=["qid", "docno"], how="outer",
+                                        suffixes=("_bm25", "_tfidf")).fillna(0.0)
+    runs = {f"w={w}": cranfield.Run.from_frame(both.assign(score=w * both["score_bm25"] + (1 - w) * both["score_tfidf"]))
+            for w in (0.0, 0.25, 0.5, 0.75, 1.0)}
+    choice = tune_on_queries(paths["qrels"], runs, measure="AP", cv=5, strata="relevant", random_state=0)
+    assert round(choice.mean, 4) == 0.3063
+    assert choice.oracle[0] == "w=0.5" and round(choice.oracle[1], 4) == 0.3094
+    assert choice.chosen_counts == {"w=0.0": 0, "w=0.25": 0, "w=0.5": 4, "w=0.75": 1, "w=1.0": 0}

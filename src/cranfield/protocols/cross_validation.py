@@ -8,13 +8,13 @@ scikit-learn's ``cross_validate`` on the same splits for the measures both have.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._html import TableReport
 from . import _scoring as sc
 from .splits import Fold, folds_from_cv
 
@@ -24,7 +24,7 @@ CI_METHODS = ("corrected", "t", "normal", "bootstrap", "bca")
 
 
 @dataclass(eq=False)
-class CrossValidation:
+class CrossValidation(TableReport):
     """Result of :func:`cross_validate`.
 
     ``values[name]``: one value per fold (in the order of ``folds``); ``intervals[name]``: the mean
@@ -141,10 +141,6 @@ class CrossValidation:
         return Table(["metric", "mean", "sd", f"{level}% low", f"{level}% high", "min", "max"], rows, title=title,
                      digits=digits, notes=[f"{len(self.folds)} folds; {note} over folds"])
 
-    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None) -> str:
-        """The summary table as text (terminal, csv, tsv, markdown, latex)."""
-        from ..report.tables import render_table
-
         return render_table(self.table(digits=digits), fmt, width=width)
 
     def to_dict(self) -> dict:
@@ -154,14 +150,7 @@ class CrossValidation:
                 "summary": {m: {"mean": float(self.values[m].mean()), "low": float(self.intervals[m].low),
                                 "high": float(self.intervals[m].high)} for m in self.metrics}}
 
-    def _repr_html_(self) -> str:
-        t = self.table()
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(t.cell_text(v))}</td>" for v in row) + "</tr>"
-                       for row in t.rows)
-        notes = "".join(f"<p>{html.escape(n)}</p>" for n in t.notes)
-        return (f"<table><caption>{html.escape(t.title or '')}</caption><thead><tr>{head}</tr></thead>"
-                f"<tbody>{body}</tbody></table>{notes}")
+        return table_html(self.table())
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{m}={self.intervals[m].estimate:.4f} [{self.intervals[m].low:.4f}, "

@@ -9,13 +9,13 @@ validation much lower: over-fitting (high variance). Reference: Hastie, Tibshira
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Sequence
 
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._html import TableReport
 from . import _scoring as sc
 from .splits import Fold, folds_from_cv
 
@@ -23,7 +23,7 @@ __all__ = ["ScoreCurve", "validation_curve", "learning_curve"]
 
 
 @dataclass(eq=False)
-class ScoreCurve:
+class ScoreCurve(TableReport):
     """``train[i, j]`` / ``validation[i, j]``: the measure at ``x[i]`` on fold j's training rows
     and on its test fold. ``kind`` is "validation" (x = parameter values) or "learning" (x =
     number of training samples)."""
@@ -69,9 +69,6 @@ class ScoreCurve:
         return Table([self.x_name, "train mean", "train sd", "validation mean", "validation sd"], rows,
                      title=f"{self.kind} curve: {self.metric} over {self.train.shape[1]} folds", digits=digits)
 
-    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None) -> str:
-        from ..report.tables import render_table
-
         return render_table(self.table(digits=digits), fmt, width=width)
 
     def plot(self, *, ax=None, log_x: bool | None = None):
@@ -80,12 +77,7 @@ class ScoreCurve:
 
         return plot_score_curve(self, ax=ax, log_x=log_x)
 
-    def _repr_html_(self) -> str:
-        t = self.table()
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(t.cell_text(v))}</td>" for v in row) + "</tr>"
-                       for row in t.rows)
-        return f"<table><caption>{html.escape(t.title or '')}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        return table_html(self.table())
 
 
 def _cell(value: Any) -> Any:

@@ -15,20 +15,20 @@ and runs sliced by :func:`~cranfield.protocols.splits.subset_queries` (tested).
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..errors import UsageError
+from ._html import TableReport
 from .splits import query_holdout, query_kfold, relevant_counts
 
 __all__ = ["QueryTuning", "tune_on_queries", "per_query_matrix"]
 
 
 @dataclass(eq=False)
-class QueryTuning:
+class QueryTuning(TableReport):
     """Result of :func:`tune_on_queries`.
 
     ``values[r, q]``: the measure of run r on query ``query_ids[q]``; per split s:
@@ -99,19 +99,9 @@ class QueryTuning:
                       f"{self.measure} test"], rows, title=f"Tuning on queries: {self.measure}", digits=digits,
                      notes=notes)
 
-    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None) -> str:
-        from ..report.tables import render_table
-
         return render_table(self.table(digits=digits), fmt, width=width)
 
-    def _repr_html_(self) -> str:
-        t = self.table()
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(t.cell_text(v))}</td>" for v in row) + "</tr>"
-                       for row in t.rows)
-        notes = "".join(f"<p>{html.escape(n)}</p>" for n in t.notes)
-        return (f"<table><caption>{html.escape(t.title or '')}</caption><thead><tr>{head}</tr></thead>"
-                f"<tbody>{body}</tbody></table>{notes}")
+        return table_html(self.table())
 
     def __repr__(self) -> str:
         return (f"<QueryTuning {self.measure}: cross-validated {self.mean:.4f} over {len(self.query_ids)} queries, "

@@ -335,7 +335,6 @@ def relevant_counts(qrels, *, relevance_level: int = 1) -> dict[str, int]:
     """Number of judged-relevant documents (rel ≥ ``relevance_level``) per query of ``qrels`` —
     the usual attribute to stratify query splits by."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     from ..retrieval.qrels import read_qrels
 

@@ -18,13 +18,13 @@ way to evaluate again.
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 from typing import Any, Hashable
 
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._html import TableReport
 from . import _scoring as sc
 from .cross_validation import CrossValidation, cross_validate
 from .splits import folds_from_cv, holdout
@@ -33,7 +33,7 @@ __all__ = ["Tuning", "tune"]
 
 
 @dataclass(eq=False)
-class Tuning:
+class Tuning(TableReport):
     """Result of :func:`tune`. ``validation[i]`` is the cross-validation of ``candidates[i]`` on
     the training part; ``test`` holds the measures of the chosen model on the test part."""
 
@@ -88,19 +88,9 @@ class Tuning:
         return Table([*keys, f"{self.metric} (validation)", "low", "high"], rows, title="Tuning", digits=digits,
                      bold=bold, notes=notes)
 
-    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None) -> str:
-        from ..report.tables import render_table
-
         return render_table(self.table(digits=digits), fmt, width=width)
 
-    def _repr_html_(self) -> str:
-        t = self.table()
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in t.columns)
-        body = "".join("<tr>" + "".join(f"<td>{'<b>' if (i, j) in t.bold else ''}{html.escape(t.cell_text(v))}"
-                                        f"{'</b>' if (i, j) in t.bold else ''}</td>" for j, v in enumerate(row))
-                       + "</tr>" for i, row in enumerate(t.rows))
-        notes = "".join(f"<p>{html.escape(n)}</p>" for n in t.notes)
-        return f"<table><caption>Tuning</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{notes}"
+        return table_html(self.table())
 
     def __repr__(self) -> str:
         test = ", ".join(f"{k}={v:.4f}" for k, v in self.test.items())
