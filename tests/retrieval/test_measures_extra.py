@@ -442,3 +442,13 @@ def test_rbp_residual_worked_example():
     qrels, run = {"q": {"a": 1, "c": 0, "z": 1}}, {"q": {"a": 3.0, "b": 2.0, "c": 1.0}}
     got = cranfield.evaluate(qrels, run, ["RBP(p=0.5)", "RBP(p=0.5,residual=true)"]).mean
     assert got == {"RBP(p=0.5)": 0.5, "RBP(p=0.5,residual=true)": 0.375}
+
+
+def test_err_with_large_levels_stays_finite():
+    # R = 1 − 2^−60 rounds to 1 in double precision: log(1 − R) must not become −inf·0 = NaN
+    qrels, run = {"q": {"a": 60, "b": 3, "c": 0}}, {"q": {"c": 3.0, "a": 2.0, "b": 1.0}}
+    values = cranfield.evaluate(qrels, run, ["ERR", "ERR(gmax=1000)", "ERR(p=0.5)"]).mean
+    assert values["ERR"] == pytest.approx(0.5) and values["ERR(p=0.5)"] == pytest.approx(0.25)
+    assert 0 < values["ERR(gmax=1000)"] < 1e-250
+    with pytest.raises(MeasureError):
+        parse_measure("ERR(gmax=1001)")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import UsageError
 from .base import Family, Param, register
 
 
@@ -29,39 +30,43 @@ def _p_check(value: float) -> str | None:
     return None if 0 < value <= 1 else "the continuation probability p must lie in (0, 1]"
 
 
+MAX_GMAX = 1000  # 2^gmax must stay a finite double
+
+
 def _gmax_check(value: int) -> str | None:
-    return None if value >= 0 else "must be ≥ 0"
+    return None if 0 <= value <= MAX_GMAX else f"must lie in [0, {MAX_GMAX}]"
 
 
 def _err(view, measure) -> np.ndarray:
     gmax = measure.param("gmax")
     if gmax is None:
         gmax = int(view.level_values.max(initial=0))
+        if gmax > MAX_GMAX:
+            raise UsageError(f"{measure}: the qrels judge up to level {gmax}; ERR's 2^level needs levels ≤ "
+                             f"{MAX_GMAX} (map the levels, or give gmax=)")
     p = measure.param("p")
     k = measure.cutoff
     top = slice(None) if k is None else view.pos < k
     seg, pos = view.seg[top], view.pos[top]
     grade = np.clip(view.rel[top], 0, gmax)
     scale = 2.0 ** gmax
-    stop = (2.0 ** grade - 1.0) / scale  # R_i
+    stop_of_grade = (2.0 ** np.arange(gmax + 1) - 1.0) / scale
+    stop = stop_of_grade[grade]  # R_i
+    # log(1 − R_ℓ) = log(2^gmax − 2^ℓ + 1) − gmax·log 2: finite even where R_ℓ rounds to 1
+    log_continue = np.log((scale - 2.0 ** np.arange(gmax + 1)) + 1.0) - gmax * np.log(2.0)
     # probability of reaching each rank: p^(r-1) Π_ℓ (1 − R_ℓ)^(documents of grade ℓ above),
-    # from exact per-level counts (no long floating products, no loop over documents)
-    reach = np.power(p, pos.astype(np.float64)) if p != 1 else np.ones(pos.size)
+    # from exact per-level counts of the documents above (no loop over queries or documents):
+    # log reach = (r − 1)·log p + Σ_ℓ n_ℓ·log(1 − R_ℓ)
+    lengths = np.bincount(seg, minlength=view.n_queries)
+    first = np.repeat(np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)  # segment start of each
+    log_reach = pos * np.log(p)
     for level in np.unique(grade[grade > 0]):
         is_level = grade == level
-        above = _segment_cumsum_exclusive(is_level, seg, view.n_queries)
-        reach *= np.power(1.0 - (2.0 ** level - 1.0) / scale, above.astype(np.float64))
-    terms = stop * reach / (pos + 1.0)
+        total = np.concatenate(([0], np.cumsum(is_level, dtype=np.int64)))
+        above = total[:-1] - total[first]  # documents of this grade above, in the same query
+        log_reach += above * log_continue[level]
+    terms = stop * np.exp(log_reach) / (pos + 1.0)
     return np.bincount(seg, weights=terms, minlength=view.n_queries)
-
-
-def _segment_cumsum_exclusive(flags: np.ndarray, seg: np.ndarray, n_queries: int) -> np.ndarray:
-    """Per element, how many earlier elements of its segment have ``flags`` (segments contiguous)."""
-    total = np.cumsum(flags, dtype=np.int64)
-    lengths = np.bincount(seg, minlength=n_queries)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    before = np.concatenate(([0], total))[starts]
-    return total - np.repeat(before, lengths) - flags
 
 
 register(Family("ERR", _err, "Expected reciprocal rank: Σ_r (1/r)·R_r·Π_{i<r} p(1 − R_i), stop probability "
