@@ -215,3 +215,13 @@ def test_input_errors():
         holdout(np.zeros((3, 2)))
     with pytest.raises(InputError):
         query_kfold(["a", "a", "b"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(10, 120), seed=st.integers(0, 2**16), stratify=st.booleans())
+def test_train_validation_test_partition_property(n, seed, stratify):
+    y = np.arange(n) % 2
+    train, validation, test = train_validation_test(y, stratify=stratify, random_state=seed)
+    assert not (set(train) & set(validation) or set(train) & set(test) or set(validation) & set(test))
+    assert np.array_equal(np.sort(np.concatenate([train, validation, test])), np.arange(n))
+    assert (len(validation), len(test)) == (max(1, round(0.15 * n)), max(1, round(0.15 * n)))
