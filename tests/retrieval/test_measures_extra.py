@@ -167,6 +167,9 @@ def test_defaults_are_omitted():
 def test_median_and_per_query_table():
     results = cranfield.evaluate(QRELS2, RUN2, ["SetP", "AP"])
     assert results.median["SetP"] == pytest.approx(np.median([3 / 5, 0.0]))
+    # geometric mean with trec_eval's floor: √(3/5 · 1e-5); for AP it equals GMAP
+    assert results.gmean["SetP"] == pytest.approx(math.sqrt(3 / 5 * 1e-5))
+    assert results.gmean["AP"] == pytest.approx(cranfield.evaluate(QRELS2, RUN2, ["GMAP"]).mean["GMAP"])
     frame = results.to_pandas()
     assert list(frame.index) == ["q1", "q2"] and frame.loc["q1", "SetP"] == pytest.approx(3 / 5)
 

@@ -40,7 +40,8 @@ class Results:
     ``query_ids`` are sorted byte-wise; ``per_query[name]`` is aligned with them;
     ``mean[name]`` is the aggregate trec_eval reports (mean; geometric mean for GMAP/GMBpref;
     sum for counts such as NumRet; with ``aggregate="micro"``, Σ numerators / Σ denominators).
-    ``median`` gives the median of the per-query values; ``to_pandas()`` the per-query table.
+    ``median`` and ``gmean`` give the median and the geometric mean (floor 1e-5) of the per-query
+    values; ``to_pandas()`` the per-query table.
     """
 
     run_name: str
@@ -55,6 +56,12 @@ class Results:
     def median(self) -> dict[str, float]:
         """The median of each measure's per-query values (0 for no query)."""
         return {name: float(np.median(values)) if values.size else 0.0 for name, values in self.per_query.items()}
+
+    @property
+    def gmean(self) -> dict[str, float]:
+        """The geometric mean of each measure's per-query values, each floored at 1e-5 (trec_eval's
+        GMAP rule)."""
+        return {name: aggregate(values, "gmean") for name, values in self.per_query.items()}
 
     @property
     def names(self) -> list[str]:
