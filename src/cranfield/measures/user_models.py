@@ -37,7 +37,11 @@ def _rbp(view, measure) -> np.ndarray:
     gv = gain_view(view, measure.param("gains"))
     # per-query normalisation over the gains of levels 0..max judged level (and listed levels)
     present = view.level_counts > 0
-    top_level = np.where(present.any(axis=1), view.level_values[np.argmax(np.cumsum(present, axis=1), axis=1)], 0)
+    if present.shape[1] == 0:
+        top_level = np.zeros(view.n_queries, dtype=np.int64)
+    else:
+        last = np.argmax(np.cumsum(present, axis=1), axis=1)
+        top_level = np.where(present.any(axis=1), view.level_values[last], 0)
     listed = dict(measure.param("gains"))
     all_levels = np.arange(int(view.level_values.max(initial=0)) + 1)
     gains_all = level_gains(all_levels, listed.items())
