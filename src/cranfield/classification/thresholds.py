@@ -2,7 +2,8 @@
 
 Candidates are +inf (nothing predicted positive) and every distinct score (positive iff
 score ≥ threshold), taken from the one sufficient statistic of :mod:`.curves`. When several
-thresholds reach the optimum, the highest one (fewest positive predictions) is returned.
+thresholds reach the optimum (up to rounding: 1e-12 relative), the highest one (fewest positive
+predictions) is returned.
 """
 
 from __future__ import annotations
@@ -124,7 +125,9 @@ def best_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden", beta
     thresholds, tp, fp, fn, tn = _counts(y_true, y_score, sample_weight, pos_label)
     kernel, sign, _ = CRITERIA[key]
     scores = kernel(tp, fp, fn, tn, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence)
-    i = int(np.argmax(scores))  # first = highest threshold among ties
+    best = scores.max()
+    # first = highest threshold among ties; values equal up to rounding (1e-12 relative) are ties
+    i = int(np.flatnonzero(scores >= best - 1e-12 * max(1.0, abs(best)))[0])
     return OperatingPoint(float(thresholds[i]), key, float(sign * scores[i]), float(tp[i]), float(fp[i]),
                           float(fn[i]), float(tn[i]))
 
