@@ -26,9 +26,11 @@ __all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "NONPOOL", "U
 
 NONPOOL = -1
 UNJUDGED = -2
+_BLOCK = 1 << 20  # rows per block in blockwise joins
 
 
 from .._arrow import to_numpy as _np
+from .doc_keys import HashCollision
 
 
 @dataclass
@@ -44,6 +46,28 @@ class PreparedQrels:
     rel: np.ndarray  # int64
     keys_sorted: np.ndarray  # q * n_docs + d, sorted (int64)
     rel_sorted: np.ndarray
+    _packed: dict = field(default_factory=dict, repr=False)
+
+    def packed_width(self) -> int | None:
+        from .doc_keys import packed_width
+
+        if "width" not in self._packed:
+            self._packed["width"] = packed_width(self.qrels.docno)
+        return self._packed["width"]
+
+    def packed(self, n_words: int):
+        """Judgments keyed by mix(query, packed docno) for runs whose ids pack into n_words words:
+        (sorted keys, their query index, words and relevance), or None if ids do not pack."""
+        from .doc_keys import mix, packed_words
+
+        if n_words not in self._packed:
+            words = packed_words(self.qrels.docno, n_words)
+            if words is None:
+                return None
+            keys = mix(self.q, words, len(self.query_ids))
+            order = np.argsort(keys, kind="stable")
+            self._packed[n_words] = (keys[order], self.q[order], words[order], self.rel[order])
+        return self._packed[n_words]
 
 
 def prepare_qrels(qrels: Qrels) -> PreparedQrels:
@@ -232,32 +256,26 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     evaluated = np.ones(n_q, dtype=bool) if complete else in_run
     new_index = np.cumsum(evaluated) - 1
 
-    # one hash pass over the docnos: a code per row, and the judged-document code per distinct docno
-    encoded = run.docno.dictionary_encode()
-    codes = _indices(encoded)
-    run_dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.string())
-    judged_code = _np(pc.index_in(run_dictionary, value_set=prepared.doc_dictionary)).astype(np.float64)
-    judged_code = np.where(np.isnan(judged_code), -1, judged_code).astype(np.int64)
-
     keep = q >= 0
     rows = np.flatnonzero(keep) if not keep.all() else None
     score = run.score if rows is None else run.score[rows]
     qi = q if rows is None else q[rows]
-    codes = codes if rows is None else codes[rows]
-    _check_duplicates(qi, codes, rows, run, prepared, run_dictionary)
-    order = _ranking_order(qi, score, codes, run_dictionary)
+    docs = None
+    try:
+        docs = _PackedDocs.build(run, prepared, qi, rows, q)
+    except HashCollision:  # pragma: no cover - 64-bit collision: astronomically rare
+        docs = None
+    if docs is None:
+        docs = _DictionaryDocs(run, prepared, rows)
+    docs.check_duplicates(qi, rows, run, prepared)
+    order = _ranking_order(qi, score, docs.tie_order)
     if order is not None:
-        qi, codes = qi[order], codes[order]
+        qi = qi[order]
         rows = order if rows is None else rows[order]
-
-    # relevance lookup: (query, judged docno) -> judgment
-    d = judged_code[codes]
-    judged_doc = d >= 0
-    keys = qi * len(prepared.doc_dictionary) + np.maximum(d, 0)
-    slot = np.minimum(np.searchsorted(prepared.keys_sorted, keys), prepared.keys_sorted.size - 1)
-    found = judged_doc & (prepared.keys_sorted[slot] == keys)
-    rel = np.where(found, prepared.rel_sorted[slot], NONPOOL)
-    rel[found & (rel < 0)] = UNJUDGED
+    try:
+        rel = docs.relevance(qi, order)
+    except HashCollision:  # pragma: no cover
+        rel = _DictionaryDocs(run, prepared, rows).relevance(qi, None)
 
     if max_results is not None:
         counts = np.bincount(qi, minlength=n_q)
@@ -304,22 +322,20 @@ def _query_index(qid, query_index) -> np.ndarray:
     changes = np.flatnonzero(_np(pc.not_equal(flat.slice(1), flat.slice(0, n - 1)))) + 1 if n > 1 else np.zeros(0, int)
     if changes.size > n // 4:
         found = _np(pc.index_in(flat, value_set=query_index)).astype(np.float64)
-        return np.where(np.isnan(found), -1, found).astype(np.int64)
+        return np.where(np.isnan(found), -1, found).astype(np.int32)
     starts = np.concatenate(([0], changes))
     found = _np(pc.index_in(flat.take(pa.array(starts)), value_set=query_index)).astype(np.float64)
-    found = np.where(np.isnan(found), -1, found).astype(np.int64)
+    found = np.where(np.isnan(found), -1, found).astype(np.int32)
     return np.repeat(found, np.diff(np.concatenate((starts, [n]))))
 
 
-def _ranking_order(qi: np.ndarray, score: np.ndarray, codes: np.ndarray, dictionary) -> np.ndarray | None:
+def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order) -> np.ndarray | None:
     """Permutation putting rows in (query, score desc, docno desc) order; None if already so.
 
     Runs usually arrive grouped by query and sorted by score: that is checked in O(n) and only
-    the blocks of tied scores are sorted by docno (byte-wise, descending).
+    the blocks of tied scores are sorted by docno (``tie_order(rows, block_id)`` gives the order
+    of those rows by block, then docno descending byte-wise).
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
     n = qi.size
     order = None
     if n > 1 and (qi[1:] < qi[:-1]).any():
@@ -338,37 +354,144 @@ def _ranking_order(qi: np.ndarray, score: np.ndarray, codes: np.ndarray, diction
     in_block[1:] |= tied
     in_block[:-1] |= tied
     members = np.flatnonzero(in_block)
-    block_id = np.cumsum(np.r_[True, ~tied])[members]
+    block_id = np.cumsum(np.r_[True, ~tied], dtype=np.int32)[members]
     source_rows = members if order is None else order[members]
-    member_codes = codes[source_rows]
-    # byte-wise rank of the distinct docnos involved in ties
-    distinct, inverse = np.unique(member_codes, return_inverse=True)
-    names = dictionary.take(pa.array(distinct))
-    name_rank = np.empty(distinct.size, dtype=np.int64)
-    name_rank[_np(pc.sort_indices(names))] = np.arange(distinct.size)
-    within = np.lexsort((-name_rank[inverse.reshape(-1)], block_id))
     full = np.arange(n, dtype=np.int64) if order is None else order.copy()
-    full[members] = source_rows[within]
+    full[members] = source_rows[tie_order(source_rows, block_id)]
     return full
 
 
-def _check_duplicates(qi: np.ndarray, codes: np.ndarray, rows: np.ndarray | None, run: Run,
-                      prepared: PreparedQrels, dictionary) -> None:
-    """A docno listed twice for one query is an error naming both lines (trec_eval refuses it)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+class _PackedDocs:
+    """Docnos as packed words; joins and duplicate checks on 64-bit keys (see doc_keys).
 
-    keys = qi * max(len(dictionary), 1) + codes
-    if pc.count_distinct(pa.array(keys)).as_py() == keys.size:
-        return
-    sort = np.argsort(keys, kind="stable")
-    dup = np.flatnonzero(keys[sort][1:] == keys[sort][:-1])
-    i, j = sort[dup[0]], sort[dup[0] + 1]
+    Only the keys are kept for all rows; the words of the few rows that need them (matches to
+    verify, tied documents to order) are packed again from the Arrow docnos on demand.
+    """
+
+    def __init__(self, run: Run, rows: np.ndarray | None, keys: np.ndarray, judged, n_words: int):
+        self.run, self.rows, self.keys, self.judged, self.n_words = run, rows, keys, judged, n_words
+
+    @classmethod
+    def build(cls, run: Run, prepared: PreparedQrels, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
+        from .doc_keys import packed_keys, packed_width
+
+        run_width = packed_width(run.docno)
+        judged_width = prepared.packed_width()
+        if run_width is None or judged_width is None:
+            return None
+        n_words = max(run_width, judged_width)
+        judged = prepared.packed(n_words)
+        keys = packed_keys(run.docno, np.maximum(q_all, 0), n_words, len(prepared.query_ids))
+        if judged is None or keys is None:
+            return None
+        return cls(run, rows, keys if rows is None else keys[rows], judged, n_words)
+
+    def words(self, index: np.ndarray) -> np.ndarray:
+        """Packed words of the rows at ``index`` (positions before any reordering)."""
+        import pyarrow as pa
+        from .doc_keys import packed_words
+
+        source = index if self.rows is None else self.rows[index]
+        return packed_words(self.run.docno.take(pa.array(source)), self.n_words)
+
+    def check_duplicates(self, qi, rows, run, prepared) -> None:
+        ordered = np.sort(self.keys)
+        if not (ordered[1:] == ordered[:-1]).any():
+            return
+        sort = np.argsort(self.keys, kind="stable")
+        same = np.flatnonzero(self.keys[sort][1:] == self.keys[sort][:-1])
+        first, second = sort[same], sort[same + 1]
+        w1, w2 = self.words(first), self.words(second)
+        real = np.flatnonzero((qi[first] == qi[second]) & (w1 == w2).all(axis=1))
+        if real.size:
+            k = real[0]
+            _raise_duplicate(first[k], second[k], qi, rows, run, prepared, _words_text(w1[k]))
+
+    def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
+        w = self.words(source_rows)
+        keys = tuple(~w[:, j] for j in reversed(range(w.shape[1]))) + (block_id,)
+        return np.lexsort(keys)
+
+    def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
+        from .doc_keys import HashCollision
+
+        keys_sorted, q_sorted, words_sorted, rel_sorted = self.judged
+        n = qi.size
+        rel = np.full(n, NONPOOL, dtype=np.int64)
+        hits, slots = [], []
+        for start in range(0, n, _BLOCK):  # blocks of rows: bounded temporary memory
+            stop = min(start + _BLOCK, n)
+            keys = self.keys[start:stop] if order is None else self.keys[order[start:stop]]
+            slot = np.minimum(np.searchsorted(keys_sorted, keys), keys_sorted.size - 1)
+            hit = np.flatnonzero(keys_sorted[slot] == keys)
+            hits.append(hit + start)
+            slots.append(slot[hit])
+        hit, slot = np.concatenate(hits), np.concatenate(slots)
+        run_words = self.words(hit if order is None else order[hit])
+        same = (q_sorted[slot] == qi[hit]) & (words_sorted[slot] == run_words).all(axis=1)
+        if not same.all():
+            raise HashCollision
+        rel[hit] = rel_sorted[slot]
+        rel[hit[rel[hit] < 0]] = UNJUDGED
+        return rel
+
+
+class _DictionaryDocs:
+    """Docnos through Arrow dictionary encoding: exact for any id (the general path)."""
+
+    def __init__(self, run: Run, prepared: PreparedQrels, rows: np.ndarray | None):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        encoded = run.docno.dictionary_encode()
+        codes = _indices(encoded)
+        self.dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.string())
+        judged = _np(pc.index_in(self.dictionary, value_set=prepared.doc_dictionary)).astype(np.float64)
+        self.judged_code = np.where(np.isnan(judged), -1, judged).astype(np.int64)
+        self.codes = codes if rows is None else codes[rows]
+        self.prepared = prepared
+
+    def check_duplicates(self, qi, rows, run, prepared) -> None:
+        keys = qi * max(len(self.dictionary), 1) + self.codes
+        ordered = np.sort(keys)
+        if not (ordered[1:] == ordered[:-1]).any():
+            return
+        sort = np.argsort(keys, kind="stable")
+        dup = np.flatnonzero(keys[sort][1:] == keys[sort][:-1])
+        i, j = sort[dup[0]], sort[dup[0] + 1]
+        _raise_duplicate(i, j, qi, rows, run, prepared, self.dictionary[int(self.codes[i])].as_py())
+
+    def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        distinct, inverse = np.unique(self.codes[source_rows], return_inverse=True)
+        names = self.dictionary.take(pa.array(distinct))
+        name_rank = np.empty(distinct.size, dtype=np.int64)
+        name_rank[_np(pc.sort_indices(names))] = np.arange(distinct.size)
+        return np.lexsort((-name_rank[inverse.reshape(-1)], block_id))
+
+    def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
+        prepared = self.prepared
+        codes = self.codes if order is None else self.codes[order]
+        d = self.judged_code[codes]
+        keys = qi * len(prepared.doc_dictionary) + np.maximum(d, 0)
+        slot = np.minimum(np.searchsorted(prepared.keys_sorted, keys), prepared.keys_sorted.size - 1)
+        found = (d >= 0) & (prepared.keys_sorted[slot] == keys)
+        rel = np.where(found, prepared.rel_sorted[slot], NONPOOL)
+        rel[found & (rel < 0)] = UNJUDGED
+        return rel
+
+
+def _words_text(words: np.ndarray) -> str:
+    return words.astype(">u8").tobytes().rstrip(b"\x00").decode("utf-8", "replace")
+
+
+def _raise_duplicate(i, j, qi, rows, run: Run, prepared: PreparedQrels, docno: str) -> None:
     line = (lambda k: run.line_of(k if rows is None else rows[k]))
     first, second = sorted((line(i), line(j)))
-    raise InputError(f"document {dictionary[int(codes[i])].as_py()!r} retrieved twice for query "
-                     f"{prepared.query_ids[qi[i]]!r} (also on line {first})", source=run.source, line=second,
-                     field="docno")
+    raise InputError(f"document {docno!r} retrieved twice for query {prepared.query_ids[qi[i]]!r} "
+                     f"(also on line {first})", source=run.source, line=second, field="docno")
 
 
 def segmented_accumulate(ufunc, values: np.ndarray, lengths: np.ndarray, *, reverse: bool = False,
