@@ -23,7 +23,10 @@ def atomic_write(path: str | os.PathLike, *, mode: str = "w", encoding: str | No
     target = Path(path)
     binary = "b" in mode
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.chmod(tmp_name, 0o666 & ~umask)  # mkstemp makes 0600; a plain open() would honour the umask
         with os.fdopen(fd, mode, **({} if binary else {"encoding": encoding, "newline": ""})) as handle:
             yield handle
             handle.flush()
