@@ -231,7 +231,6 @@ def test_float64_only_difference_is_not_a_tie():
     assert pytrec_eval.RelevanceEvaluator(qrels, {"recip_rank"}).evaluate(run)["q"]["recip_rank"] == 0.5
 
 
-@pytest.mark.xfail(strict=True, reason="cranfield's set_F.x uses x**2 where trec_eval uses x; reported to the lead")
 def test_set_F_parameter_is_trec_evals_x_not_beta_squared():
     """trec_eval's m_set_F.c: set_F.x = (x + 1) P R / (x P + R), with x itself (not x squared).
 

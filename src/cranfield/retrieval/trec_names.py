@@ -106,9 +106,14 @@ def _eleven(values, version: str = "9"):
 
 
 def _set_f(values, version: str = "9"):
+    """trec_eval's set_F.x is (1 + x)·P·R / (x·P + R): its x is β², not β (m_set_F.c)."""
+    import math
+
     from ..measures.base import Measure
 
-    return Measure("SetF", {"beta": values[0]})
+    if values[0] < 0:
+        raise MeasureError(f"set_F.{values[0]}: the parameter must be ≥ 0")
+    return Measure("SetF", {"beta": math.sqrt(values[0])})
 
 
 TREC_MEASURES: tuple[TrecMeasure, ...] = (
