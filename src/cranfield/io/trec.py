@@ -179,7 +179,8 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
     if table.num_rows == 0:
         return None
     qid, docno, value = table.column("f0"), table.column("f2"), table.column(value_column)
-    if value.null_count or pc.any(pc.equal(qid, "")).as_py() or pc.any(pc.equal(docno, "")).as_py():
+    if value.null_count or pc.any(pc.equal(qid, "")).as_py() or pc.any(pc.equal(docno, "")).as_py() \
+            or pc.any(pc.starts_with(qid, "#")).as_py():  # a comment line past the sample
         return None
     if kind == "run":
         scores = _np(value)
@@ -203,7 +204,8 @@ def _read_general(stream, kind: str, source: str) -> TrecColumns:
     if len(lines) == 0:
         raise InputError(f"empty file; expected {kind} lines \"{' '.join(fields)}\"", source=source)
 
-    parts = pc.utf8_split_whitespace(lines)
+    # ASCII whitespace only, as trec_eval's isspace() and the fast path; leading blanks are not a field
+    parts = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(lines))
     lengths = _np(pc.list_value_length(parts))
     first = pc.list_element(parts, 0)
     # skip blank lines ([""]) and comments (first field starts with '#')
