@@ -9,6 +9,8 @@ Names are imported lazily so that ``import cranfield.classification`` stays chea
 
 from __future__ import annotations
 
+from .._lazy import lazy_attributes
+
 import importlib
 from typing import Any
 
@@ -30,18 +32,12 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        # the per-rate functions (precision, recall, f1, mcc, ...) live in .measures
-        measures = importlib.import_module(f"{__name__}.measures")
-        if name in measures.__all__:
-            return getattr(measures, name)
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+def _rate_function(name: str) -> Any:
+    """The per-rate functions (precision, recall, f1, mcc, ...) live in .measures."""
+    measures = importlib.import_module(f"{__name__}.measures")
+    if name in measures.__all__:
+        return getattr(measures, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals(), _rate_function)

@@ -17,7 +17,6 @@ file, the line and the field, what was found and what was expected.
 from __future__ import annotations
 
 import gzip
-import io
 import os
 import sys
 from dataclasses import dataclass

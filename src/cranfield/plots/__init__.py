@@ -9,8 +9,8 @@ matplotlib is imported on first use; figures are made without pyplot, so no disp
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .._lazy import lazy_attributes
+
 
 _LAZY: dict[str, str] = {
     "recall_precision_plot": "retrieval", "per_query_pr_plot": "retrieval", "difference_plot": "retrieval",
@@ -23,14 +23,4 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

@@ -9,8 +9,8 @@ query splits), :mod:`.cross_validation` (cross_validate), :mod:`.tuning` (tune),
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from .._lazy import lazy_attributes
+
 
 _LAZY: dict[str, str] = {
     "Fold": "splits", "holdout": "splits", "train_validation_test": "splits", "kfold": "splits",
@@ -27,14 +27,4 @@ _LAZY: dict[str, str] = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY, globals())

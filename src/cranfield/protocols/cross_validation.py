@@ -141,16 +141,12 @@ class CrossValidation(TableReport):
         return Table(["metric", "mean", "sd", f"{level}% low", f"{level}% high", "min", "max"], rows, title=title,
                      digits=digits, notes=[f"{len(self.folds)} folds; {note} over folds"])
 
-        return render_table(self.table(digits=digits), fmt, width=width)
-
     def to_dict(self) -> dict:
         return {"settings": {k: v for k, v in self.settings.items()},
                 "folds": [{"repeat": f.repeat, "fold": f.fold, "n_train": len(f.train), "n_test": len(f.test),
                            **{m: float(self.values[m][i]) for m in self.metrics}} for i, f in enumerate(self.folds)],
                 "summary": {m: {"mean": float(self.values[m].mean()), "low": float(self.intervals[m].low),
                                 "high": float(self.intervals[m].high)} for m in self.metrics}}
-
-        return table_html(self.table())
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{m}={self.intervals[m].estimate:.4f} [{self.intervals[m].low:.4f}, "

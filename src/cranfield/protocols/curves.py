@@ -69,15 +69,11 @@ class ScoreCurve(TableReport):
         return Table([self.x_name, "train mean", "train sd", "validation mean", "validation sd"], rows,
                      title=f"{self.kind} curve: {self.metric} over {self.train.shape[1]} folds", digits=digits)
 
-        return render_table(self.table(digits=digits), fmt, width=width)
-
     def plot(self, *, ax=None, log_x: bool | None = None):
         """Plot it with matplotlib (see :func:`cranfield.protocols.plots.plot_score_curve`)."""
         from .plots import plot_score_curve
 
         return plot_score_curve(self, ax=ax, log_x=log_x)
-
-        return table_html(self.table())
 
 
 def _cell(value: Any) -> Any:

@@ -99,10 +99,6 @@ class QueryTuning(TableReport):
                       f"{self.measure} test"], rows, title=f"Tuning on queries: {self.measure}", digits=digits,
                      notes=notes)
 
-        return render_table(self.table(digits=digits), fmt, width=width)
-
-        return table_html(self.table())
-
     def __repr__(self) -> str:
         return (f"<QueryTuning {self.measure}: cross-validated {self.mean:.4f} over {len(self.query_ids)} queries, "
                 f"{len(self.splits)} splits, {len(self.runs)} runs>")

@@ -88,10 +88,6 @@ class Tuning(TableReport):
         return Table([*keys, f"{self.metric} (validation)", "low", "high"], rows, title="Tuning", digits=digits,
                      bold=bold, notes=notes)
 
-        return render_table(self.table(digits=digits), fmt, width=width)
-
-        return table_html(self.table())
-
     def __repr__(self) -> str:
         test = ", ".join(f"{k}={v:.4f}" for k, v in self.test.items())
         return f"<Tuning best {self.best_params!r}; test ({self.n_test} samples): {test}>"

@@ -13,7 +13,7 @@ import io
 from dataclasses import dataclass, field
 from typing import Sequence
 
-__all__ = ["Table", "TABLE_FORMATS", "render_table"]
+__all__ = ["Table", "TABLE_FORMATS", "render_table", "table_html"]
 
 TABLE_FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
@@ -28,6 +28,12 @@ class Table:
     digits: int = 4
     bold: set[tuple[int, int]] = field(default_factory=set)  # (row index, column index)
     notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.digits, bool) or not isinstance(self.digits, int) or not 0 <= self.digits <= 100:
+            from ..errors import UsageError
+
+            raise UsageError(f"digits: expected a whole number from 0 to 100, found {self.digits!r}")
 
     def cell_text(self, value) -> str:
         if value is None:
@@ -133,3 +139,20 @@ def render_table(table: Table, fmt: str = "table", *, width: int | None = None) 
     from ..errors import UsageError
 
     raise UsageError(f"unknown table format {fmt!r}; expected one of {', '.join(TABLE_FORMATS)} (or json)")
+
+
+def table_html(table: Table) -> str:
+    """An HTML ``<table>`` (bold cells, caption, notes) for notebooks' ``_repr_html_``."""
+    import html
+
+    head = "".join(f"<th>{html.escape(str(col))}</th>" for col in table.columns)
+    body = []
+    for i, row in enumerate(table.rows):
+        cells = []
+        for j, value in enumerate(row):
+            text = html.escape(table.cell_text(value))
+            cells.append(f"<td><b>{text}</b></td>" if (i, j) in table.bold else f"<td>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    notes = "".join(f"<p><small>{html.escape(n)}</small></p>" for n in table.notes)
+    caption = f"<caption>{html.escape(table.title)}</caption>" if table.title else ""
+    return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}"

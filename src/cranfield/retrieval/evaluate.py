@@ -12,7 +12,7 @@ from ..measures.condensed import view_for
 from .qrels import Qrels, read_qrels
 from .ranked import RankedView, prepare_qrels, rank
 from .results import Results, aggregate, micro_aggregate
-from .run import Run, read_run
+from .run import read_run
 
 __all__ = ["evaluate", "Evaluator", "DEFAULT_MEASURES"]
 

@@ -237,8 +237,6 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     first N documents per query after ranking; ``judged_only`` (``-J``) drops documents
     without a judgment (after ranking, keeping the order of the rest).
     """
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
     if len(run) == 0:
         raise InputError("the run is empty", source=run.source)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import html
 import math
 import string
 
 from ..errors import UsageError
-from ..report.tables import TABLE_FORMATS, Table, render_table
+from ..report.tables import TABLE_FORMATS, Table, render_table, table_html
 
 __all__ = ["comparison_dict", "summary_table", "pairs_table", "render_comparison", "comparison_frame", "comparison_html"]
 
@@ -147,19 +146,5 @@ def comparison_frame(c, table: str):
     raise UsageError(f"table: expected 'pairs', 'systems' or 'differences', found {table!r}")
 
 
-def _html_table(t: Table) -> str:
-    head = "".join(f"<th>{html.escape(str(col))}</th>" for col in t.columns)
-    body = []
-    for i, row in enumerate(t.rows):
-        cells = []
-        for j, value in enumerate(row):
-            text = html.escape(t.cell_text(value))
-            cells.append(f"<td><b>{text}</b></td>" if (i, j) in t.bold else f"<td>{text}</td>")
-        body.append("<tr>" + "".join(cells) + "</tr>")
-    notes = "".join(f"<p><small>{html.escape(n)}</small></p>" for n in t.notes)
-    caption = f"<caption>{html.escape(t.title)}</caption>" if t.title else ""
-    return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}"
-
-
 def comparison_html(c) -> str:
-    return "\n".join(_html_table(t) for t in c.tables() if t.rows)
+    return "\n".join(table_html(t) for t in c.tables() if t.rows)

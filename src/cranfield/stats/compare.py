@@ -214,7 +214,7 @@ def _compare_aligned(systems, measures, query_ids, matrices, *, test, correction
                      confidence, n_permutations, random_state, missing) -> Comparison:
     confidence = 1.0 - alpha if confidence is None else float(confidence)
     ia, ib = _pair_indices(systems, baseline)
-    k, n_pairs, n_measures = len(systems), len(ia), len(measures)
+    k, n_pairs = len(systems), len(ia)
     stacked = np.concatenate([matrices[m] for m in measures])  # (measures * systems, queries)
     resampling = dict(method=ci, confidence=confidence, n_resamples=n_permutations, random_state=random_state)
     means = mean_ci(stacked, **resampling)

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ._resample import all_sign_flips, as_generator, bootstrap_counts, check_count, sign_flip_matrices
-from .intervals import _check_binary, _check_confidence, delong_covariance
+from .intervals import _check_confidence, delong_covariance
 
 __all__ = [
     "PAIRED_TESTS", "TestResult", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test",
