@@ -14,13 +14,15 @@ Targets (issue 4): within 1.5× one argsort, ≥ 4× faster than scikit-learn.
 
 from __future__ import annotations
 
+from _machine import cpu as _cpu
+from _machine import version as _version
+
 import argparse
 import os
 import platform
 import sys
 import time
 import tracemalloc
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -58,21 +60,6 @@ def peak_memory(fn) -> int:
         tracemalloc.stop()
 
 
-def _version(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def run_case(n: int, repeat: int, sk_repeat: int, ties: bool) -> list[dict]:

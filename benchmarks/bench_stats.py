@@ -16,12 +16,14 @@ cranfield's within Monte Carlo error. Writes ``docs/benchmarks/stats.md``.
 
 from __future__ import annotations
 
+from _machine import cpu as _cpu
+from _machine import version as _version
+
 import argparse
 import os
 import platform
 import sys
 import time
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -55,21 +57,6 @@ def best_of(fn, repeat: int) -> tuple[float, object]:
     return min(times), result
 
 
-def _version(name: str) -> str:
-    try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
-        return "not installed"
-
-
-def _cpu() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main(argv: list[str] | None = None) -> int:
