@@ -35,13 +35,27 @@ def _read_table(path: str):
         delimiter = "\t" if name.endswith((".tsv", ".tab", ".txt")) else ","
         return csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=delimiter)), 2  # header is line 1
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as error:
-        raise InputError(f"cannot read the file: {error}", source=path) from None
+        text = " ".join(str(error).split())  # one line: Arrow quotes the bad row, newlines and all
+        text = text if text.isprintable() else repr(text)[1:-1]  # no raw control bytes on a terminal
+        raise InputError(f"cannot read the file: {text[:200]}", source=path) from None
 
 
 def _column(table, name: str, path: str, first_line: int):
     if name not in table.column_names:
         raise InputError(f"no column {name!r}; the columns are {', '.join(table.column_names)}", source=path)
+    if table.column_names.count(name) > 1:
+        raise InputError(f"column {name!r} appears {table.column_names.count(name)} times in the header; expected once",
+                         source=path, field=name)
     column = table.column(name)
+    import pyarrow as pa
+
+    if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):  # CSV text that is not UTF-8
+        for row, raw in enumerate(column.to_pylist()):
+            try:
+                raw.decode("utf-8")
+            except (UnicodeDecodeError, AttributeError):
+                raise InputError(f"invalid UTF-8 bytes in {raw!r}; expected UTF-8 text", source=path,
+                                 line=row + first_line, field=name) from None
     if column.null_count:
         import pyarrow.compute as pc
 
@@ -134,6 +148,8 @@ def evaluate_file(path: str, *, truth: str, score: str | None = None, pred: str 
         raise UsageError("--threshold and --optimize exclude each other")
     if score is None and (threshold is not None or optimize is not None):
         raise UsageError("--threshold and --optimize need --score")
+    if threshold is not None and threshold != threshold:
+        raise UsageError("--threshold nan: expected a number (±inf allowed)")
     if pred is not None and (threshold is not None or optimize is not None):
         raise UsageError("--threshold and --optimize decide the predictions; do not give --pred with them")
     table, first_line = _read_table(path)

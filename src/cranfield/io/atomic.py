@@ -14,6 +14,8 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
+from ..errors import UsageError
+
 __all__ = ["atomic_write", "write_text_output"]
 
 
@@ -22,7 +24,12 @@ def atomic_write(path: str | os.PathLike, *, mode: str = "w", encoding: str | No
     """Open a temporary file next to ``path``; on success rename it to ``path``."""
     target = Path(path)
     binary = "b" in mode
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    if target.is_dir():
+        raise UsageError(f"{target}: cannot write the output: is a folder, expected a file name")
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    except OSError as error:  # missing folder, no permission, read-only file system
+        raise UsageError(f"{target}: cannot write the output: {error.strerror or error}") from None
     umask = os.umask(0)
     os.umask(umask)
     try:

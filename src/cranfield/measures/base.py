@@ -78,7 +78,7 @@ class Param:
                     raise ValueError
             else:  # pragma: no cover - programming error
                 raise AssertionError(self.kind)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(inf), e.g. gains={1e400:1}
             raise MeasureError(f"{family}: parameter {name}={_format_value(value)} is not a valid {_KIND_TEXT[self.kind]}") from None
         problem = self.check(value) if self.check else None
         if problem:
@@ -274,6 +274,9 @@ class Measure:
         return self.family.definition
 
 
+_MAX_CUTOFF = 10**18
+
+
 def _check_cutoff(family: Family, cutoff: Any) -> float | int | None:
     if cutoff is None:
         if family.cutoff == "required":
@@ -281,11 +284,18 @@ def _check_cutoff(family: Family, cutoff: Any) -> float | int | None:
         return None
     if family.cutoff == "none":
         raise MeasureError(f"{family.name} takes no cut-off (found @{_format_value(cutoff)})")
+    try:
+        value = float(cutoff)
+    except OverflowError:  # an integer beyond the range of floats
+        value = math.inf
+    except (TypeError, ValueError):
+        raise MeasureError(f"{family.name}: cut-off must be a number, found @{cutoff!r}") from None
     if family.cutoff_kind == "int":
-        if isinstance(cutoff, bool) or not float(cutoff).is_integer() or int(cutoff) < 1:
+        if isinstance(cutoff, bool) or not (value.is_integer() or value == math.inf) or value < 1:
             raise MeasureError(f"{family.name}: cut-off must be a whole number ≥ 1, found @{_format_value(cutoff)}")
+        if value == math.inf or int(cutoff) > _MAX_CUTOFF:  # beyond int64 the kernels overflow
+            raise MeasureError(f"{family.name}: cut-off must be at most 10^18, found @{_format_value(cutoff)}")
         return int(cutoff)
-    value = float(cutoff)
     if not math.isfinite(value) or value < 0:
         raise MeasureError(f"{family.name}: cut-off must be a number ≥ 0, found @{_format_value(cutoff)}")
     return value

@@ -60,6 +60,8 @@ def save_figure(figure, path: str | os.PathLike, *, format: str | None = None, d
 
     target = Path(path)
     fmt = _format_of(target, format)
+    if isinstance(dpi, bool) or not isinstance(dpi, (int, float, np.integer, np.floating)) or not 1 <= dpi <= 10_000:
+        raise UsageError(f"dpi: expected a number from 1 to 10000, found {dpi!r}")
     with atomic_write(target, mode="wb") as handle:
         figure.savefig(handle, format=fmt, dpi=dpi, metadata=_metadata(fmt))
     return target

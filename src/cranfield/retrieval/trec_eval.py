@@ -166,10 +166,14 @@ def _load_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
 
     table: dict[tuple[str, str], tuple[float, float]] = {}
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8")
     except OSError as error:
         raise InputError(f"cannot read z-score file: {error.strerror}", source=path) from None
+    except UnicodeDecodeError as error:  # the whole file's bytes: the line number is exact
+        text_line = error.object[:error.start].count(b"\n") + 1
+        raise InputError(f"invalid UTF-8 byte 0x{error.object[error.start]:02x}; expected UTF-8 text", source=path,
+                         line=text_line) from None
     for number, line in enumerate(text.splitlines(), start=1):
         fields = line.split()
         if not fields or fields[0].startswith("#"):
@@ -178,9 +182,12 @@ def _load_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
             raise InputError(f'expected 4 fields "qid measure mean stddev", found {len(fields)}', source=path,
                              line=number)
         try:
-            table[(fields[0], fields[1])] = (float(fields[2]), float(fields[3]))
+            mean, stddev = float(fields[2]), float(fields[3])
+            if not (np.isfinite(mean) and np.isfinite(stddev)):  # no silent NaN z-scores
+                raise ValueError
+            table[(fields[0], fields[1])] = (mean, stddev)
         except ValueError:
-            raise InputError(f"expected numbers for mean and stddev, found {fields[2]!r} {fields[3]!r}",
+            raise InputError(f"expected finite numbers for mean and stddev, found {fields[2]!r} {fields[3]!r}",
                              source=path, line=number) from None
     return table
 

@@ -199,7 +199,9 @@ def parse_trec_params(measure: TrecMeasure, text: str):
             return tuple(values)
         else:
             values = [float(x) for x in items]
-    except ValueError:
+    except MeasureError:  # a MeasureError is a ValueError: keep its own message
+        raise
+    except (ValueError, OverflowError):  # OverflowError: int(float("1e400"))
         raise MeasureError(f"{measure.name}.{text}: parameters must be numbers separated by commas") from None
     if measure.kind.startswith("cut") and len(set(values)) != len(values):
         raise MeasureError(f"{measure.name}.{text}: duplicate cut-offs")
