@@ -68,10 +68,13 @@ class TrecTable:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def _from_file(cls, path, kind: str, **kwargs):
+        from ..io.parquet import is_parquet, read_parquet_columns
         from ..io.trec import read_trec_columns
 
-        cols = read_trec_columns(path, kind=kind)
-        return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=True, **kwargs), cols
+        parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
+        cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind)
+        return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=not parquet,
+                   **kwargs), cols
 
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None):
@@ -134,6 +137,13 @@ class TrecTable:
 
     def to_pandas(self):
         return self.to_arrow().to_pandas()
+
+    def to_parquet(self, path: "str | os.PathLike", *, row_group_rows: int = 1 << 20, compression: str = "zstd") -> None:
+        """Write as one Parquet file (columns ``qid``, ``docno``, ``score``/``rel``), atomically; read
+        it back with ``read_run``/``read_qrels`` (see :mod:`cranfield.io.parquet`)."""
+        from ..io.parquet import write_parquet
+
+        write_parquet(self, path, row_group_rows=row_group_rows, compression=compression)
 
     def _write_lines(self, path: "str | os.PathLike", fields) -> None:
         """Write TREC text atomically; ``fields`` maps the arrays to the line's columns."""

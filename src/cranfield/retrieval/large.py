@@ -1,0 +1,295 @@
+"""Evaluate runs too large for memory: read in blocks, evaluate whole queries per block.
+
+:func:`evaluate_large` reads a run file (TREC text, gzip, Parquet file or dataset) in blocks of
+about ``batch_rows`` rows and evaluates the complete queries of each block; the query that spans
+a block boundary is carried to the next block. Runs are nearly always grouped by query (every
+query's lines together); if one is not, this is noticed on the fly (a query id comes back after
+another one), and the run is first partitioned by query into temporary Parquet files (ranges of
+the sorted qrels query ids), which are then evaluated one by one. Rows of queries absent from the
+qrels are dropped early, as the in-memory path ignores them.
+
+The per-query values and the aggregates are identical to :meth:`cranfield.Evaluator.evaluate`
+(see :mod:`cranfield.retrieval.partial`); memory is bounded by a block, the qrels and the
+per-query values, whatever the size of the run.
+
+>>> import cranfield, tempfile, os
+>>> folder = tempfile.mkdtemp()
+>>> cranfield.Run.from_dict({"q1": {"d1": 2.0, "d2": 1.0}, "q2": {"d3": 1.0}}).to_trec(os.path.join(folder, "r"))
+>>> qrels = {"q1": {"d1": 1}, "q2": {"d4": 1}}
+>>> evaluate_large(qrels, os.path.join(folder, "r"), ["AP"], batch_rows=1).mean["AP"]
+0.5
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import UsageError
+from ..measures.base import Measure
+from .evaluate import DEFAULT_MEASURES, Evaluator
+from .partial import Partial, combine, evaluate_piece, missing_piece, query_codes, seen_mask
+from .results import Results
+from .run import Run
+
+__all__ = ["evaluate_large", "evaluate_path", "LOW_MEMORY_BYTES"]
+
+#: `cranfield evaluate` switches to the block-wise path for run files above this size (text bytes)
+LOW_MEMORY_BYTES = 2 << 30
+
+
+class _NotGrouped(Exception):
+    """A query id came back after another one: the run is not grouped by query."""
+
+
+def evaluate_large(qrels, run: "str | os.PathLike", measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
+                   batch_rows: int = 1 << 20, progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
+                   name: str | None = None, relevance_level: int = 1, complete: bool = False,
+                   max_results: int | None = None, judged_only: bool = False, collection_size: int | None = None,
+                   aggregate: str = "macro") -> Results:
+    """Evaluate a run file of any size in bounded memory; the same results as :func:`cranfield.evaluate`.
+
+    ``batch_rows``: rows per block (memory grows with it: about 150 bytes per row); ``progress``:
+    a progress bar on standard error (on a terminal); ``tmp_dir``: where a run that is not grouped
+    by query is partitioned (default: the system's temporary folder; about 15 bytes per row).
+    The other options are :class:`~cranfield.Evaluator`'s.
+    """
+    evaluator = Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
+                          max_results=max_results, judged_only=judged_only, collection_size=collection_size,
+                          aggregate=aggregate)
+    return evaluate_path(evaluator, run, batch_rows=batch_rows, progress=progress, tmp_dir=tmp_dir, name=name)
+
+
+def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows: int = 1 << 20,
+                  progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
+                  name: str | None = None) -> Results:
+    """:func:`evaluate_large` with an existing :class:`~cranfield.Evaluator` (qrels prepared once)."""
+    from ..io.blocks import Irregular
+
+    if batch_rows < 1:
+        raise UsageError(f"batch_rows must be ≥ 1, found {batch_rows}")
+    with _Progress(path, enabled=progress) as bar:
+        for general in (False, True):
+            try:
+                partials = _grouped(evaluator, path, batch_rows, general, bar)
+                break
+            except Irregular:  # an irregular line: read again with the general text parser
+                bar.restart()
+            except _NotGrouped:
+                bar.restart("partitioning by query")
+                partials = _partitioned(evaluator, path, batch_rows, general, bar, tmp_dir)
+                break
+    if evaluator.options["complete"]:
+        partials.append(missing_piece(evaluator, seen_mask(partials, evaluator)))
+    return combine(evaluator, partials, name or _default_name(path), source=str(path))
+
+
+def _default_name(path) -> str:
+    from ..io.parquet import NAME_KEY, is_parquet
+
+    if is_parquet(path):
+        import pyarrow.dataset as ds
+
+        metadata = ds.dataset(str(path), format="parquet", partitioning="hive").schema.metadata or {}
+        if metadata.get(NAME_KEY):
+            return metadata[NAME_KEY].decode("utf-8", "replace")
+        return Path(str(path)).name
+    # the tag of the first run line, as read_run names a run
+    opener = gzip.open if _gzip(path) else open
+    with opener(path, "rb") as handle:
+        for raw in handle:
+            fields = raw.split()
+            if fields and not fields[0].startswith(b"#"):
+                return fields[5].decode("utf-8", "replace") if len(fields) > 5 else Path(str(path)).name
+    return Path(str(path)).name
+
+
+def _gzip(path) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(2) == b"\x1f\x8b"
+
+
+def _blocks(path, batch_rows: int, general: bool):
+    from ..io.blocks import iter_run_blocks
+
+    return iter_run_blocks(path, block_bytes=max(1 << 16, min(batch_rows * 40, 1 << 30)), batch_rows=batch_rows,
+                           general=general)
+
+
+def _run_of(qid, docno, score, lines, source: str) -> Run:
+    return Run(qid, docno, score, source=source, lines=lines, _trusted=True)
+
+
+def _grouped(evaluator: Evaluator, path, batch_rows: int, general: bool, bar) -> list[Partial | None]:
+    """One pass over a run grouped by query; raises _NotGrouped as soon as it is seen not to be.
+
+    Each block's rows up to its last query are evaluated together with the query carried from
+    the previous block; the last query is carried (it may go on in the next block)."""
+    import pyarrow as pa
+
+    prepared = evaluator._prepared
+    seen = np.zeros(len(prepared.query_ids), dtype=bool)
+    partials: list[Partial | None] = []
+    carry = None  # (qid, docno, score, lines) of the last query of the previous block
+    carry_code = -1
+    source = str(path)
+    for block in _blocks(path, batch_rows, general):
+        codes = query_codes(block.qid, prepared.query_index)
+        lines = block.line_numbers()
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        heads = codes[starts]
+        continues = carry is not None and heads[0] == carry_code
+        check = heads[1:] if continues else heads
+        check = check[check >= 0]
+        if seen[check].any() or np.unique(check).size != check.size:
+            raise _NotGrouped
+        seen[check] = True
+        last, tail_code = int(starts[-1]), int(heads[-1])
+        tail = (block.qid.slice(last), block.docno.slice(last), block.score[last:], lines[last:])
+        if continues and last == 0:  # the whole block goes on with the carried query
+            carry = _concat([carry, tail])
+            bar.advance(block.position)
+            continue
+        pieces = [carry] if carry is not None else []
+        take = np.flatnonzero(codes[:last] >= 0)
+        if take.size:
+            index = pa.array(take)
+            pieces.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
+        if pieces:
+            partials.append(evaluate_piece(evaluator, _run_of(*_concat(pieces), source)))
+        carry, carry_code = (tail, tail_code) if tail_code >= 0 else (None, -1)
+        bar.advance(block.position)
+    if carry is not None:
+        partials.append(evaluate_piece(evaluator, _run_of(*_concat([carry]), source)))
+    return partials
+
+
+def _concat(pieces):
+    import pyarrow as pa
+
+    def strings(arrays):
+        chunks = []
+        for a in arrays:
+            chunks.extend(a.chunks if isinstance(a, pa.ChunkedArray) else [a])
+        return pa.chunked_array(chunks, type=pa.string())
+
+    return (strings([p[0] for p in pieces]), strings([p[1] for p in pieces]),
+            np.concatenate([p[2] for p in pieces]), np.concatenate([p[3] for p in pieces]))
+
+
+def _partitioned(evaluator: Evaluator, path, batch_rows: int, general: bool, bar, tmp_dir) -> list[Partial | None]:
+    """Partition the run by ranges of the sorted qrels query ids into temporary Parquet files,
+    then evaluate each file (every query wholly in one)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ..io.blocks import Irregular
+
+    prepared = evaluator._prepared
+    n_queries = len(prepared.query_ids)
+    schema = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64()), ("line", pa.int64())])
+    source = str(path)
+    with tempfile.TemporaryDirectory(prefix="cranfield-", dir=tmp_dir) as folder:
+        writers: dict[int, object] = {}
+        n_parts = None
+        try:
+            for blocks_general in ((general,) if general else (False, True)):
+                try:
+                    for block in _blocks(path, batch_rows, blocks_general):
+                        if n_parts is None:  # about batch_rows rows per part, from the first block's density
+                            n_parts = _n_parts(path, block, batch_rows, n_queries)
+                        codes = query_codes(block.qid, prepared.query_index)
+                        keep = np.flatnonzero(codes >= 0)
+                        part = codes[keep] * n_parts // n_queries
+                        order = keep[np.argsort(part, kind="stable")]
+                        part = np.sort(part, kind="stable")
+                        bounds = np.flatnonzero(np.r_[True, part[1:] != part[:-1], True]) if part.size else []
+                        table = pa.table({"qid": block.qid, "docno": block.docno, "score": block.score,
+                                          "line": block.line_numbers()}, schema=schema).take(pa.array(order))
+                        for a, b in zip(bounds[:-1], bounds[1:]):  # a loop over parts, not rows
+                            p = int(part[a])
+                            if p not in writers:
+                                writers[p] = pq.ParquetWriter(os.path.join(folder, f"part-{p:05d}.parquet"), schema,
+                                                              compression="lz4")
+                            writers[p].write_table(table.slice(int(a), int(b - a)))
+                        bar.advance(block.position)
+                    break
+                except Irregular:
+                    for writer in writers.values():
+                        writer.close()
+                    writers = {}
+                    for file in Path(folder).glob("*.parquet"):
+                        file.unlink()
+                    bar.restart("partitioning by query")
+        finally:
+            for writer in writers.values():
+                writer.close()
+        bar.restart("evaluating parts", total=len(writers), unit="parts")
+        partials: list[Partial | None] = []
+        for i, p in enumerate(sorted(writers)):
+            table = pq.read_table(os.path.join(folder, f"part-{p:05d}.parquet"))
+            run = Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(), source=source,
+                      lines=table.column("line").to_numpy(), _trusted=True)
+            del table
+            partials.append(evaluate_piece(evaluator, run))
+            del run
+            bar.advance(i + 1)
+    return partials
+
+
+def _n_parts(path, block, batch_rows: int, n_queries: int) -> int:
+    from ..io.blocks import input_size
+
+    total, unit = input_size(path)
+    rows = total if unit == "rows" else total * len(block) / max(block.position, 1)
+    return int(max(1, min(n_queries, 4096, np.ceil(rows / batch_rows))))
+
+
+class _Progress:
+    """A rich progress bar on standard error (bytes or rows of the input); silent off a terminal."""
+
+    def __init__(self, path, *, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self.path = path
+        self._progress = None
+        self._task = None
+
+    def __enter__(self) -> "_Progress":
+        if not self.enabled:
+            return self
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, \
+            TimeRemainingColumn
+
+        from ..io.blocks import input_size
+
+        total, self.unit = input_size(self.path)
+        self._progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+                                  TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+                                  transient=True)
+        self._progress.__enter__()
+        self._task = self._progress.add_task(f"evaluating {Path(str(self.path)).name}", total=total)
+        return self
+
+    def advance(self, position: int) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, completed=position)
+
+    def restart(self, description: str | None = None, *, total: int | None = None, unit: str | None = None) -> None:
+        if self._progress is not None:
+            fields = {"completed": 0}
+            if description:
+                fields["description"] = description
+            if total is not None:
+                fields["total"] = total
+            self._progress.update(self._task, **fields)
+
+    def __exit__(self, *exc) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(*exc)

@@ -1,0 +1,176 @@
+"""Evaluation split by query: evaluate pieces of a run, then gather the per-query values.
+
+Every measure's value for a query depends only on that query's rows and on the qrels, so a run
+can be evaluated a piece at a time (a block of a large file, a partition of a Dask DataFrame) as
+long as each query lies wholly in one piece. :func:`evaluate_piece` evaluates one piece into a
+:class:`Partial` (per-query values, and the numerators/denominators of micro averages);
+:func:`combine` orders the gathered values by query id (byte-wise, as the in-memory path) and
+recomputes the aggregates with the same sequential sums, so the numbers are identical to
+:meth:`~cranfield.Evaluator.evaluate` on the whole run.
+
+Two measures (ERR, RBP with graded gains) use the highest relevance level of the whole qrels:
+pieces evaluated against a *part* of the qrels pass the levels of the whole qrels (``levels``),
+and the ranked view is widened to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import InputError
+from ..measures.condensed import view_for
+from .ranked import RankedView, rank
+from .results import Results, aggregate, micro_aggregate
+from .run import Run
+
+__all__ = ["Partial", "evaluate_piece", "missing_piece", "combine", "query_codes", "judged_levels"]
+
+
+@dataclass
+class Partial:
+    """Per-query values of the queries of one piece (``query_ids`` in any order)."""
+
+    query_ids: np.ndarray  # object array of str
+    per_query: dict[str, np.ndarray]
+    micro: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    in_run: np.ndarray | None = None
+
+    def __len__(self) -> int:
+        return len(self.query_ids)
+
+
+def query_codes(qid, query_index) -> np.ndarray:
+    """Index of each id among the sorted qrels query ids (``query_index``, an Arrow array), -1 if
+    absent; ids of a query listed together are looked up once (neighbour comparison)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .._arrow import to_numpy
+
+    flat = qid.combine_chunks() if isinstance(qid, pa.ChunkedArray) else qid
+    n = len(flat)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    changes = np.flatnonzero(to_numpy(pc.not_equal(flat.slice(1), flat.slice(0, n - 1)))) + 1 if n > 1 \
+        else np.zeros(0, dtype=np.int64)
+    starts = np.concatenate(([0], changes)).astype(np.int64)
+    heads = flat if starts.size == n else flat.take(pa.array(starts))
+    found = to_numpy(pc.index_in(heads, value_set=query_index)).astype(np.float64)
+    found = np.where(np.isnan(found), -1, found).astype(np.int64)
+    return found if starts.size == n else np.repeat(found, np.diff(np.concatenate((starts, [n]))))
+
+
+def judged_levels(rel: np.ndarray) -> np.ndarray:
+    """The distinct judged relevance levels (≥ 0), ascending: the ``level_values`` of ranked views."""
+    return np.unique(rel[rel >= 0]).astype(np.int64)
+
+
+def _widen(view: RankedView, levels: np.ndarray | None) -> RankedView:
+    """The view with ``level_values`` = ``levels`` (a superset), counts 0 at the added levels."""
+    if levels is None or np.array_equal(levels, view.level_values):
+        return view
+    counts = np.zeros((view.n_queries, levels.size), dtype=np.int64)
+    counts[:, np.searchsorted(levels, view.level_values)] = view.level_counts
+    return RankedView(query_ids=view.query_ids, offsets=view.offsets, rel=view.rel, level_values=levels,
+                      level_counts=counts, relevance_level=view.relevance_level, in_run=view.in_run,
+                      collection_size=view.collection_size)
+
+
+def _partial_from_view(evaluator, view: RankedView) -> Partial:
+    results = evaluator.results_from_view(view, "piece", evaluator.measures)
+    micro = {}
+    if evaluator.aggregate == "micro":
+        missing = ~view.in_run if view.in_run is not None else np.zeros(view.n_queries, dtype=bool)
+        for measure in evaluator.measures:
+            if measure.family.micro is not None:
+                numerator, denominator = measure.family.micro(view_for(view, measure), measure)
+                micro[str(measure)] = (np.where(missing, 0.0, numerator), np.asarray(denominator, dtype=np.float64))
+    in_run = view.in_run if view.in_run is not None else np.ones(view.n_queries, dtype=bool)
+    return Partial(np.asarray(view.query_ids, dtype=object), results.per_query, micro, in_run)
+
+
+def evaluate_piece(evaluator, run: Run, *, levels: np.ndarray | None = None,
+                   complete: bool = False) -> Partial | None:
+    """Evaluate a piece of a run holding whole queries (None if no query is in the qrels).
+
+    ``complete`` applies trec_eval's ``-c`` to this piece's qrels (use it only when the evaluator's
+    qrels are the part of the qrels that goes with this piece)."""
+    import pyarrow.compute as pc
+
+    prepared = evaluator._prepared
+    if len(run) == 0 or not pc.any(pc.is_in(run.qid, value_set=prepared.query_index)).as_py():
+        return None
+    view = rank(prepared, run, **{**evaluator.options, "complete": complete})
+    return _partial_from_view(evaluator, _widen(view, levels))
+
+
+def missing_piece(evaluator, seen: np.ndarray, *, levels: np.ndarray | None = None) -> Partial | None:
+    """The queries of the evaluator's qrels not in ``seen`` (bool per sorted qrels query), as
+    trec_eval ``-c`` scores them: an empty ranking (every measure 0 but the number relevant)."""
+    prepared = evaluator._prepared
+    missing = ~np.asarray(seen, dtype=bool)
+    if not missing.any():
+        return None
+    judged = prepared.rel >= 0
+    level_values, code = np.unique(prepared.rel[judged], return_inverse=True)
+    new_index = np.cumsum(missing) - 1
+    qj = prepared.q[judged]
+    sel = missing[qj]
+    counts = np.zeros((int(missing.sum()), level_values.size), dtype=np.int64)
+    np.add.at(counts, (new_index[qj[sel]], code.reshape(-1)[sel]), 1)
+    n = counts.shape[0]
+    view = RankedView(query_ids=prepared.query_ids[missing], offsets=np.zeros(n + 1, dtype=np.int64),
+                      rel=np.zeros(0, dtype=np.int64), level_values=level_values.astype(np.int64),
+                      level_counts=counts, relevance_level=evaluator.options["relevance_level"],
+                      in_run=np.zeros(n, dtype=bool), collection_size=evaluator.options["collection_size"])
+    return _partial_from_view(evaluator, _widen(view, levels))
+
+
+def combine(evaluator, partials: list[Partial | None], run_name: str, *, source: str = "run") -> Results:
+    """Gather pieces into :class:`~cranfield.Results` identical to the in-memory evaluation.
+
+    A query found in two pieces is an error (the pieces were not split by query)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    partials = [p for p in partials if p is not None and len(p)]
+    if not partials:
+        raise InputError("no query in common between the run and the qrels", source=source)
+    query_ids = np.concatenate([p.query_ids for p in partials])
+    arrow_ids = pa.array(query_ids.tolist(), type=pa.string())
+    order = pc.sort_indices(arrow_ids).to_numpy()
+    query_ids = query_ids[order]
+    if query_ids.size > 1:
+        same = np.flatnonzero(query_ids[1:] == query_ids[:-1])
+        if same.size:
+            raise InputError(f"query {query_ids[same[0]]!r} is in two pieces of the run; the pieces must hold "
+                             "whole queries (partition the run by query)", source=source)
+    in_run = np.concatenate([p.in_run for p in partials])[order]
+    n = query_ids.size
+    per_query, means = {}, {}
+    for measure in evaluator.measures:
+        key = str(measure)
+        values = np.concatenate([p.per_query[key] for p in partials])[order]
+        per_query[key] = values
+        if evaluator.aggregate == "micro" and measure.family.micro is not None:
+            numerator = np.concatenate([p.micro[key][0] for p in partials])[order]
+            denominator = np.concatenate([p.micro[key][1] for p in partials])[order]
+            means[key] = micro_aggregate(numerator, denominator)
+        else:
+            means[key] = aggregate(values, measure.family.aggregate, n)
+    return Results(run_name=run_name, measures=tuple(evaluator.measures), query_ids=query_ids,
+                   per_query=per_query, mean=means,
+                   settings={**evaluator.options, "aggregate": evaluator.aggregate}, in_run=in_run)
+
+
+def seen_mask(partials: list[Partial | None], evaluator) -> np.ndarray:
+    """Bool per sorted qrels query: evaluated in one of the pieces."""
+    import pyarrow as pa
+
+    seen = np.zeros(len(evaluator._prepared.query_ids), dtype=bool)
+    for p in partials:
+        if p is not None and len(p):
+            seen[query_codes(pa.array(p.query_ids.tolist(), type=pa.string()), evaluator._prepared.query_index)] = True
+    return seen
