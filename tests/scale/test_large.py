@@ -136,3 +136,28 @@ def test_parquet_errors(tmp_path):
                    tmp_path / "z.parquet")
     with pytest.raises(InputError, match="null"):
         cranfield.read_run(tmp_path / "z.parquet")
+
+
+def test_cli_low_memory(tmp_path, data):
+    from click.testing import CliRunner
+
+    from cranfield.cli import cli
+
+    qrels_table, run_table = data
+    cranfield.Qrels.from_frame(qrels_table).to_trec(tmp_path / "qrels")
+    path = _write_text(tmp_path / "run.txt", _shuffle(run_table))
+    args = ["evaluate", str(tmp_path / "qrels"), str(path), "-m", "AP", "-m", "nDCG@10", "-q", "-f", "json"]
+    plain = CliRunner().invoke(cli, args)
+    low = CliRunner().invoke(cli, [*args, "--low-memory"])
+    assert plain.exit_code == 0 and low.exit_code == 0, low.output
+    assert plain.output == low.output
+
+
+def test_low_memory_threshold(tmp_path, monkeypatch):
+    from cranfield.retrieval import large
+
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 1.0 t\n")
+    assert not large.use_low_memory(path) and large.use_low_memory(path, True) and not large.use_low_memory("-", True)
+    monkeypatch.setattr(large, "LOW_MEMORY_BYTES", 4)
+    assert large.use_low_memory(path)

@@ -30,8 +30,10 @@ FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
               help="macro: mean of per-query values; micro: Σ numerators / Σ denominators (set measures, F, E, "
                    "Fallout).")
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
+@click.option("--low-memory", is_flag=True, help="Read each run in blocks (bounded memory, same numbers); "
+              "automatic for run files over 1 GiB.")
 def command(qrels, runs, measures, per_query, fmt, output, relevance_level, complete, max_results, judged_only,
-            collection_size, aggregate, digits):
+            collection_size, aggregate, digits, low_memory):
     """Evaluate each RUN against QRELS.
 
     \b
@@ -45,7 +47,10 @@ def command(qrels, runs, measures, per_query, fmt, output, relevance_level, comp
     evaluator = Evaluator(qrels, list(measures) or list(DEFAULT_MEASURES), relevance_level=relevance_level,
                           complete=complete, max_results=max_results, judged_only=judged_only,
                           collection_size=collection_size, aggregate=aggregate)
-    results = [evaluator.evaluate(run) for run in runs]
+    from ..retrieval.large import evaluate_path, use_low_memory
+
+    results = [evaluate_path(evaluator, run, progress=True) if use_low_memory(run, low_memory) else evaluator.evaluate(run)
+               for run in runs]
     write_text_output(render_results(results, fmt, per_query=per_query, digits=digits), output)
 
 

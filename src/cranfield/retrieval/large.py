@@ -38,10 +38,10 @@ from .partial import Partial, combine, evaluate_piece, missing_piece, query_code
 from .results import Results
 from .run import Run
 
-__all__ = ["evaluate_large", "evaluate_path", "LOW_MEMORY_BYTES"]
+__all__ = ["evaluate_large", "evaluate_path", "use_low_memory", "LOW_MEMORY_BYTES"]
 
 #: `cranfield evaluate` switches to the block-wise path for run files above this size (text bytes)
-LOW_MEMORY_BYTES = 2 << 30
+LOW_MEMORY_BYTES = 1 << 30
 
 
 class _NotGrouped(Exception):
@@ -88,6 +88,20 @@ def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows
     if evaluator.options["complete"]:
         partials.append(missing_piece(evaluator, seen_mask(partials, evaluator)))
     return combine(evaluator, partials, name or _default_name(path), source=str(path))
+
+
+def use_low_memory(run: "str | os.PathLike", requested: bool = False) -> bool:
+    """Whether ``cranfield evaluate`` reads ``run`` block-wise: asked for, or a file (not '-')
+    larger than :data:`LOW_MEMORY_BYTES` (a Parquet dataset: over 1/8 of that, compressed)."""
+    if str(run) == "-":
+        return False
+    if requested:
+        return True
+    path = Path(str(run))
+    if path.is_dir():
+        size = sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+        return size * 8 > LOW_MEMORY_BYTES
+    return path.is_file() and path.stat().st_size > LOW_MEMORY_BYTES
 
 
 def _default_name(path) -> str:
