@@ -20,6 +20,7 @@ _LAZY: dict[str, str] = {
     "read_qrels": "cranfield.retrieval.qrels",
     "read_run": "cranfield.retrieval.run",
     "evaluate": "cranfield.retrieval.evaluate",
+    "evaluate_large": "cranfield.retrieval.large",
     "Evaluator": "cranfield.retrieval.evaluate",
     "Results": "cranfield.retrieval.results",
     "Measure": "cranfield.measures.base",
