@@ -446,5 +446,8 @@ def parse_measures(*texts: "str | Measure | Sequence[str | Measure]") -> list[Me
             result.extend(trec)
             continue
         _load_families()
+        name, dot, _ = text.partition(".")
+        if dot and re.fullmatch(r"[A-Za-z_]\w*", name) and name.lower() not in _ALIASES:  # a mistyped trec_eval name
+            raise MeasureError(_unknown_message(name))
         result.append(_Parser(text).measure())
     return list(dict.fromkeys(result))
