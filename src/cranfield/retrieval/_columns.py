@@ -91,4 +91,4 @@ def check_numbers(values: np.ndarray, *, source: str, field: str, lines: np.ndar
     if bad.any():
         index = int(np.flatnonzero(bad)[0])
         line = int(lines[index]) if lines is not None else index + 1
-        raise InputError(f"expected a finite number, found {values[index]!r}", source=source, line=line, field=field)
+        raise InputError(f"expected a finite number, found {values[index].item()!r}", source=source, line=line, field=field)

@@ -45,7 +45,7 @@ class TrecTable:
             if fractional.any():
                 index = int(np.flatnonzero(fractional)[0])
                 line = int(lines[index]) if lines is not None else index + 1
-                raise InputError(f"expected an integer relevance, found {array[index]!r}", source=source,
+                raise InputError(f"expected an integer relevance, found {array[index].item()!r}", source=source,
                                  line=line, field=self.value_field)
         self.values = array.astype(self.value_dtype, copy=False)
         if not (len(self.qid) == len(self.docno) == len(self.values)):

@@ -49,7 +49,7 @@ def _series(obj, where: str) -> Series:
         raise InputError(f"expected as many values as query ids, found {qids.shape} ids and {vals.shape} values", source=where)
     bad = ~np.isfinite(vals)
     if bad.any():
-        raise InputError(f"query {qids[bad][0]!r}: expected a finite number, found {vals[bad][0]!r}", source=where, field="value")
+        raise InputError(f"query {str(qids[bad][0])!r}: expected a finite number, found {float(vals[bad][0])!r}", source=where, field="value")
     unique, counts = np.unique(qids, return_counts=True)
     if (counts > 1).any():
         raise InputError(f"query {unique[counts > 1][0]!r} appears {counts.max()} times; expected one value per query", source=where)
