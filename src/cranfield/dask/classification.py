@@ -1,0 +1,88 @@
+"""Score statistics of classifiers over data spread across Dask workers (see :mod:`.counts`)."""
+
+from __future__ import annotations
+
+from typing import Any, Hashable
+
+import numpy as np
+
+from ..errors import UsageError
+from ._deps import compute, current_client, require_dask
+from .counts import ScoreStats
+
+__all__ = ["score_stats"]
+
+
+def score_stats(data: Any = None, *, y_true: Any = "y_true", y_score: Any = "y_score", sample_weight: Any = None,
+                pos_label: Hashable | None = None, bins: int | None = None, range: tuple[float, float] | None = None,
+                split_every: int = 8, client=None) -> ScoreStats:
+    """Merge the per-partition :class:`ScoreStats` of distributed scores by a tree reduction.
+
+    Either ``data`` is a Dask DataFrame and ``y_true``/``y_score``/``sample_weight`` name its
+    columns, or ``data`` is None and they are Dask Series or Dask arrays with the same partitions.
+    ``pos_label`` is needed unless the labels are booleans or 0/1 (−1/1): a partition may hold one
+    class only. ``bins`` (with an optional ``range``, found by a first pass over the scores if not
+    given): the bounded-memory approximation. ``split_every``: fan-in of the reduction tree.
+
+    The result is identical to ``ScoreStats.from_arrays`` on all samples at once; its curves, AUC,
+    AP and confusion matrices equal those of :mod:`cranfield.classification` on the whole data.
+    """
+    require_dask()
+    import dask
+
+    if split_every < 2:
+        raise UsageError(f"split_every must be ≥ 2, found {split_every}")
+    parts = _partitions(data, y_true, y_score, sample_weight)
+    client = current_client(client)
+    if bins is not None and range is None:
+        lows_highs = compute([dask.delayed(_min_max)(p[1]) for p in parts], client)
+        lows_highs = [v for v in lows_highs if v is not None]
+        if not lows_highs:
+            raise UsageError("no samples")
+        range = (min(v[0] for v in lows_highs), max(v[1] for v in lows_highs))
+    level = [dask.delayed(_stats)(t, s, w, pos_label, bins, range) for t, s, w in parts]
+    while len(level) > 1:  # a tree of merges, split_every parts at a time
+        level = [dask.delayed(ScoreStats.merge)(level[i:i + split_every]) for i in np.arange(0, len(level), split_every)]
+    return compute(level, client)[0]
+
+
+def _partitions(data, y_true, y_score, sample_weight) -> list[tuple]:
+    """Aligned (y_true, y_score, weight) delayed pieces."""
+    if data is not None:
+        if not hasattr(data, "to_delayed"):
+            raise UsageError(f"expected a Dask DataFrame, found {type(data).__name__}")
+        columns = [y_true, y_score] + ([sample_weight] if sample_weight is not None else [])
+        missing = [c for c in columns if c not in data.columns]
+        if missing:
+            raise UsageError(f"no column {missing[0]!r} (columns: {', '.join(map(str, data.columns))})")
+        import dask
+
+        pieces = data[columns].to_delayed()
+        return [(dask.delayed(_column)(p, y_true), dask.delayed(_column)(p, y_score),
+                 dask.delayed(_column)(p, sample_weight) if sample_weight is not None else None) for p in pieces]
+    arrays = [y_true, y_score] + ([sample_weight] if sample_weight is not None else [])
+    if not all(hasattr(a, "to_delayed") for a in arrays):
+        raise UsageError("without a DataFrame, y_true, y_score (and sample_weight) must be Dask Series or arrays")
+    split = [np.ravel(a.to_delayed()).tolist() for a in arrays]
+    if len({len(s) for s in split}) != 1:
+        raise UsageError(f"y_true, y_score and sample_weight must have the same partitions, found "
+                         f"{', '.join(str(len(s)) for s in split)}")
+    weights = split[2] if sample_weight is not None else [None] * len(split[0])
+    return list(zip(split[0], split[1], weights))
+
+
+def _column(frame, name):
+    return frame[name].to_numpy()
+
+
+def _min_max(scores):
+    values = np.asarray(scores, dtype=np.float64)
+    return (float(values.min()), float(values.max())) if values.size else None
+
+
+def _stats(y_true, y_score, weight, pos_label, bins, value_range) -> ScoreStats | None:
+    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
+    if y_score.size == 0:
+        return None
+    return ScoreStats.from_arrays(y_true, y_score, sample_weight=None if weight is None else np.asarray(weight),
+                                  pos_label=pos_label, bins=bins, range=value_range)

@@ -1,0 +1,196 @@
+"""Retrieval evaluation of runs (and qrels) held as Dask DataFrames or Parquet datasets.
+
+Strategy: every partition that holds whole queries is evaluated by the in-memory kernels (see
+:mod:`cranfield.retrieval.partial`) and the per-query values are gathered and combined.
+
+* ``partitioned="auto"`` (default): the run's partitions are first assumed to hold whole
+  queries (the usual case for data written per query range or per user shard); if a query turns
+  out to be in two partitions, the run is shuffled by query and evaluated again.
+* ``partitioned=True``: trust the partitioning (a query in two partitions is an error);
+  ``partitioned=False``: always shuffle by query first.
+
+The shuffle is a hash partitioning of the query ids into ``npartitions`` buckets (an all-to-all
+exchange of task outputs), the same for the run and, when given as a Dask DataFrame, the qrels,
+so that bucket *j* of both holds the same queries (co-partitioning). In-memory qrels are prepared
+once and broadcast to the workers.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from ..measures.base import Measure
+from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator
+from ..retrieval.results import Results
+from ._deps import compute, current_client, require_dask
+
+__all__ = ["evaluate"]
+
+
+def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
+             partitioned: "bool | str" = "auto", npartitions: int | None = None, name: str | None = None,
+             qid: str = "qid", docno: str = "docno", score: str = "score", rel: str = "rel", client=None,
+             relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
+             judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro") -> Results:
+    """Evaluate a distributed run; the same :class:`~cranfield.Results` as :func:`cranfield.evaluate`.
+
+    ``run``: a Dask DataFrame with columns ``qid``, ``docno``, ``score`` (names are options), or the
+    path of a Parquet file or dataset (local or on shared storage: any URL ``dask.dataframe.
+    read_parquet`` reads, e.g. ``s3://bucket/run/``). ``qrels``: anything
+    :func:`cranfield.read_qrels` reads (prepared once, broadcast), or a Dask DataFrame with columns
+    ``qid``, ``docno``, ``rel`` (co-partitioned with the run). ``partitioned``: see the module
+    docstring; ``npartitions``: buckets of the shuffle (default: the run's partitions).
+    ``client``: a ``distributed.Client`` (default: the current one, else Dask's local scheduler).
+    The other options are :class:`~cranfield.Evaluator`'s.
+    """
+    require_dask()
+    if partitioned not in ("auto", True, False):
+        raise UsageError(f"partitioned must be 'auto', True or False, found {partitioned!r}")
+    client = current_client(client)
+    run_frame = _as_frame(run, [qid, docno, score], "run")
+    options = dict(relevance_level=relevance_level, complete=complete, max_results=max_results,
+                   judged_only=judged_only, collection_size=collection_size, aggregate=aggregate)
+    run_name = name or (os.path.basename(str(run).rstrip("/")) if isinstance(run, (str, os.PathLike)) else "run")
+    columns = (qid, docno, score)
+    n_out = int(npartitions or run_frame.npartitions)
+    if n_out < 1:
+        raise UsageError(f"npartitions must be ≥ 1, found {npartitions}")
+    if hasattr(qrels, "to_delayed") and hasattr(qrels, "npartitions"):
+        return _co_partitioned(_as_frame(qrels, [qid, docno, rel], "qrels"), run_frame, measures, options,
+                               columns, (qid, docno, rel), n_out, run_name, client)
+    from ..retrieval.partial import combine, missing_piece, seen_mask
+
+    evaluator = Evaluator(qrels, measures, **options)
+    shared = _share(evaluator, client)
+    import dask
+
+    partials = None
+    if partitioned in ("auto", True):
+        pieces = [dask.delayed(_run_piece)([part], shared, columns) for part in run_frame.to_delayed()]
+        partials = compute(pieces, client)
+        if _overlap(partials):
+            if partitioned is True:
+                raise InputError("a query is in two partitions of the run, but partitioned=True", source=run_name)
+            partials = None
+    if partials is None:
+        buckets = _hash_split(run_frame, qid, n_out)
+        partials = compute([dask.delayed(_run_piece)(bucket, shared, columns) for bucket in buckets], client)
+    if options["complete"]:
+        partials.append(missing_piece(evaluator, seen_mask(partials, evaluator)))
+    return combine(evaluator, partials, run_name, source=run_name)
+
+
+def _as_frame(data, columns: list[str], what: str):
+    """A Dask DataFrame with ``columns``, from a Dask DataFrame or a Parquet path."""
+    import dask.dataframe as dd
+
+    if isinstance(data, (str, os.PathLike)):
+        return dd.read_parquet(str(data), columns=columns)
+    if not hasattr(data, "to_delayed") or not hasattr(data, "columns"):
+        raise UsageError(f"the {what} must be a Dask DataFrame or the path of a Parquet dataset, "
+                         f"found {type(data).__name__}")
+    missing = [c for c in columns if c not in data.columns]
+    if missing:
+        raise InputError(f"no column {missing[0]!r} (columns: {', '.join(map(str, data.columns))})",
+                         source=what, field=missing[0])
+    return data[columns]
+
+
+def _share(evaluator: Evaluator, client):
+    """The evaluator, broadcast to every worker once (a future) when a distributed client runs."""
+    if client is None:
+        import dask
+
+        return dask.delayed(evaluator, pure=False)
+    return client.scatter(evaluator, broadcast=True, hash=False)
+
+
+def _overlap(partials) -> bool:
+    ids = [p.query_ids for p in partials if p is not None and len(p)]
+    if not ids:
+        return False
+    every = np.concatenate(ids)
+    return np.unique(every).size != every.size
+
+
+def _hash_split(frame, qid: str, n_out: int) -> list[list]:
+    """Bucket j: the list of the pieces of every input partition whose query id hashes to j."""
+    import dask
+
+    if n_out == 1:
+        return [list(frame.to_delayed())]
+    split = [dask.delayed(_split, nout=n_out)(part, qid, n_out) for part in frame.to_delayed()]
+    return [[s[j] for s in split] for j in range(n_out)]  # a loop over partitions, not rows
+
+
+def _split(frame, qid: str, n_out: int):
+    import pandas as pd
+
+    bucket = pd.util.hash_array(frame[qid].astype(object).to_numpy()) % np.uint64(n_out)
+    order = np.argsort(bucket, kind="stable")
+    bounds = np.searchsorted(bucket[order], np.arange(n_out + 1, dtype=np.uint64))
+    ordered = frame.iloc[order]
+    return tuple(ordered.iloc[bounds[j]:bounds[j + 1]] for j in range(n_out))
+
+
+def _concat(frames):
+    import pandas as pd
+
+    frames = [f for f in frames if f is not None and len(f)]
+    if not frames:
+        return None
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+def _to_run(frame, columns):
+    from ..retrieval.run import Run
+
+    qid, docno, score = columns
+    return Run.from_frame(frame, qid=qid, docno=docno, value=score, name="run")
+
+
+def _run_piece(frames, evaluator: Evaluator, columns):
+    from ..retrieval.partial import evaluate_piece
+
+    frame = _concat(frames)
+    if frame is None:
+        return None
+    return evaluate_piece(evaluator, _to_run(frame, columns))
+
+
+def _co_partitioned(qrels_frame, run_frame, measures, options, run_columns, qrels_columns, n_out, run_name,
+                    client) -> Results:
+    """Qrels and run hashed into the same buckets; each bucket evaluated with its own qrels."""
+    import dask
+
+    from ..retrieval.partial import combine, judged_levels
+
+    qid, docno, rel = qrels_columns
+    levels = judged_levels(np.asarray(qrels_frame[rel].unique().compute(scheduler=client) if client is not None
+                                      else qrels_frame[rel].unique().compute(), dtype=np.int64))
+    run_buckets = _hash_split(run_frame, run_columns[0], n_out)
+    qrels_buckets = _hash_split(qrels_frame, qid, n_out)
+    tasks = [dask.delayed(_bucket)(r, q, measures, options, run_columns, qrels_columns, levels)
+             for r, q in zip(run_buckets, qrels_buckets)]
+    partials = [p for pair in compute(tasks, client) for p in pair]
+    reference = Evaluator({"q": {"d": 1}}, measures, **options)  # measures and options for combining
+    return combine(reference, partials, run_name, source=run_name)
+
+
+def _bucket(run_frames, qrels_frames, measures, options, run_columns, qrels_columns, levels):
+    from ..retrieval.partial import evaluate_piece, missing_piece, seen_mask
+    from ..retrieval.qrels import Qrels
+
+    qrels_frame = _concat(qrels_frames)
+    if qrels_frame is None:
+        return [None]
+    qid, docno, rel = qrels_columns
+    evaluator = Evaluator(Qrels.from_frame(qrels_frame, qid=qid, docno=docno, value=rel), measures, **options)
+    run_frame = _concat(run_frames)
+    piece = evaluate_piece(evaluator, _to_run(run_frame, run_columns), levels=levels) if run_frame is not None else None
+    missing = missing_piece(evaluator, seen_mask([piece], evaluator), levels=levels) if options["complete"] else None
+    return [piece, missing]
