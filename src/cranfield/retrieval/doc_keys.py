@@ -16,7 +16,8 @@ __all__ = ["MAX_BYTES", "packed_words", "pad_words", "mix", "HashCollision"]
 
 MAX_BYTES = 32
 _C1 = np.uint64(0x9E3779B97F4A7C15)
-_C2 = np.uint64(0xBF58476D1CE4E5B9)
+_C2 = np.uint64(0x94D049BB133111EB)
+_C3 = np.uint64(0xBF58476D1CE4E5B9)
 
 
 class HashCollision(Exception):
@@ -99,8 +100,11 @@ def mix(query: np.ndarray, words: np.ndarray, n_queries: int) -> np.ndarray:
     hash_bits = 63 - query_bits
     with np.errstate(over="ignore"):
         key = np.full(words.shape[0], _C1, dtype=np.uint64)
-        for j in range(words.shape[1]):
+        for j in range(words.shape[1]):  # splitmix64's finaliser after each word: every bit mixes
             key ^= words[:, j]
+            key ^= key >> np.uint64(30)
+            key *= _C3
+            key ^= key >> np.uint64(27)
             key *= _C2
             key ^= key >> np.uint64(31)
         key >>= np.uint64(64 - hash_bits)

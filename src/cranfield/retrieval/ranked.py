@@ -35,18 +35,19 @@ from .doc_keys import HashCollision
 
 @dataclass
 class PreparedQrels:
-    """Qrels encoded once, for evaluating many runs (see :class:`~cranfield.Evaluator`)."""
+    """Qrels encoded once, for evaluating many runs (see :class:`~cranfield.Evaluator`).
+
+    Judgments are keyed by (query, packed docno) (see :mod:`.doc_keys`); the exact dictionary
+    encoding of docnos is built only when some id does not pack (too long, non-ASCII, NUL).
+    """
 
     qrels: Qrels
     query_ids: np.ndarray  # sorted unique query ids (object array of str)
     query_index: object  # pyarrow array of the sorted query ids, for lookups
     q: np.ndarray  # query index of each judgment (int64)
-    doc_dictionary: object  # pyarrow StringArray of distinct judged docnos
-    d: np.ndarray  # docno code of each judgment (int64)
     rel: np.ndarray  # int64
-    keys_sorted: np.ndarray  # q * n_docs + d, sorted (int64)
-    rel_sorted: np.ndarray
     _packed: dict = field(default_factory=dict, repr=False)
+    _exact: dict = field(default_factory=dict, repr=False)
 
     def packed_width(self) -> int | None:
         from .doc_keys import packed_width
@@ -57,7 +58,7 @@ class PreparedQrels:
 
     def packed(self, n_words: int):
         """Judgments keyed by mix(query, packed docno) for runs whose ids pack into n_words words:
-        (sorted keys, their query index, words and relevance), or None if ids do not pack."""
+        (sorted keys, their query index, words, relevance, original row), or None if ids do not pack."""
         from .doc_keys import mix, packed_words
 
         if n_words not in self._packed:
@@ -66,12 +67,61 @@ class PreparedQrels:
                 return None
             keys = mix(self.q, words, len(self.query_ids))
             order = np.argsort(keys, kind="stable")
-            self._packed[n_words] = (keys[order], self.q[order], words[order], self.rel[order])
+            self._packed[n_words] = (keys[order], self.q[order], words[order], self.rel[order], order)
         return self._packed[n_words]
+
+    def _exact_encoding(self) -> dict:
+        if not self._exact:
+            encoded = self.qrels.docno.dictionary_encode()
+            dictionary = encoded.chunk(0).dictionary
+            d = _indices(encoded)
+            keys = self.q * len(dictionary) + d
+            sort = np.argsort(keys, kind="stable")
+            self._exact.update(dictionary=dictionary, d=d, sort=sort, keys_sorted=keys[sort],
+                               rel_sorted=self.rel[sort])
+        return self._exact
+
+    @property
+    def doc_dictionary(self):
+        """Distinct judged docnos (Arrow strings): the exact, general path."""
+        return self._exact_encoding()["dictionary"]
+
+    @property
+    def keys_sorted(self) -> np.ndarray:
+        return self._exact_encoding()["keys_sorted"]
+
+    @property
+    def rel_sorted(self) -> np.ndarray:
+        return self._exact_encoding()["rel_sorted"]
+
+    def check_duplicates(self) -> None:
+        """A (query, docno) judged twice is an error naming both lines."""
+        width = self.packed_width()
+        packed = self.packed(width) if width is not None else None
+        if packed is not None:
+            keys, q_sorted, words, _, order = packed
+            same = np.flatnonzero(keys[1:] == keys[:-1])
+            real = same[(q_sorted[same] == q_sorted[same + 1]) & (words[same] == words[same + 1]).all(axis=1)]
+            if real.size:
+                i, j = sorted((int(order[real[0]]), int(order[real[0] + 1])))
+                self._raise_duplicate(i, j)
+            if real.size == same.size:
+                return
+        exact = self._exact_encoding()
+        dup = np.flatnonzero(exact["keys_sorted"][1:] == exact["keys_sorted"][:-1])
+        if dup.size:
+            i, j = sorted((int(exact["sort"][dup[0]]), int(exact["sort"][dup[0] + 1])))
+            self._raise_duplicate(i, j)
+
+    def _raise_duplicate(self, i: int, j: int) -> None:
+        raise InputError(f"duplicate judgment for query {self.query_ids[self.q[i]]!r}, document "
+                         f"{self.qrels.docno[i].as_py()!r} (also on line {self.qrels.line_of(i)})",
+                         source=self.qrels.source, line=self.qrels.line_of(j), field="docno")
 
 
 def prepare_qrels(qrels: Qrels) -> PreparedQrels:
-    """Encode qrels: query and document codes, sorted keys; duplicates are an error."""
+    """Encode qrels: query index of each judgment and (lazily) document keys; duplicates are an
+    error."""
     import pyarrow.compute as pc
 
     if len(qrels) == 0:
@@ -81,24 +131,11 @@ def prepare_qrels(qrels: Qrels) -> PreparedQrels:
     order = _np(pc.sort_indices(q_dict))
     rank_of_code = np.empty(len(order), dtype=np.int64)
     rank_of_code[order] = np.arange(len(order))
-    q = rank_of_code[np.concatenate([_np(c.indices) for c in q_encoded.chunks]).astype(np.int64)]
+    q = rank_of_code[_indices(q_encoded)]
     query_ids = np.asarray(q_dict.take(order).to_pylist(), dtype=object)
-
-    d_encoded = qrels.docno.dictionary_encode()
-    d_dict = d_encoded.chunk(0).dictionary
-    d = np.concatenate([_np(c.indices) for c in d_encoded.chunks]).astype(np.int64)
-    keys = q * len(d_dict) + d
-    sort = np.argsort(keys, kind="stable")
-    keys_sorted = keys[sort]
-    dup = np.flatnonzero(keys_sorted[1:] == keys_sorted[:-1])
-    if dup.size:
-        i, j = sort[dup[0]], sort[dup[0] + 1]
-        raise InputError(
-            f"duplicate judgment for query {query_ids[q[i]]!r}, document {d_dict[int(d[i])].as_py()!r} "
-            f"(also on line {qrels.line_of(i)})", source=qrels.source, line=qrels.line_of(j), field="docno")
-    return PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=q_dict.take(order), q=q,
-                         doc_dictionary=d_dict, d=d, rel=qrels.rel, keys_sorted=keys_sorted,
-                         rel_sorted=qrels.rel[sort])
+    prepared = PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=q_dict.take(order), q=q, rel=qrels.rel)
+    prepared.check_duplicates()
+    return prepared
 
 
 @dataclass
@@ -384,6 +421,20 @@ class _PackedDocs:
             return None
         return cls(run, rows, keys if rows is None else keys[rows], judged, n_words)
 
+    def _candidates(self):
+        """A bitmap over a multiplicative hash of the judged keys (query and docno): rows whose
+        bit is clear are not judged and skip the search."""
+        if not hasattr(self, "_bitmap"):
+            keys_sorted = self.judged[0]
+            self._bits = np.uint64(max(16, min(27, int(keys_sorted.size * 8).bit_length())))
+            self._bitmap = np.zeros(1 << int(self._bits), dtype=bool)
+            self._bitmap[self._slot(keys_sorted)] = True
+        return self._bitmap
+
+    def _slot(self, keys: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return ((keys.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> (np.uint64(64) - self._bits)).astype(np.intp)
+
     def words(self, index: np.ndarray) -> np.ndarray:
         """Packed words of the rows at ``index`` (positions before any reordering)."""
         import pyarrow as pa
@@ -413,16 +464,19 @@ class _PackedDocs:
     def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
         from .doc_keys import HashCollision
 
-        keys_sorted, q_sorted, words_sorted, rel_sorted = self.judged
+        keys_sorted, q_sorted, words_sorted, rel_sorted, _ = self.judged
         n = qi.size
         rel = np.full(n, NONPOOL, dtype=np.int64)
         hits, slots = [], []
+        bitmap = self._candidates()
         for start in range(0, n, _BLOCK):  # blocks of rows: bounded temporary memory
             stop = min(start + _BLOCK, n)
             keys = self.keys[start:stop] if order is None else self.keys[order[start:stop]]
+            maybe = np.flatnonzero(bitmap[self._slot(keys)])
+            keys = keys[maybe]
             slot = np.minimum(np.searchsorted(keys_sorted, keys), keys_sorted.size - 1)
             hit = np.flatnonzero(keys_sorted[slot] == keys)
-            hits.append(hit + start)
+            hits.append(maybe[hit] + start)
             slots.append(slot[hit])
         hit, slot = np.concatenate(hits), np.concatenate(slots)
         run_words = self.words(hit if order is None else order[hit])
