@@ -91,6 +91,8 @@ def files() -> dict[str, bytes]:
         "cls_duplicate_column.csv": b"y,s,y\n1,0.9,1\n0,0.1,0\n",
         "cls_latin1.csv": b"y,s\nja,0.9\nnein,0.1\n\xe9t\xe9,0.5\n",
         "cls_binary.csv": bytes(range(256)) * 2,
+        "cls_header_latin1.csv": b"y,\xe9\n1,0.9\n",  # found by scripts/fuzz.py (UnicodeDecodeError)
+        "cls_header_newline.csv": b'"y\nx",s\n1,0.9\n',  # found by scripts/fuzz.py (two-line message)
         "cls_ragged.csv": b"y,s\n1,0.9\n0,0.1,7\n",
         "cls_empty.csv": b"",
         "cls_header_only.csv": b"y,s\n",

@@ -77,11 +77,13 @@ def _fbeta(c, div, beta=1.0):
 
 
 def _mcc(m, div):
+    m = m / m.sum() if m.sum() > 0 else m  # scale-free: proportions cannot overflow (huge weights)
     t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
     return div(np.trace(m) * s - t @ p, np.sqrt((s * s - p @ p) * (s * s - t @ t)))
 
 
 def _kappa(m, div):
+    m = m / m.sum() if m.sum() > 0 else m  # scale-free: proportions cannot overflow (huge weights)
     t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
     return div(np.trace(m) * s - t @ p, s * s - t @ p)
 

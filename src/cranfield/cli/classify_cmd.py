@@ -33,7 +33,13 @@ def _read_table(path: str):
         from pyarrow import csv
 
         delimiter = "\t" if name.endswith((".tsv", ".tab", ".txt")) else ","
-        return csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=delimiter)), 2  # header is line 1
+        table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=delimiter))
+        try:
+            table.column_names  # noqa: B018 - Arrow decodes the header names here
+        except UnicodeDecodeError as error:
+            raise InputError(f"invalid UTF-8 byte 0x{error.object[error.start]:02x} in the header; expected UTF-8 text",
+                             source=path, line=1) from None
+        return table, 2  # header is line 1
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as error:
         text = " ".join(str(error).split())  # one line: Arrow quotes the bad row, newlines and all
         text = text if text.isprintable() else repr(text)[1:-1]  # no raw control bytes on a terminal
@@ -42,7 +48,7 @@ def _read_table(path: str):
 
 def _column(table, name: str, path: str, first_line: int):
     if name not in table.column_names:
-        raise InputError(f"no column {name!r}; the columns are {', '.join(table.column_names)}", source=path)
+        raise InputError(f"no column {name!r}; the columns are {', '.join(map(repr, table.column_names))}", source=path)
     if table.column_names.count(name) > 1:
         raise InputError(f"column {name!r} appears {table.column_names.count(name)} times in the header; expected once",
                          source=path, field=name)
