@@ -59,11 +59,26 @@ class TrecTable:
     def lines(self) -> np.ndarray:
         """1-based line (or row) number of each row in its source."""
         if self._lines is None:
-            return np.arange(1, len(self.values) + 1, dtype=np.int64)
+            return np.arange(1, len(self.values) + 1, dtype=np.int64) + self._line_offset
         return self._lines
 
+    _line_offset = 0  # rows of a slice start after this many lines of the source
+
     def line_of(self, index: int) -> int:
-        return int(index) + 1 if self._lines is None else int(self._lines[index])
+        return int(index) + 1 + self._line_offset if self._lines is None else int(self._lines[index])
+
+    def slice(self, start: int, stop: int):
+        """Rows [start, stop) as a new object of the same type (zero-copy; lines are kept)."""
+        part = object.__new__(type(self))
+        part.__dict__.update(self.__dict__)
+        part.qid = self.qid.slice(start, stop - start)
+        part.docno = self.docno.slice(start, stop - start)
+        part.values = self.values[start:stop]
+        if self._lines is None:
+            part._line_offset = self._line_offset + start
+        else:
+            part._lines = self._lines[start:stop]
+        return part
 
     # ------------------------------------------------------------------ constructors
     @classmethod

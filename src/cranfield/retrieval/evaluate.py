@@ -58,9 +58,23 @@ class Evaluator:
         """The sorted, judged view of a run (the statistic all measures share)."""
         return rank(self._prepared, read_run(run), **self.options)
 
-    def evaluate(self, run, *, name: str | None = None) -> Results:
+    def evaluate(self, run, *, name: str | None = None, threads: int | None = None) -> Results:
+        """Per-query values and aggregates of every measure for ``run``.
+
+        A run of a million rows or more, grouped by query, is split at query boundaries and
+        evaluated by ``threads`` threads (default: the cores available; the numbers are the
+        same, see :mod:`.parallel`).
+        """
+        from .parallel import MIN_ROWS, available_threads, evaluate_parallel
+
         run = read_run(run, name=name)
-        return self.results_from_view(self.view(run), name or run.name or "run", self.measures)
+        run_name = name or run.name or "run"
+        threads = available_threads() if threads is None else max(1, int(threads))
+        if threads > 1 and len(run) >= MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":
+            results = evaluate_parallel(self, run, run_name, threads)
+            if results is not None:
+                return results
+        return self.results_from_view(self.view(run), run_name, self.measures)
 
     def results_from_view(self, view: RankedView, run_name: str, measures: Sequence[Measure]) -> Results:
         """Compute ``measures`` on a ranked view.

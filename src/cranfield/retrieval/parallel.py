@@ -1,0 +1,103 @@
+"""Evaluate a large run on several cores: split it at query boundaries, rank and measure each
+part in its own thread, and merge the per-query values.
+
+numpy and Arrow release the GIL in their loops, so threads give a near-linear speed-up on the
+ranking and the measures. Every measure of a query depends only on that query's documents, so
+the merged per-query values are those of the single-threaded path, bit for bit; aggregates are
+recomputed from them in the same order.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from .._arrow import to_numpy
+from .results import Results, aggregate
+
+__all__ = ["available_threads", "query_blocks", "split_run", "evaluate_parallel", "MIN_ROWS"]
+
+MIN_ROWS = 1_000_000  # smaller runs are evaluated in one thread
+
+
+def available_threads() -> int:
+    """Cores this process may use (``CRANFIELD_THREADS`` overrides), at most 8."""
+    override = os.environ.get("CRANFIELD_THREADS")
+    if override and override.isdigit():
+        return max(1, int(override))
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, 8))
+
+
+def query_blocks(qid) -> tuple[np.ndarray, bool]:
+    """Start rows of the runs of equal query ids, and whether each query forms one block."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = [c for c in (qid.chunks if isinstance(qid, pa.ChunkedArray) else [qid]) if len(c)]
+    starts = [np.zeros(1, dtype=np.int64)]
+    offset = 0
+    previous_last = None
+    for chunk in chunks:
+        m = len(chunk)
+        if previous_last is not None and chunk[0].as_py() != previous_last:
+            starts.append(np.array([offset], dtype=np.int64))
+        if m > 1:
+            change = to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, m - 1)))
+            starts.append(np.flatnonzero(change).astype(np.int64) + 1 + offset)
+        previous_last = chunk[m - 1].as_py()
+        offset += m
+    starts = np.unique(np.concatenate(starts)) if offset else np.zeros(0, dtype=np.int64)
+    if starts.size == 0:
+        return starts, True
+    first_ids = qid.take(pa.array(starts))
+    grouped = len(pc.unique(first_ids)) == starts.size
+    return starts, grouped
+
+
+def split_run(run, parts: int):
+    """The run cut into about ``parts`` slices of whole queries, or None if its queries are not
+    each in one block (then it is evaluated in one piece)."""
+    n = len(run)
+    starts, grouped = query_blocks(run.qid)
+    if not grouped or starts.size < parts:
+        return None
+    cuts = [0]
+    for i in range(1, parts):
+        position = int(np.searchsorted(starts, i * n // parts))
+        if position < starts.size and starts[position] > cuts[-1]:
+            cuts.append(int(starts[position]))
+    cuts.append(n)
+    return [run.slice(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
+
+
+def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | None:
+    """Results of ``evaluator`` on ``run`` computed by ``threads`` threads, or None when the
+    run is not suited (not grouped by query)."""
+    parts = split_run(run, threads)
+    if parts is None or len(parts) < 2:
+        return None
+    prepared = evaluator._prepared
+    width = prepared.packed_width()
+    if width is not None:
+        prepared.packed(width)  # build the shared judgment index once, before the threads
+
+    def work(part):
+        return evaluator.results_from_view(evaluator.view(part), run_name, evaluator.measures)
+
+    with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+        pieces = list(pool.map(work, parts))
+    position = {qid: i for i, qid in enumerate(prepared.query_ids.tolist())}
+    query_ids = np.concatenate([p.query_ids for p in pieces])
+    order = np.argsort(np.array([position[q] for q in query_ids.tolist()]), kind="stable")
+    query_ids = query_ids[order]
+    per_query = {name: np.concatenate([p.per_query[name] for p in pieces])[order] for name in pieces[0].per_query}
+    means = {str(m): aggregate(per_query[str(m)], m.family.aggregate, query_ids.size) for m in evaluator.measures}
+    in_run = np.concatenate([p.in_run for p in pieces])[order] if pieces[0].in_run is not None else None
+    return Results(run_name=run_name, measures=tuple(evaluator.measures), query_ids=query_ids, per_query=per_query,
+                   mean=means, settings=dict(pieces[0].settings), in_run=in_run)
