@@ -203,6 +203,8 @@ CASES: list[Case] = [
           "expected a number, found 'high'", field="rel"),
     _call("qrels dict fractional relevance", lambda: cranfield.Qrels.from_dict({"q1": {"d1": 1.5}}), InputError,
           "expected an integer relevance, found 1.5", line=1, field="rel"),
+    _call("qrels dict relevance beyond int64", lambda: cranfield.Qrels.from_dict({"q1": {"d1": 9.3e18}}), InputError,
+          "expected an integer relevance, found 9.3e+18", line=1, field="rel"),  # found by scripts/fuzz.py
     _call("run frame null score", lambda: cranfield.Run.from_frame(_frame_with_null_score()), InputError,
           "missing value (null)", line=2, field="score"),
     _call("compare_values NaN", lambda: cranfield.compare_values({"a": {"AP": {"q1": float("nan"), "q2": 0.5}},

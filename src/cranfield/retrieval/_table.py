@@ -41,7 +41,7 @@ class TrecTable:
         if array.dtype.kind == "f":
             check_numbers(array, source=source, field=self.value_field, lines=lines)
         if self.value_dtype is np.int64 and array.dtype.kind == "f":
-            fractional = array != np.floor(array)
+            fractional = (array != np.floor(array)) | (np.abs(array) >= 2.0**63)  # beyond int64: no silent wrap
             if fractional.any():
                 index = int(np.flatnonzero(fractional)[0])
                 line = int(lines[index]) if lines is not None else index + 1
