@@ -64,8 +64,10 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
                                columns, (qid, docno, rel), n_out, run_name, client)
     from ..retrieval.partial import combine, missing_piece, seen_mask
 
+    from ..retrieval.partial import PieceEvaluator
+
     evaluator = Evaluator(qrels, measures, **options)
-    shared = _share(evaluator, client)
+    shared = _share(PieceEvaluator(evaluator), client)
     import dask
 
     partials = None
@@ -100,7 +102,7 @@ def _as_frame(data, columns: list[str], what: str):
     return data[columns]
 
 
-def _share(evaluator: Evaluator, client):
+def _share(evaluator, client):
     """The evaluator, broadcast to every worker once (a future) when a distributed client runs."""
     if client is None:
         import dask
@@ -153,13 +155,11 @@ def _to_run(frame, columns):
     return Run.from_frame(frame, qid=qid, docno=docno, value=score, name="run")
 
 
-def _run_piece(frames, evaluator: Evaluator, columns):
-    from ..retrieval.partial import evaluate_piece
-
+def _run_piece(frames, pieces, columns):
     frame = _concat(frames)
     if frame is None:
         return None
-    return evaluate_piece(evaluator, _to_run(frame, columns))
+    return pieces.evaluate(_to_run(frame, columns))
 
 
 def _co_partitioned(qrels_frame, run_frame, measures, options, run_columns, qrels_columns, n_out, run_name,

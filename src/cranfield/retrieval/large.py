@@ -34,7 +34,7 @@ import numpy as np
 from ..errors import UsageError
 from ..measures.base import Measure
 from .evaluate import DEFAULT_MEASURES, Evaluator
-from .partial import Partial, combine, evaluate_piece, missing_piece, query_codes, seen_mask
+from .partial import Partial, PieceEvaluator, combine, missing_piece, query_codes, seen_mask
 from .results import Results
 from .run import Run
 
@@ -148,6 +148,7 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, general: bool, bar) ->
     import pyarrow as pa
 
     prepared = evaluator._prepared
+    pieces_evaluator = PieceEvaluator(evaluator)
     seen = np.zeros(len(prepared.query_ids), dtype=bool)
     partials: list[Partial | None] = []
     carry = None  # (qid, docno, score, lines) of the last query of the previous block
@@ -176,11 +177,11 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, general: bool, bar) ->
             index = pa.array(take)
             pieces.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
         if pieces:
-            partials.append(evaluate_piece(evaluator, _run_of(*_concat(pieces), source)))
+            partials.append(pieces_evaluator.evaluate(_run_of(*_concat(pieces), source)))
         carry, carry_code = (tail, tail_code) if tail_code >= 0 else (None, -1)
         bar.advance(block.position)
     if carry is not None:
-        partials.append(evaluate_piece(evaluator, _run_of(*_concat([carry]), source)))
+        partials.append(pieces_evaluator.evaluate(_run_of(*_concat([carry]), source)))
     return partials
 
 
@@ -206,6 +207,7 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, general: bool, bar
     from ..io.blocks import Irregular
 
     prepared = evaluator._prepared
+    pieces_evaluator = PieceEvaluator(evaluator)
     n_queries = len(prepared.query_ids)
     schema = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64()), ("line", pa.int64())])
     source = str(path)
@@ -251,7 +253,7 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, general: bool, bar
             run = Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(), source=source,
                       lines=table.column("line").to_numpy(), _trusted=True)
             del table
-            partials.append(evaluate_piece(evaluator, run))
+            partials.append(pieces_evaluator.evaluate(run))
             del run
             bar.advance(i + 1)
     return partials

@@ -25,7 +25,7 @@ from .ranked import RankedView, rank
 from .results import Results, aggregate, micro_aggregate
 from .run import Run
 
-__all__ = ["Partial", "evaluate_piece", "missing_piece", "combine", "query_codes", "judged_levels"]
+__all__ = ["Partial", "PieceEvaluator", "evaluate_piece", "missing_piece", "combine", "query_codes", "judged_levels"]
 
 
 @dataclass
@@ -104,6 +104,46 @@ def evaluate_piece(evaluator, run: Run, *, levels: np.ndarray | None = None,
         return None
     view = rank(prepared, run, **{**evaluator.options, "complete": complete})
     return _partial_from_view(evaluator, _widen(view, levels))
+
+
+class PieceEvaluator:
+    """Evaluate pieces against only the judgments of their own queries.
+
+    Ranking a piece against the whole qrels costs time in proportion to the whole qrels at every
+    piece; this keeps the judgments grouped by query once, and evaluates each piece with qrels
+    restricted to its queries (prepared on the fly, cheap) and the levels of the whole qrels.
+    """
+
+    def __init__(self, evaluator) -> None:
+        prepared = evaluator._prepared
+        self.evaluator = evaluator
+        self.order = np.argsort(prepared.q, kind="stable")
+        self.starts = np.searchsorted(prepared.q[self.order], np.arange(len(prepared.query_ids) + 1))
+        self.levels = judged_levels(prepared.rel)
+
+    def evaluate(self, run: Run) -> Partial | None:
+        import copy
+
+        import pyarrow as pa
+
+        from .qrels import Qrels
+        from .ranked import prepare_qrels
+
+        prepared = self.evaluator._prepared
+        codes = query_codes(run.qid, prepared.query_index)
+        present = np.unique(codes[codes >= 0])
+        if present.size == 0:
+            return None
+        lengths = self.starts[present + 1] - self.starts[present]
+        before = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        rows = self.order[np.repeat(self.starts[present] - before, lengths) + np.arange(int(lengths.sum()))]
+        qrels = prepared.qrels
+        index = pa.array(rows)
+        subset = Qrels(qrels.qid.take(index), qrels.docno.take(index), qrels.rel[rows], source=qrels.source,
+                       lines=qrels.lines[rows], _trusted=True)
+        piece_evaluator = copy.copy(self.evaluator)  # shallow: only the prepared qrels differ
+        piece_evaluator._prepared = prepare_qrels(subset)
+        return evaluate_piece(piece_evaluator, run, levels=self.levels)
 
 
 def missing_piece(evaluator, seen: np.ndarray, *, levels: np.ndarray | None = None) -> Partial | None:
