@@ -104,7 +104,7 @@ def bench_dask(n_queries: int, data_dir: Path, check: bool) -> dict:
     import cranfield.dask
 
     qrels_path, run_dir = write_parquet(n_queries, data_dir)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=logging.ERROR) as cluster, distributed.Client(cluster) as client:
         start = time.perf_counter()
         results = cranfield.dask.evaluate(str(qrels_path), str(run_dir), MEASURES, partitioned="auto")
