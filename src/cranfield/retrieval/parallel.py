@@ -86,6 +86,7 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | 
     width = prepared.packed_width()
     if width is not None:
         prepared.packed(width)  # build the shared judgment index once, before the threads
+    prepared.judged_levels()
 
     def work(part):
         return evaluator.results_from_view(evaluator.view(part), run_name, evaluator.measures)

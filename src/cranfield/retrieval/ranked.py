@@ -70,8 +70,16 @@ class PreparedQrels:
             self._packed[n_words] = (keys[order], self.q[order], words[order], self.rel[order], order)
         return self._packed[n_words]
 
+    def judged_levels(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distinct judged levels (≥ 0), the level code and query index of each judgment ≥ 0."""
+        if "levels" not in self._exact:
+            judged = self.rel >= 0
+            levels, code = np.unique(self.rel[judged], return_inverse=True)
+            self._exact["levels"] = (levels, code.reshape(-1), self.q[judged])
+        return self._exact["levels"]
+
     def _exact_encoding(self) -> dict:
-        if not self._exact:
+        if "dictionary" not in self._exact:
             encoded = self.qrels.docno.dictionary_encode()
             dictionary = encoded.chunk(0).dictionary
             d = _indices(encoded)
@@ -325,13 +333,11 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
 
     # judgment counts per level for the evaluated queries
-    judged = prepared.rel >= 0
-    levels, level_code = np.unique(prepared.rel[judged], return_inverse=True)
-    qj = prepared.q[judged]
+    levels, level_code, qj = prepared.judged_levels()
     sel = evaluated[qj]
     n_eval = int(evaluated.sum())
     level_counts = np.zeros((n_eval, levels.size), dtype=np.int64)
-    np.add.at(level_counts, (new_index[qj[sel]], level_code.reshape(-1)[sel]), 1)
+    np.add.at(level_counts, (new_index[qj[sel]], level_code[sel]), 1)
     return RankedView(query_ids=prepared.query_ids[evaluated], offsets=offsets, rel=rel,
                       level_values=levels.astype(np.int64), level_counts=level_counts,
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
