@@ -25,6 +25,7 @@ from typing import IO, Iterable
 
 import numpy as np
 
+from .._arrow import release_unused_memory
 from .._arrow import to_numpy as _np
 from ..errors import InputError
 
@@ -140,11 +141,14 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str) -> Tr
     """
     source = _display_name(path if not hasattr(path, "read") else getattr(path, "name", "<stream>"))
     stream = _open_source(path, source)
-    fast = _read_fast(stream, kind, source)
-    if fast is not None:
-        return fast
-    stream.seek(0)
-    return _read_general(stream, kind, source)
+    try:
+        fast = _read_fast(stream, kind, source)
+        if fast is not None:
+            return fast
+        stream.seek(0)
+        return _read_general(stream, kind, source)
+    finally:
+        release_unused_memory()
 
 
 def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":

@@ -25,7 +25,8 @@ INFAP_EPSILON = 0.00001
 def _ap(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
     mask = v.is_rel if measure.cutoff is None else v.is_rel & (v.pos < measure.cutoff)
-    precision = v.cum_rel / (v.pos + 1.0)
+    index = np.flatnonzero(mask)
+    precision = v.cum_rel[index] / (v.pos[index] + 1.0)
     denom = measure.param("denom") if "denom" in measure.family.params else "R"  # GMAP shares this kernel
     if denom == "R":
         divisor = v.num_rel
@@ -33,7 +34,7 @@ def _ap(view, measure) -> np.ndarray:
         divisor = v.segment_count(mask)
     else:  # min
         divisor = v.num_rel if measure.cutoff is None else np.minimum(v.num_rel, measure.cutoff)
-    return safe_divide(v.segment_sum(precision, mask), divisor)
+    return safe_divide(v.sum_at(index, precision), divisor)
 
 
 def _inf_ap(view, measure) -> np.ndarray:

@@ -22,11 +22,12 @@ from .base import Family, register
 
 
 def _dcg_at(view, gv, k) -> np.ndarray:
-    discounted = gv.doc_gain / np.log2(view.pos + 2.0)
-    nonzero = gv.doc_gain != 0
-    if k is None:
-        return view.segment_sum(discounted, nonzero)
-    return view.prefix_sum(discounted, k, nonzero)
+    """Σ gain / log2(rank + 1) over the documents with a non-zero gain (in the top k)."""
+    selected = gv.doc_gain != 0
+    if k is not None:
+        selected &= view.pos < k
+    index = np.flatnonzero(selected)
+    return view.sum_at(index, gv.doc_gain[index] / np.log2(view.pos[index] + 2.0))
 
 
 def _gv(view, measure):

@@ -56,7 +56,11 @@ class Evaluator:
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""
-        return rank(self._prepared, read_run(run), **self.options)
+        from .._arrow import release_unused_memory
+
+        view = rank(self._prepared, read_run(run), **self.options)
+        release_unused_memory()
+        return view
 
     def evaluate(self, run, *, name: str | None = None, threads: int | None = None) -> Results:
         """Per-query values and aggregates of every measure for ``run``.

@@ -20,6 +20,7 @@ from .results import Results, aggregate
 __all__ = ["available_threads", "query_blocks", "split_run", "evaluate_parallel", "MIN_ROWS"]
 
 MIN_ROWS = 1_000_000  # smaller runs are evaluated in one thread
+PART_ROWS = 1_500_000  # rows per part (about): bounds each thread's temporaries
 
 
 def available_threads() -> int:
@@ -79,7 +80,8 @@ def split_run(run, parts: int):
 def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | None:
     """Results of ``evaluator`` on ``run`` computed by ``threads`` threads, or None when the
     run is not suited (not grouped by query)."""
-    parts = split_run(run, threads)
+    # more parts than threads: each part's temporaries are smaller, so the peak memory is lower
+    parts = split_run(run, max(2 * threads, -(-len(run) // PART_ROWS)))
     if parts is None or len(parts) < 2:
         return None
     prepared = evaluator._prepared
@@ -91,7 +93,7 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | 
     def work(part):
         return evaluator.results_from_view(evaluator.view(part), run_name, evaluator.measures)
 
-    with ThreadPoolExecutor(max_workers=len(parts)) as pool:
+    with ThreadPoolExecutor(max_workers=threads) as pool:
         pieces = list(pool.map(work, parts))
     position = {qid: i for i, qid in enumerate(prepared.query_ids.tolist())}
     query_ids = np.concatenate([p.query_ids for p in pieces])

@@ -261,9 +261,13 @@ class RankedView:
 
     def prefix_sum(self, values: np.ndarray, k: np.ndarray | int, mask: np.ndarray | None = None) -> np.ndarray:
         """Per query, the sum of ``values`` over the first ``k`` ranks (k per query or scalar)."""
-        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_queries,))
-        within = self.pos < k[self.seg]
+        within = self.pos < k if np.ndim(k) == 0 else self.pos < np.asarray(k, dtype=np.int64)[self.seg]
         return self.segment_sum(values, within if mask is None else within & mask)
+
+    def sum_at(self, index: np.ndarray, weights: np.ndarray) -> np.ndarray:
+        """Per query, the sum of ``weights`` given for the documents at flat positions ``index``
+        (in rank order, so sums are sequential as in trec_eval)."""
+        return np.bincount(self.seg[index], weights=weights, minlength=self.n_queries)
 
     def cached(self, key, compute):
         """Memoise an intermediate shared by several measures of one evaluation."""
