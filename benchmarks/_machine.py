@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import platform
+import time
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["version", "cpu"]
+__all__ = ["version", "cpu", "best_of"]
 
 
 def version(name: str) -> str:
@@ -24,3 +25,13 @@ def cpu() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown CPU"
+
+
+def best_of(fn, repeat: int) -> tuple[float, object]:
+    """The shortest of ``repeat`` timings of ``fn()``, and its last result."""
+    times, result = [], None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), result

@@ -14,6 +14,7 @@ Targets (issue 4): within 1.5× one argsort, ≥ 4× faster than scikit-learn.
 
 from __future__ import annotations
 
+from _machine import best_of
 from _machine import cpu as _cpu
 from _machine import version as _version
 
@@ -21,7 +22,6 @@ import argparse
 import os
 import platform
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -42,13 +42,6 @@ def make_data(n: int, seed: int = 0, ties: bool = False):
     return y, scores, weights
 
 
-def best_of(fn, repeat: int):
-    times, result = [], None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), result
 
 
 def peak_memory(fn) -> int:

@@ -296,7 +296,7 @@ def render(results: list[dict], version_s: float | None, info: dict, command: st
         ph = {k: f"{v:.2f}" for k, v in r["phases"].items()}
         lines.append(f"| {r['n']:,} | {r['n'] * 1000:,} | {r['tool']} | {r['wall']:.2f} | {ratio} | "
                      f"{ph.get('read', '-')} | {ph.get('evaluate', '-')} | {r['peak_mb']:,.0f} |")
-    lines += ["", f"`cranfield --version` (median of 5 fresh processes): "
+    lines += ["", "`cranfield --version` (median of 5 fresh processes): "
               + (f"{version_s:.3f} s" if version_s is not None else "not available"), ""]
     lines += targets(results, version_s)
 

@@ -16,6 +16,7 @@ cranfield's within Monte Carlo error. Writes ``docs/benchmarks/stats.md``.
 
 from __future__ import annotations
 
+from _machine import best_of
 from _machine import cpu as _cpu
 from _machine import version as _version
 
@@ -23,7 +24,6 @@ import argparse
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -48,13 +48,6 @@ def make_values(n_systems: int, n_queries: int, n_measures: int, seed: int = 0) 
     return values
 
 
-def best_of(fn, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - t)
-    return min(times), result
 
 
 
