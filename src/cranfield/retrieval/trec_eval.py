@@ -106,18 +106,21 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                           complete=options.complete, max_results=options.max_results,
                           judged_only=options.judged_only, collection_size=options.collection_size)
     run_data = read_run(run)
-    view = evaluator.view(run_data)
-    results = evaluator.results_from_view(view, run_data.name or "run", evaluator.measures)
+    needs_view = any(isinstance(measure, int) for _, _, measure in slots)  # relstring reads the ranking
+    view = evaluator.view(run_data) if needs_view else None
+    results = (evaluator.results_from_view(view, run_data.name or "run", evaluator.measures) if needs_view
+               else evaluator.evaluate(run_data))  # large runs: all cores, same numbers
     values = results.per_query
-    n = view.n_queries
-    in_run = view.in_run if view.in_run is not None else np.ones(n, dtype=bool)
+    query_ids = results.query_ids
+    n = query_ids.size
+    in_run = results.in_run if results.in_run is not None else np.ones(n, dtype=bool)
     zscores = _load_zscores(options.zscores) if options.zscores else None
     prefix = "Z" if zscores is not None else ""
 
     def per_query_value(printed: str, measure, q: int):
         value = values[str(measure)][q]
         if zscores is not None:
-            value = _zscore(zscores, str(view.query_ids[q]), printed, value)
+            value = _zscore(zscores, str(query_ids[q]), printed, value)
         return value
 
     out: list[str] = []
@@ -129,7 +132,7 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         for q in range(n):
             if not in_run[q] and version == "9":
                 continue  # trec_eval 9 prints no line for queries added by -c
-            qid = str(view.query_ids[q])
+            qid = str(query_ids[q])
             for spec, printed, measure in slots:
                 if not spec.per_query:
                     continue
