@@ -182,7 +182,8 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
     if table.num_rows == 0:
         return None
     qid, docno, value = table.column("f0"), table.column("f2"), table.column(value_column)
-    if value.null_count or pc.any(pc.equal(qid, "")).as_py() or pc.any(pc.equal(docno, "")).as_py() \
+    shortest = min(pc.min(pc.binary_length(column)).as_py() for column in (qid, docno))
+    if value.null_count or shortest == 0 \
             or pc.any(pc.starts_with(qid, "#")).as_py():  # a comment line past the sample
         return None
     if kind == "run":

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._arrow import to_numpy
+from .._arrow import indices, to_numpy
 from .results import Results, aggregate
 
 __all__ = ["available_threads", "query_blocks", "split_run", "evaluate_parallel", "MIN_ROWS"]
@@ -56,7 +56,7 @@ def query_blocks(qid) -> tuple[np.ndarray, bool]:
     starts = np.unique(np.concatenate(starts)) if offset else np.zeros(0, dtype=np.int64)
     if starts.size == 0:
         return starts, True
-    first_ids = qid.take(pa.array(starts))
+    first_ids = qid.take(indices(starts))
     grouped = len(pc.unique(first_ids)) == starts.size
     return starts, grouped
 

@@ -29,6 +29,7 @@ UNJUDGED = -2
 _BLOCK = 1 << 20  # rows per block in blockwise joins
 
 
+from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from .doc_keys import HashCollision
 
@@ -140,8 +141,9 @@ def prepare_qrels(qrels: Qrels) -> PreparedQrels:
     rank_of_code = np.empty(len(order), dtype=np.int64)
     rank_of_code[order] = np.arange(len(order))
     q = rank_of_code[_indices(q_encoded)]
-    query_ids = np.asarray(q_dict.take(order).to_pylist(), dtype=object)
-    prepared = PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=q_dict.take(order), q=q, rel=qrels.rel)
+    query_index = q_dict.take(_indices_array(order))
+    query_ids = np.asarray(query_index.to_pylist(), dtype=object)
+    prepared = PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=query_index, q=q, rel=qrels.rel)
     prepared.check_duplicates()
     return prepared
 
@@ -369,7 +371,7 @@ def _query_index(qid, query_index) -> np.ndarray:
         found = _np(pc.index_in(flat, value_set=query_index)).astype(np.float64)
         return np.where(np.isnan(found), -1, found).astype(np.int32)
     starts = np.concatenate(([0], changes))
-    found = _np(pc.index_in(flat.take(pa.array(starts)), value_set=query_index)).astype(np.float64)
+    found = _np(pc.index_in(flat.take(_indices_array(starts)), value_set=query_index)).astype(np.float64)
     found = np.where(np.isnan(found), -1, found).astype(np.int32)
     return np.repeat(found, np.diff(np.concatenate((starts, [n]))))
 
@@ -451,7 +453,7 @@ class _PackedDocs:
         from .doc_keys import packed_words
 
         source = index if self.rows is None else self.rows[index]
-        return packed_words(self.run.docno.take(pa.array(source)), self.n_words)
+        return packed_words(self.run.docno.take(_indices_array(source)), self.n_words)
 
     def check_duplicates(self, qi, rows, run, prepared) -> None:
         ordered = np.sort(self.keys)
@@ -528,7 +530,7 @@ class _DictionaryDocs:
         import pyarrow.compute as pc
 
         distinct, inverse = np.unique(self.codes[source_rows], return_inverse=True)
-        names = self.dictionary.take(pa.array(distinct))
+        names = self.dictionary.take(_indices_array(distinct))
         name_rank = np.empty(distinct.size, dtype=np.int64)
         name_rank[_np(pc.sort_indices(names))] = np.arange(distinct.size)
         return np.lexsort((-name_rank[inverse.reshape(-1)], block_id))
