@@ -67,23 +67,49 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
     from ..retrieval.partial import PieceEvaluator
 
     evaluator = Evaluator(qrels, measures, **options)
-    shared = _share(PieceEvaluator(evaluator), client)
-    import dask
-
-    partials = None
-    if partitioned in ("auto", True):
-        pieces = [dask.delayed(_run_piece)([part], shared, columns) for part in run_frame.to_delayed()]
-        partials = compute(pieces, client)
-        if _overlap(partials):
-            if partitioned is True:
-                raise InputError("a query is in two partitions of the run, but partitioned=True", source=run_name)
-            partials = None
-    if partials is None:
-        buckets = _hash_split(run_frame, qid, n_out)
-        partials = compute([dask.delayed(_run_piece)(bucket, shared, columns) for bucket in buckets], client)
+    piece_evaluator = PieceEvaluator(evaluator)
+    for attempt in (1, 2):
+        try:
+            partials = _evaluate_pieces(piece_evaluator, run_frame, columns, partitioned, n_out, run_name, client)
+            break
+        except _lost_data_errors():
+            # A worker died and Dask forgot a future it needed (scattered data cannot be
+            # recomputed): scatter again and run the job once more; the numbers are the same.
+            if attempt == 2:
+                raise
     if options["complete"]:
         partials.append(missing_piece(evaluator, seen_mask(partials, evaluator)))
     return combine(evaluator, partials, run_name, source=run_name)
+
+
+def _evaluate_pieces(piece_evaluator, run_frame, columns, partitioned, n_out, run_name, client) -> list:
+    import dask
+
+    shared = _share(piece_evaluator, client)
+    if partitioned in ("auto", True):
+        pieces = [dask.delayed(_run_piece)([part], shared, columns) for part in run_frame.to_delayed()]
+        partials = compute(pieces, client)
+        if not _overlap(partials):
+            return partials
+        if partitioned is True:
+            raise InputError("a query is in two partitions of the run, but partitioned=True", source=run_name)
+    buckets = _hash_split(run_frame, columns[0], n_out)
+    return compute([dask.delayed(_run_piece)(bucket, shared, columns) for bucket in buckets], client)
+
+
+def _lost_data_errors() -> tuple:
+    """Errors by which Dask reports work lost with a dead worker."""
+    from concurrent.futures import CancelledError
+
+    errors: list = [CancelledError]
+    try:
+        from distributed.client import FutureCancelledError
+        from distributed.scheduler import KilledWorker
+
+        errors += [FutureCancelledError, KilledWorker]
+    except ImportError:  # pragma: no cover - dask without distributed
+        pass
+    return tuple(errors)
 
 
 def _as_frame(data, columns: list[str], what: str):

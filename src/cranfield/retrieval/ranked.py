@@ -75,7 +75,15 @@ class PreparedQrels:
         """Distinct judged levels (≥ 0), the level code and query index of each judgment ≥ 0."""
         if "levels" not in self._exact:
             judged = self.rel >= 0
-            levels, code = np.unique(self.rel[judged], return_inverse=True)
+            rel = self.rel[judged]
+            top = int(rel.max()) if rel.size else 0
+            if top < 1 << 20:  # small levels (the usual case): counting, not sorting
+                present = np.bincount(rel, minlength=top + 1) > 0
+                levels = np.flatnonzero(present).astype(np.int64)
+                lookup = np.cumsum(present) - 1
+                code = lookup[rel]
+            else:
+                levels, code = np.unique(rel, return_inverse=True)
             self._exact["levels"] = (levels, code.reshape(-1), self.q[judged])
         return self._exact["levels"]
 
