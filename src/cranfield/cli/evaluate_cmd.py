@@ -42,15 +42,23 @@ def command(qrels, runs, measures, per_query, fmt, output, relevance_level, comp
       cranfield evaluate qrels.txt a.run b.run -m map -m P.5,10 --format markdown
       cranfield evaluate qrels.txt a.run -m AP --per-query --format json -o results.json
     """
-    from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator
-
-    evaluator = Evaluator(qrels, list(measures) or list(DEFAULT_MEASURES), relevance_level=relevance_level,
-                          complete=complete, max_results=max_results, judged_only=judged_only,
-                          collection_size=collection_size, aggregate=aggregate)
+    from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
     from ..retrieval.large import evaluate_path, use_low_memory
 
-    results = [evaluate_path(evaluator, run, progress=True) if use_low_memory(run, low_memory) else evaluator.evaluate(run)
-               for run in runs]
+    def make_evaluator():
+        return Evaluator(qrels, list(measures) or list(DEFAULT_MEASURES), relevance_level=relevance_level,
+                         complete=complete, max_results=max_results, judged_only=judged_only,
+                         collection_size=collection_size, aggregate=aggregate)
+
+    def in_memory(run) -> bool:
+        return not use_low_memory(run, low_memory)
+
+    def evaluate_one(evaluator, run):
+        return evaluator.evaluate(run) if not isinstance(run, str) or in_memory(run) \
+            else evaluate_path(evaluator, run, progress=True)
+
+    results = evaluate_runs(make_evaluator, [str(run) for run in runs], evaluate_one=evaluate_one,
+                            prefetch=in_memory)
     write_text_output(render_results(results, fmt, per_query=per_query, digits=digits), output)
 
 

@@ -14,7 +14,7 @@ from .ranked import RankedView, prepare_qrels, rank
 from .results import Results, aggregate, micro_aggregate
 from .run import read_run
 
-__all__ = ["evaluate", "Evaluator", "DEFAULT_MEASURES"]
+__all__ = ["evaluate", "evaluate_runs", "Evaluator", "DEFAULT_MEASURES"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "R@1000", "RR", "RPrec")
 
@@ -53,6 +53,13 @@ class Evaluator:
         self.options = dict(relevance_level=int(relevance_level), complete=bool(complete), max_results=max_results,
                             judged_only=bool(judged_only), collection_size=collection_size)
         self._prepared = prepare_qrels(self.qrels)
+
+    def warm(self) -> None:
+        """Build the judgment index that evaluations share (otherwise built by the first one)."""
+        width = self._prepared.packed_width()
+        if width is not None:
+            self._prepared.packed(width)
+        self._prepared.judged_levels()
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""
@@ -109,6 +116,40 @@ class Evaluator:
         return [self.evaluate(run) for run in runs]
 
 
+def evaluate_runs(make_evaluator, runs: Sequence, *, evaluate_one=None, prefetch=None) -> list[Results]:
+    """Evaluate several runs, reading each run file in a background thread while the qrels are
+    prepared (for the first run) or the previous run is evaluated (Arrow's reader and numpy
+    release the GIL: the two overlap on a multi-core machine).
+
+    ``make_evaluator()`` builds the :class:`Evaluator`; ``evaluate_one(evaluator, run)``
+    (default ``evaluator.evaluate``) evaluates one run, given as read (a :class:`Run`) or, for the
+    runs ``prefetch`` refuses, as given. ``prefetch(run)`` says whether to read a run ahead
+    (default: every file but '-').
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    evaluate_one = evaluate_one or (lambda evaluator, run: evaluator.evaluate(run))
+    results: list[Results] = []
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        def load(run):
+            return pool.submit(read_run, run) if (prefetch or _is_file)(run) and _is_file(run) else None
+
+        pending = load(runs[0]) if runs else None
+        evaluator = make_evaluator()
+        evaluator.warm()
+        for index, run in enumerate(runs):
+            loaded = pending.result() if pending is not None else run
+            pending = load(runs[index + 1]) if index + 1 < len(runs) else None
+            results.append(evaluate_one(evaluator, loaded))
+    return results
+
+
+def _is_file(run) -> bool:
+    import os
+
+    return isinstance(run, (str, os.PathLike)) and str(run) != "-"
+
+
 def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
              relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
              judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro") -> Results:
@@ -122,7 +163,9 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     >>> r.mean["AP"], r.mean["P@2"]
     (1.0, 0.5)
     """
-    evaluator = Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
-                          max_results=max_results, judged_only=judged_only, collection_size=collection_size,
-                          aggregate=aggregate)
-    return evaluator.evaluate(run)
+    def make_evaluator():
+        return Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
+                         max_results=max_results, judged_only=judged_only, collection_size=collection_size,
+                         aggregate=aggregate)
+
+    return evaluate_runs(make_evaluator, [run])[0]
