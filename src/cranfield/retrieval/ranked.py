@@ -457,7 +457,6 @@ class _PackedDocs:
 
     def words(self, index: np.ndarray) -> np.ndarray:
         """Packed words of the rows at ``index`` (positions before any reordering)."""
-        import pyarrow as pa
         from .doc_keys import packed_words
 
         source = index if self.rows is None else self.rows[index]
@@ -534,7 +533,6 @@ class _DictionaryDocs:
         _raise_duplicate(i, j, qi, rows, run, prepared, self.dictionary[int(self.codes[i])].as_py())
 
     def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
-        import pyarrow as pa
         import pyarrow.compute as pc
 
         distinct, inverse = np.unique(self.codes[source_rows], return_inverse=True)
