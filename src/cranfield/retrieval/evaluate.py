@@ -14,7 +14,7 @@ from .ranked import RankedView, prepare_qrels, rank
 from .results import Results, aggregate, micro_aggregate
 from .run import read_run
 
-__all__ = ["evaluate", "evaluate_runs", "Evaluator", "DEFAULT_MEASURES"]
+__all__ = ["evaluate", "evaluate_runs", "prepare_and_read", "Evaluator", "DEFAULT_MEASURES"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "R@1000", "RR", "RPrec")
 
@@ -142,6 +142,17 @@ def evaluate_runs(make_evaluator, runs: Sequence, *, evaluate_one=None, prefetch
             pending = load(runs[index + 1]) if index + 1 < len(runs) else None
             results.append(evaluate_one(evaluator, loaded))
     return results
+
+
+def prepare_and_read(make_evaluator, run):
+    """``(make_evaluator() warmed, read_run(run))``, the run file read in a background thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pending = pool.submit(read_run, run) if _is_file(run) else None
+        evaluator = make_evaluator()
+        evaluator.warm()
+        return evaluator, (pending.result() if pending is not None else read_run(run))
 
 
 def _is_file(run) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import MeasureError, UsageError
-from .evaluate import Evaluator
+from .evaluate import Evaluator, prepare_and_read
 from .ranked import NONPOOL, UNJUDGED, RankedView
 from .results import aggregate
 from .run import read_run
@@ -102,10 +102,13 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         for printed, measure in expand(name, params.get(name), version=version):
             slots.append((by_name[name], printed, measure))
     measures = [m for _, _, m in slots if m is not None and not isinstance(m, int)]
-    evaluator = Evaluator(qrels, list(dict.fromkeys(measures)) or ["NumRet"], relevance_level=options.relevance_level,
-                          complete=options.complete, max_results=options.max_results,
-                          judged_only=options.judged_only, collection_size=options.collection_size)
-    run_data = read_run(run)
+    def make_evaluator():
+        return Evaluator(qrels, list(dict.fromkeys(measures)) or ["NumRet"],
+                         relevance_level=options.relevance_level, complete=options.complete,
+                         max_results=options.max_results, judged_only=options.judged_only,
+                         collection_size=options.collection_size)
+
+    evaluator, run_data = prepare_and_read(make_evaluator, run)  # the run is read while the qrels are prepared
     needs_view = any(isinstance(measure, int) for _, _, measure in slots)  # relstring reads the ranking
     view = evaluator.view(run_data) if needs_view else None
     results = (evaluator.results_from_view(view, run_data.name or "run", evaluator.measures) if needs_view
