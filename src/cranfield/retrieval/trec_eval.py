@@ -16,7 +16,6 @@ from ..errors import MeasureError, UsageError
 from .evaluate import Evaluator, prepare_and_read
 from .ranked import NONPOOL, UNJUDGED, RankedView
 from .results import aggregate
-from .run import read_run
 from .trec_names import NICKNAMES, TREC_MEASURES, expand
 
 __all__ = ["trec_eval", "TrecEvalOptions"]
