@@ -1,0 +1,168 @@
+"""Joining a run's documents with the judgments: relevance of each ranked row, duplicate
+documents, and the docno order of tied rows.
+
+Two interchangeable strategies. :class:`PackedDocs` (the usual one) packs docnos into 64-bit
+words (:mod:`.doc_keys`) and joins on (query, docno) keys with numpy, verifying every match on
+the words; :class:`DictionaryDocs` dictionary-encodes docnos with Arrow: exact for any id
+(too long, non-ASCII or containing NUL) and the fallback after a hash collision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._arrow import indices as _indices_array
+from .._arrow import to_numpy as _np
+from ..errors import InputError
+from .ranked import _BLOCK, NONPOOL, UNJUDGED, PreparedQrels, _indices
+from .run import Run
+
+__all__ = ["PackedDocs", "DictionaryDocs"]
+
+
+class PackedDocs:
+    """Docnos as packed words; joins and duplicate checks on 64-bit keys (see doc_keys).
+
+    Only the keys are kept for all rows; the words of the few rows that need them (matches to
+    verify, tied documents to order) are packed again from the Arrow docnos on demand.
+    """
+
+    def __init__(self, run: Run, rows: np.ndarray | None, keys: np.ndarray, judged, n_words: int):
+        self.run, self.rows, self.keys, self.judged, self.n_words = run, rows, keys, judged, n_words
+
+    @classmethod
+    def build(cls, run: Run, prepared: PreparedQrels, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
+        from .doc_keys import packed_keys, packed_width
+
+        run_width = packed_width(run.docno)
+        judged_width = prepared.packed_width()
+        if run_width is None or judged_width is None:
+            return None
+        n_words = max(run_width, judged_width)
+        judged = prepared.packed(n_words)
+        keys = packed_keys(run.docno, np.maximum(q_all, 0), n_words, len(prepared.query_ids))
+        if judged is None or keys is None:
+            return None
+        return cls(run, rows, keys if rows is None else keys[rows], judged, n_words)
+
+    def _candidates(self):
+        """A bitmap over a multiplicative hash of the judged keys (query and docno): rows whose
+        bit is clear are not judged and skip the search."""
+        if not hasattr(self, "_bitmap"):
+            keys_sorted = self.judged[0]
+            self._bits = np.uint64(max(16, min(27, int(keys_sorted.size * 8).bit_length())))
+            self._bitmap = np.zeros(1 << int(self._bits), dtype=bool)
+            self._bitmap[self._slot(keys_sorted)] = True
+        return self._bitmap
+
+    def _slot(self, keys: np.ndarray) -> np.ndarray:
+        with np.errstate(over="ignore"):
+            return ((keys.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> (np.uint64(64) - self._bits)).astype(np.intp)
+
+    def words(self, index: np.ndarray) -> np.ndarray:
+        """Packed words of the rows at ``index`` (positions before any reordering)."""
+        from .doc_keys import packed_words
+
+        source = index if self.rows is None else self.rows[index]
+        return packed_words(self.run.docno.take(_indices_array(source)), self.n_words)
+
+    def check_duplicates(self, qi, rows, run, prepared) -> None:
+        ordered = np.sort(self.keys)
+        if not (ordered[1:] == ordered[:-1]).any():
+            return
+        sort = np.argsort(self.keys, kind="stable")
+        same = np.flatnonzero(self.keys[sort][1:] == self.keys[sort][:-1])
+        first, second = sort[same], sort[same + 1]
+        w1, w2 = self.words(first), self.words(second)
+        real = np.flatnonzero((qi[first] == qi[second]) & (w1 == w2).all(axis=1))
+        if real.size:
+            k = real[0]
+            _raise_duplicate(first[k], second[k], qi, rows, run, prepared, _words_text(w1[k]))
+
+    def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
+        w = self.words(source_rows)
+        keys = tuple(~w[:, j] for j in reversed(range(w.shape[1]))) + (block_id,)
+        return np.lexsort(keys)
+
+    def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
+        from .doc_keys import HashCollision
+
+        keys_sorted, q_sorted, words_sorted, rel_sorted, _ = self.judged
+        n = qi.size
+        rel = np.full(n, NONPOOL, dtype=np.int64)
+        hits, slots = [], []
+        bitmap = self._candidates()
+        for start in range(0, n, _BLOCK):  # blocks of rows: bounded temporary memory
+            stop = min(start + _BLOCK, n)
+            keys = self.keys[start:stop] if order is None else self.keys[order[start:stop]]
+            maybe = np.flatnonzero(bitmap[self._slot(keys)])
+            keys = keys[maybe]
+            slot = np.minimum(np.searchsorted(keys_sorted, keys), keys_sorted.size - 1)
+            hit = np.flatnonzero(keys_sorted[slot] == keys)
+            hits.append(maybe[hit] + start)
+            slots.append(slot[hit])
+        hit, slot = np.concatenate(hits), np.concatenate(slots)
+        run_words = self.words(hit if order is None else order[hit])
+        same = (q_sorted[slot] == qi[hit]) & (words_sorted[slot] == run_words).all(axis=1)
+        if not same.all():
+            raise HashCollision
+        rel[hit] = rel_sorted[slot]
+        rel[hit[rel[hit] < 0]] = UNJUDGED
+        return rel
+
+
+class DictionaryDocs:
+    """Docnos through Arrow dictionary encoding: exact for any id (the general path)."""
+
+    def __init__(self, run: Run, prepared: PreparedQrels, rows: np.ndarray | None):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        encoded = run.docno.dictionary_encode()
+        codes = _indices(encoded)
+        self.dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.string())
+        judged = _np(pc.index_in(self.dictionary, value_set=prepared.doc_dictionary)).astype(np.float64)
+        self.judged_code = np.where(np.isnan(judged), -1, judged).astype(np.int64)
+        self.codes = codes if rows is None else codes[rows]
+        self.prepared = prepared
+
+    def check_duplicates(self, qi, rows, run, prepared) -> None:
+        keys = qi * max(len(self.dictionary), 1) + self.codes
+        ordered = np.sort(keys)
+        if not (ordered[1:] == ordered[:-1]).any():
+            return
+        sort = np.argsort(keys, kind="stable")
+        dup = np.flatnonzero(keys[sort][1:] == keys[sort][:-1])
+        i, j = sort[dup[0]], sort[dup[0] + 1]
+        _raise_duplicate(i, j, qi, rows, run, prepared, self.dictionary[int(self.codes[i])].as_py())
+
+    def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
+        import pyarrow.compute as pc
+
+        distinct, inverse = np.unique(self.codes[source_rows], return_inverse=True)
+        names = self.dictionary.take(_indices_array(distinct))
+        name_rank = np.empty(distinct.size, dtype=np.int64)
+        name_rank[_np(pc.sort_indices(names))] = np.arange(distinct.size)
+        return np.lexsort((-name_rank[inverse.reshape(-1)], block_id))
+
+    def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
+        prepared = self.prepared
+        codes = self.codes if order is None else self.codes[order]
+        d = self.judged_code[codes]
+        keys = qi * len(prepared.doc_dictionary) + np.maximum(d, 0)
+        slot = np.minimum(np.searchsorted(prepared.keys_sorted, keys), prepared.keys_sorted.size - 1)
+        found = (d >= 0) & (prepared.keys_sorted[slot] == keys)
+        rel = np.where(found, prepared.rel_sorted[slot], NONPOOL)
+        rel[found & (rel < 0)] = UNJUDGED
+        return rel
+
+
+def _words_text(words: np.ndarray) -> str:
+    return words.astype(">u8").tobytes().rstrip(b"\x00").decode("utf-8", "replace")
+
+
+def _raise_duplicate(i, j, qi, rows, run: Run, prepared: PreparedQrels, docno: str) -> None:
+    line = (lambda k: run.line_of(k if rows is None else rows[k]))
+    first, second = sorted((line(i), line(j)))
+    raise InputError(f"document {docno!r} retrieved twice for query {prepared.query_ids[qi[i]]!r} "
+                     f"(also on line {first})", source=run.source, line=second, field="docno")
