@@ -14,6 +14,7 @@ import numpy as np
 from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from ..errors import InputError
+from .doc_keys import HashCollision
 from .ranked import _BLOCK, NONPOOL, UNJUDGED, PreparedQrels, _indices
 from .run import Run
 
@@ -85,8 +86,6 @@ class PackedDocs:
         return np.lexsort(keys)
 
     def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
-        from .doc_keys import HashCollision
-
         keys_sorted, q_sorted, words_sorted, rel_sorted, _ = self.judged
         n = qi.size
         rel = np.full(n, NONPOOL, dtype=np.int64)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MAX_BYTES", "packed_words", "pad_words", "mix", "HashCollision"]
+__all__ = ["MAX_BYTES", "packed_width", "packed_words", "packed_keys", "mix", "HashCollision"]
 
 MAX_BYTES = 32
 _C1 = np.uint64(0x9E3779B97F4A7C15)
@@ -82,14 +82,6 @@ def packed_keys(ids, query: np.ndarray, n_words: int, n_queries: int) -> np.ndar
     except ValueError:
         return None
     return keys
-
-
-def pad_words(words: np.ndarray, n_words: int) -> np.ndarray:
-    if words.shape[1] == n_words:
-        return words
-    out = np.zeros((words.shape[0], n_words), dtype=np.uint64)
-    out[:, : words.shape[1]] = words
-    return out
 
 
 def mix(query: np.ndarray, words: np.ndarray, n_queries: int) -> np.ndarray:

@@ -132,7 +132,7 @@ def evaluate_runs(make_evaluator, runs: Sequence, *, evaluate_one=None, prefetch
     results: list[Results] = []
     with ThreadPoolExecutor(max_workers=1) as pool:
         def load(run):
-            return pool.submit(read_run, run) if (prefetch or _is_file)(run) and _is_file(run) else None
+            return pool.submit(read_run, run) if _is_file(run) and (prefetch is None or prefetch(run)) else None
 
         pending = load(runs[0]) if runs else None
         evaluator = make_evaluator()

@@ -14,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._arrow import indices, to_numpy
+from .._arrow import indices
+from .ranked import query_block_starts
 from .results import Results, aggregate
 
 __all__ = ["available_threads", "query_blocks", "split_run", "evaluate_parallel", "MIN_ROWS"]
@@ -37,28 +38,12 @@ def available_threads() -> int:
 
 def query_blocks(qid) -> tuple[np.ndarray, bool]:
     """Start rows of the runs of equal query ids, and whether each query forms one block."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    chunks = [c for c in (qid.chunks if isinstance(qid, pa.ChunkedArray) else [qid]) if len(c)]
-    starts = [np.zeros(1, dtype=np.int64)]
-    offset = 0
-    previous_last = None
-    for chunk in chunks:
-        m = len(chunk)
-        if previous_last is not None and chunk[0].as_py() != previous_last:
-            starts.append(np.array([offset], dtype=np.int64))
-        if m > 1:
-            change = to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, m - 1)))
-            starts.append(np.flatnonzero(change).astype(np.int64) + 1 + offset)
-        previous_last = chunk[m - 1].as_py()
-        offset += m
-    starts = np.unique(np.concatenate(starts)) if offset else np.zeros(0, dtype=np.int64)
+    starts = query_block_starts(qid)
     if starts.size == 0:
         return starts, True
-    first_ids = qid.take(indices(starts))
-    grouped = len(pc.unique(first_ids)) == starts.size
-    return starts, grouped
+    return starts, len(pc.unique(qid.take(indices(starts)))) == starts.size
 
 
 def split_run(run, parts: int):

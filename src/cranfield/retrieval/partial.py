@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..measures.condensed import view_for
-from .ranked import RankedView, rank
+from .ranked import RankedView, query_codes, rank
 from .results import Results, aggregate, micro_aggregate
 from .run import Run
 
@@ -39,27 +39,6 @@ class Partial:
 
     def __len__(self) -> int:
         return len(self.query_ids)
-
-
-def query_codes(qid, query_index) -> np.ndarray:
-    """Index of each id among the sorted qrels query ids (``query_index``, an Arrow array), -1 if
-    absent; ids of a query listed together are looked up once (neighbour comparison)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    flat = qid.combine_chunks() if isinstance(qid, pa.ChunkedArray) else qid
-    n = len(flat)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    changes = np.flatnonzero(to_numpy(pc.not_equal(flat.slice(1), flat.slice(0, n - 1)))) + 1 if n > 1 \
-        else np.zeros(0, dtype=np.int64)
-    starts = np.concatenate(([0], changes)).astype(np.int64)
-    heads = flat if starts.size == n else flat.take(pa.array(starts))
-    found = to_numpy(pc.index_in(heads, value_set=query_index)).astype(np.float64)
-    found = np.where(np.isnan(found), -1, found).astype(np.int64)
-    return found if starts.size == n else np.repeat(found, np.diff(np.concatenate((starts, [n]))))
 
 
 def judged_levels(rel: np.ndarray) -> np.ndarray:
@@ -119,7 +98,7 @@ class PieceEvaluator:
         self.evaluator = evaluator
         self.order = np.argsort(prepared.q, kind="stable")
         self.starts = np.searchsorted(prepared.q[self.order], np.arange(len(prepared.query_ids) + 1))
-        self.levels = judged_levels(prepared.rel)
+        self.levels = prepared.judged_levels()[0]
 
     def evaluate(self, run: Run) -> Partial | None:
         import copy

@@ -22,7 +22,8 @@ from ..errors import InputError
 from .qrels import Qrels
 from .run import Run
 
-__all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "NONPOOL", "UNJUDGED"]
+__all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "query_codes", "query_block_starts", "NONPOOL",
+           "UNJUDGED"]
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -302,7 +303,7 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     if max_results is not None and max_results < 0:
         raise InputError(f"max_results must be ≥ 0, found {max_results}")
     n_q = len(prepared.query_ids)
-    q = _query_index(run.qid, prepared.query_index)  # -1: query not in the qrels
+    q = query_codes(run.qid, prepared.query_index)  # -1: query not in the qrels
     in_run = np.zeros(n_q, dtype=bool)
     in_run[q[q >= 0]] = True
     if not in_run.any():
@@ -365,23 +366,45 @@ def _indices(encoded) -> np.ndarray:
         if encoded.num_chunks else np.zeros(0, dtype=np.int64)
 
 
-def _query_index(qid, query_index) -> np.ndarray:
-    """Index of each row's query id among the sorted qrels queries (-1 if absent).
-
-    Runs list a query's documents together, so ids are compared with their neighbour (a cheap
-    memcmp) and only one id per block is looked up; otherwise every id is hashed.
-    """
+def query_block_starts(qid) -> np.ndarray:
+    """Start rows of the runs of equal ids (each Arrow chunk compared with its neighbour row,
+    a cheap memcmp; no copy of the strings)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    flat = qid.combine_chunks() if isinstance(qid, pa.ChunkedArray) else qid
-    n = len(flat)
-    changes = np.flatnonzero(_np(pc.not_equal(flat.slice(1), flat.slice(0, n - 1)))) + 1 if n > 1 else np.zeros(0, int)
-    if changes.size > n // 4:
-        found = _np(pc.index_in(flat, value_set=query_index)).astype(np.float64)
+    chunks = [c for c in (qid.chunks if isinstance(qid, pa.ChunkedArray) else [qid]) if len(c)]
+    starts = [np.zeros(1, dtype=np.int64)]
+    offset = 0
+    previous_last = None
+    for chunk in chunks:
+        m = len(chunk)
+        if previous_last is not None and chunk[0].as_py() != previous_last:
+            starts.append(np.array([offset], dtype=np.int64))
+        if m > 1:
+            change = _np(pc.not_equal(chunk.slice(1), chunk.slice(0, m - 1)))
+            starts.append(np.flatnonzero(change).astype(np.int64) + 1 + offset)
+        previous_last = chunk[m - 1].as_py()
+        offset += m
+    return np.unique(np.concatenate(starts)) if offset else np.zeros(0, dtype=np.int64)
+
+
+def query_codes(qid, query_index) -> np.ndarray:
+    """Index of each row's query id among the sorted qrels queries (``query_index``, an Arrow
+    array), -1 if absent (int32).
+
+    Runs list a query's documents together, so only one id per block is looked up; when ids
+    change often, every id is hashed.
+    """
+    import pyarrow.compute as pc
+
+    n = len(qid)
+    if n == 0:
+        return np.zeros(0, dtype=np.int32)
+    starts = query_block_starts(qid)
+    if starts.size > n // 4:
+        found = _np(pc.index_in(qid, value_set=query_index)).astype(np.float64)
         return np.where(np.isnan(found), -1, found).astype(np.int32)
-    starts = np.concatenate(([0], changes))
-    found = _np(pc.index_in(flat.take(_indices_array(starts)), value_set=query_index)).astype(np.float64)
+    found = _np(pc.index_in(qid.take(_indices_array(starts)), value_set=query_index)).astype(np.float64)
     found = np.where(np.isnan(found), -1, found).astype(np.int32)
     return np.repeat(found, np.diff(np.concatenate((starts, [n]))))
 
