@@ -90,7 +90,7 @@ def test_qrels_to_trec_interrupted_keeps_the_previous_file(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        qrels._write_lines(target, lines)
+        qrels._write_lines(target, lines(qrels))
     assert target.read_text() == "previous content" and _leftovers(tmp_path) == []
 
 

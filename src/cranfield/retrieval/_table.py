@@ -160,12 +160,13 @@ class TrecTable:
 
         write_parquet(self, path, row_group_rows=row_group_rows, compression=compression)
 
-    def _write_lines(self, path: "str | os.PathLike", fields) -> None:
-        """Write TREC text atomically; ``fields`` maps the arrays to the line's columns."""
+    @staticmethod
+    def _write_lines(path: "str | os.PathLike", lines) -> None:
+        """Write TREC text lines atomically (all or nothing)."""
         from ..io.atomic import atomic_write
 
         with atomic_write(path) as handle:
-            handle.writelines(fields(self))
+            handle.writelines(lines)
 
     def __repr__(self) -> str:
         name = f" {self.name!r}" if self.name else ""

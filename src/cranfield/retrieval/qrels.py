@@ -31,8 +31,8 @@ class Qrels(TrecTable):
 
     def to_trec(self, path: "str | os.PathLike") -> None:
         """Write as TREC qrels text (``qid 0 docno rel``), atomically."""
-        self._write_lines(path, lambda t: (f"{q} 0 {d} {r}\n" for q, d, r in
-                                           zip(t.qid.to_pylist(), t.docno.to_pylist(), t.values.tolist())))
+        self._write_lines(path, (f"{q} 0 {d} {r}\n" for q, d, r in
+                                 zip(self.qid.to_pylist(), self.docno.to_pylist(), self.values.tolist())))
 
 
 def read_qrels(source) -> Qrels:

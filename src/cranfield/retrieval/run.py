@@ -52,20 +52,15 @@ class Run(TrecTable):
         table = pa.table({"qid": self.qid, "score": self.values, "docno": self.docno})
         order = pc.sort_indices(table, sort_keys=[("qid", "ascending"), ("score", "descending"), ("docno", "descending")])
         table = table.take(order)
-        qids = table.column("qid").to_pylist()
-        ranks = np.ones(len(qids), dtype=np.int64)
-        if qids:
-            same = np.array([a == b for a, b in zip(qids[1:], qids[:-1])], dtype=bool)
-            starts = np.flatnonzero(np.r_[True, ~same])
-            ranks = np.arange(len(qids)) - np.repeat(starts, np.diff(np.r_[starts, len(qids)])) + 1
+        from .ranked import query_block_starts
+
+        n = table.num_rows
+        starts = query_block_starts(table.column("qid"))
+        ranks = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
         label = tag or self.name or "cranfield"
-        rows = (f"{q} Q0 {d} {r} {s!r} {label}\n" for q, d, r, s in
-                zip(qids, table.column("docno").to_pylist(), ranks.tolist(), table.column("score").to_pylist()))
-        from ..io.atomic import atomic_write
-
-        with atomic_write(path) as handle:
-            handle.writelines(rows)
-
+        self._write_lines(path, (f"{q} Q0 {d} {r} {s!r} {label}\n" for q, d, r, s in
+                                 zip(table.column("qid").to_pylist(), table.column("docno").to_pylist(),
+                                     ranks.tolist(), table.column("score").to_pylist())))
 
 def read_run(source, *, name: str | None = None) -> Run:
     """A run from a file path, '-', a ``{qid: {docno: score}}`` dict, a DataFrame or Arrow
