@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["to_numpy", "release_unused_memory", "indices"]
+__all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted"]
 
 
 def to_numpy(array) -> np.ndarray:
@@ -58,3 +58,20 @@ def indices(values: np.ndarray):
 
     values = np.ascontiguousarray(values, dtype=np.int64)
     return pa.Array.from_buffers(pa.int64(), values.size, [None, pa.py_buffer(values)])
+
+
+def take_sorted(array, rows: np.ndarray):
+    """``array.take(rows)`` for ascending ``rows``, chunk by chunk (a ChunkedArray's own take
+    first concatenates all its chunks: a copy of every string to read a few)."""
+    import pyarrow as pa
+
+    if not isinstance(array, pa.ChunkedArray):
+        return array.take(indices(rows))
+    pieces = []
+    stop = 0
+    for chunk in array.chunks:
+        start, stop = stop, stop + len(chunk)
+        lo, hi = np.searchsorted(rows, [start, stop])
+        if hi > lo:
+            pieces.append(chunk.take(indices(rows[lo:hi] - start)))
+    return pa.chunked_array(pieces, type=array.type)

@@ -25,7 +25,7 @@ from typing import IO, Iterable
 
 import numpy as np
 
-from .._arrow import release_unused_memory
+from .._arrow import release_unused_memory, take_sorted
 from .._arrow import to_numpy as _np
 from ..errors import InputError
 
@@ -47,6 +47,7 @@ class TrecColumns:
     line: "np.ndarray | None"  # int64 line number of each row (None: row i is line i + 1)
     tag: "object | None"  # run tag of the first row (runs only)
     source: str
+    query_starts: "np.ndarray | None" = None  # first row of each run of equal query ids, if known
 
 
 def _display_name(path: "str | os.PathLike | None") -> str:
@@ -156,6 +157,8 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
     import pyarrow.compute as pc
     import pyarrow.csv as csv
 
+    from ..retrieval.ranked import query_block_starts
+
     sample = stream.read(1 << 16)
     stream.seek(0)
     if not sample or b"\r" in sample or b"#" in sample[:1] or b"\n\n" in sample or b"\n#" in sample:
@@ -182,9 +185,12 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
     if table.num_rows == 0:
         return None
     qid, docno, value = table.column("f0"), table.column("f2"), table.column(value_column)
-    shortest = min(pc.min(pc.binary_length(column)).as_py() for column in (qid, docno))
-    if value.null_count or shortest == 0 \
-            or pc.any(pc.starts_with(qid, "#")).as_py():  # a comment line past the sample
+    # A comment line or an empty query id past the sample differs from the line before it, so
+    # checking the first row of each run of equal ids is enough.
+    starts = query_block_starts(qid)
+    block_ids = take_sorted(qid, starts)
+    if value.null_count or pc.min(pc.binary_length(docno)).as_py() == 0 \
+            or pc.min(pc.binary_length(block_ids)).as_py() == 0 or pc.any(pc.starts_with(block_ids, "#")).as_py():
         return None
     if kind == "run":
         scores = _np(value)
@@ -196,7 +202,7 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
     else:
         value = _np(value)
         tag = None
-    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=tag, source=source)
+    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=tag, source=source, query_starts=starts)
 
 
 def _read_general(stream, kind: str, source: str) -> TrecColumns:

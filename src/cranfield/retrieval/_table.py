@@ -27,7 +27,7 @@ class TrecTable:
     default_source: ClassVar[str] = "table"
 
     def __init__(self, qid, docno, values, *, source: str | None = None, lines: np.ndarray | None = None,
-                 name: str | None = None, _trusted: bool = False) -> None:
+                 name: str | None = None, _trusted: bool = False, _query_starts: np.ndarray | None = None) -> None:
         source = source or self.default_source
         self.qid = to_chunked_strings(qid, source=source, field="qid", trusted=_trusted)
         self.docno = to_chunked_strings(docno, source=source, field="docno", trusted=_trusted)
@@ -54,6 +54,7 @@ class TrecTable:
         self._lines = lines
         self.source = source
         self.name = name
+        self._query_starts = _query_starts
 
     @property
     def lines(self) -> np.ndarray:
@@ -63,6 +64,14 @@ class TrecTable:
         return self._lines
 
     _line_offset = 0  # rows of a slice start after this many lines of the source
+
+    def query_starts(self) -> np.ndarray:
+        """Start rows of the runs of equal query ids (computed once; see ``ranked.query_block_starts``)."""
+        if self._query_starts is None:
+            from .ranked import query_block_starts
+
+            self._query_starts = query_block_starts(self.qid)
+        return self._query_starts
 
     def line_of(self, index: int) -> int:
         return int(index) + 1 + self._line_offset if self._lines is None else int(self._lines[index])
@@ -74,6 +83,10 @@ class TrecTable:
         part.qid = self.qid.slice(start, stop - start)
         part.docno = self.docno.slice(start, stop - start)
         part.values = self.values[start:stop]
+        if self._query_starts is not None:
+            inside = self._query_starts[np.searchsorted(self._query_starts, start, side="right"):
+                                        np.searchsorted(self._query_starts, stop, side="left")] - start
+            part._query_starts = np.concatenate(([0], inside)) if stop > start else inside[:0]
         if self._lines is None:
             part._line_offset = self._line_offset + start
         else:
@@ -89,6 +102,7 @@ class TrecTable:
         parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
         cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind)
         return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=not parquet,
+                   _query_starts=cols.query_starts,
                    **kwargs), cols
 
     @classmethod

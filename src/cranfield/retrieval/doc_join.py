@@ -15,7 +15,7 @@ from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from ..errors import InputError
 from .doc_keys import HashCollision
-from .ranked import _BLOCK, NONPOOL, UNJUDGED, PreparedQrels, _indices
+from .ranked import NONPOOL, UNJUDGED, PreparedQrels, _indices
 from .run import Run
 
 __all__ = ["PackedDocs", "DictionaryDocs"]
@@ -24,12 +24,11 @@ __all__ = ["PackedDocs", "DictionaryDocs"]
 class PackedDocs:
     """Docnos as packed words; joins and duplicate checks on 64-bit keys (see doc_keys).
 
-    Only the keys are kept for all rows; the words of the few rows that need them (matches to
-    verify, tied documents to order) are packed again from the Arrow docnos on demand.
+    Rows are those of the run kept for evaluation (``rows``, None for all), in file order.
     """
 
-    def __init__(self, run: Run, rows: np.ndarray | None, keys: np.ndarray, judged, n_words: int):
-        self.run, self.rows, self.keys, self.judged, self.n_words = run, rows, keys, judged, n_words
+    def __init__(self, run: Run, rows: np.ndarray | None, keys: np.ndarray, words: np.ndarray, judged) -> None:
+        self.run, self.rows, self.keys, self.words, self.judged = run, rows, keys, words, judged
 
     @classmethod
     def build(cls, run: Run, prepared: PreparedQrels, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
@@ -41,31 +40,13 @@ class PackedDocs:
             return None
         n_words = max(run_width, judged_width)
         judged = prepared.packed(n_words)
-        keys = packed_keys(run.docno, np.maximum(q_all, 0), n_words, len(prepared.query_ids))
-        if judged is None or keys is None:
+        packed = packed_keys(run.docno, np.maximum(q_all, 0), n_words, len(prepared.query_ids))
+        if judged is None or packed is None:
             return None
-        return cls(run, rows, keys if rows is None else keys[rows], judged, n_words)
-
-    def _candidates(self):
-        """A bitmap over a multiplicative hash of the judged keys (query and docno): rows whose
-        bit is clear are not judged and skip the search."""
-        if not hasattr(self, "_bitmap"):
-            keys_sorted = self.judged[0]
-            self._bits = np.uint64(max(16, min(27, int(keys_sorted.size * 8).bit_length())))
-            self._bitmap = np.zeros(1 << int(self._bits), dtype=bool)
-            self._bitmap[self._slot(keys_sorted)] = True
-        return self._bitmap
-
-    def _slot(self, keys: np.ndarray) -> np.ndarray:
-        with np.errstate(over="ignore"):
-            return ((keys.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)) >> (np.uint64(64) - self._bits)).astype(np.intp)
-
-    def words(self, index: np.ndarray) -> np.ndarray:
-        """Packed words of the rows at ``index`` (positions before any reordering)."""
-        from .doc_keys import packed_words
-
-        source = index if self.rows is None else self.rows[index]
-        return packed_words(self.run.docno.take(_indices_array(source)), self.n_words)
+        keys, words = packed
+        if rows is not None:
+            keys, words = keys[rows], words[rows]
+        return cls(run, rows, keys, words, judged)
 
     def check_duplicates(self, qi, rows, run, prepared) -> None:
         ordered = np.sort(self.keys)
@@ -74,39 +55,33 @@ class PackedDocs:
         sort = np.argsort(self.keys, kind="stable")
         same = np.flatnonzero(self.keys[sort][1:] == self.keys[sort][:-1])
         first, second = sort[same], sort[same + 1]
-        w1, w2 = self.words(first), self.words(second)
+        w1, w2 = self.words[first], self.words[second]
         real = np.flatnonzero((qi[first] == qi[second]) & (w1 == w2).all(axis=1))
         if real.size:
             k = real[0]
             _raise_duplicate(first[k], second[k], qi, rows, run, prepared, _words_text(w1[k]))
+        # a key shared by different ids separates the copies of a repeated one: check exactly
+        DictionaryDocs(run, prepared, rows).check_duplicates(qi, rows, run, prepared)
 
     def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
-        w = self.words(source_rows)
+        from .doc_keys import ordered
+
+        w = ordered(self.words[source_rows])
         keys = tuple(~w[:, j] for j in reversed(range(w.shape[1]))) + (block_id,)
         return np.lexsort(keys)
 
-    def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
-        keys_sorted, q_sorted, words_sorted, rel_sorted, _ = self.judged
-        n = qi.size
-        rel = np.full(n, NONPOOL, dtype=np.int64)
-        hits, slots = [], []
-        bitmap = self._candidates()
-        for start in range(0, n, _BLOCK):  # blocks of rows: bounded temporary memory
-            stop = min(start + _BLOCK, n)
-            keys = self.keys[start:stop] if order is None else self.keys[order[start:stop]]
-            maybe = np.flatnonzero(bitmap[self._slot(keys)])
-            keys = keys[maybe]
-            slot = np.minimum(np.searchsorted(keys_sorted, keys), keys_sorted.size - 1)
-            hit = np.flatnonzero(keys_sorted[slot] == keys)
-            hits.append(maybe[hit] + start)
-            slots.append(slot[hit])
-        hit, slot = np.concatenate(hits), np.concatenate(slots)
-        run_words = self.words(hit if order is None else order[hit])
-        same = (q_sorted[slot] == qi[hit]) & (words_sorted[slot] == run_words).all(axis=1)
+    def relevance(self, qi: np.ndarray) -> np.ndarray:
+        """Relevance code of each row (in the order of the rows, not ranked)."""
+        judged = self.judged
+        rel = np.full(qi.size, NONPOOL, dtype=np.int64)
+        hit, position = judged.table.lookup(self.keys, qi)
+        same = judged.q[position] == qi[hit]
+        for j in range(self.words.shape[1]):  # column by column: no 2-D gather and row reduction
+            same &= judged.words[:, j][position] == self.words[:, j][hit]
         if not same.all():
             raise HashCollision
-        rel[hit] = rel_sorted[slot]
-        rel[hit[rel[hit] < 0]] = UNJUDGED
+        found = judged.rel[position]
+        rel[hit] = np.where(found < 0, UNJUDGED, found)
         return rel
 
 
@@ -144,10 +119,10 @@ class DictionaryDocs:
         name_rank[_np(pc.sort_indices(names))] = np.arange(distinct.size)
         return np.lexsort((-name_rank[inverse.reshape(-1)], block_id))
 
-    def relevance(self, qi: np.ndarray, order: np.ndarray | None) -> np.ndarray:
+    def relevance(self, qi: np.ndarray) -> np.ndarray:
+        """Relevance code of each row (in the order of the rows, not ranked)."""
         prepared = self.prepared
-        codes = self.codes if order is None else self.codes[order]
-        d = self.judged_code[codes]
+        d = self.judged_code[self.codes]
         keys = qi * len(prepared.doc_dictionary) + np.maximum(d, 0)
         slot = np.minimum(np.searchsorted(prepared.keys_sorted, keys), prepared.keys_sorted.size - 1)
         found = (d >= 0) & (prepared.keys_sorted[slot] == keys)
@@ -157,7 +132,7 @@ class DictionaryDocs:
 
 
 def _words_text(words: np.ndarray) -> str:
-    return words.astype(">u8").tobytes().rstrip(b"\x00").decode("utf-8", "replace")
+    return words.tobytes().rstrip(b"\x00").decode("utf-8", "replace")  # native words: the id's bytes
 
 
 def _raise_duplicate(i, j, qi, rows, run: Run, prepared: PreparedQrels, docno: str) -> None:

@@ -14,11 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._arrow import indices
-from .ranked import query_block_starts
+from .._arrow import take_sorted
 from .results import Results, aggregate
 
-__all__ = ["available_threads", "query_blocks", "split_run", "evaluate_parallel", "MIN_ROWS"]
+__all__ = ["available_threads", "split_run", "evaluate_parallel", "MIN_ROWS"]
 
 MIN_ROWS = 1_000_000  # smaller runs are evaluated in one thread
 PART_ROWS = 1_500_000  # rows per part (about): bounds each thread's temporaries
@@ -36,22 +35,14 @@ def available_threads() -> int:
     return max(1, min(cores, 8))
 
 
-def query_blocks(qid) -> tuple[np.ndarray, bool]:
-    """Start rows of the runs of equal query ids, and whether each query forms one block."""
-    import pyarrow.compute as pc
-
-    starts = query_block_starts(qid)
-    if starts.size == 0:
-        return starts, True
-    return starts, len(pc.unique(qid.take(indices(starts)))) == starts.size
-
-
 def split_run(run, parts: int):
     """The run cut into about ``parts`` slices of whole queries, or None if its queries are not
     each in one block (then it is evaluated in one piece)."""
+    import pyarrow.compute as pc
+
     n = len(run)
-    starts, grouped = query_blocks(run.qid)
-    if not grouped or starts.size < parts:
+    starts = run.query_starts()
+    if starts.size < parts or len(pc.unique(take_sorted(run.qid, starts))) != starts.size:
         return None
     cuts = [0]
     for i in range(1, parts):

@@ -27,10 +27,10 @@ __all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "query_codes"
 
 NONPOOL = -1
 UNJUDGED = -2
-_BLOCK = 1 << 20  # rows per block in blockwise joins
 
 
 from .._arrow import indices as _indices_array
+from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
 from .doc_keys import HashCollision
 
@@ -58,18 +58,18 @@ class PreparedQrels:
             self._packed["width"] = packed_width(self.qrels.docno)
         return self._packed["width"]
 
-    def packed(self, n_words: int):
-        """Judgments keyed by mix(query, packed docno) for runs whose ids pack into n_words words:
-        (sorted keys, their query index, words, relevance, original row), or None if ids do not pack."""
-        from .doc_keys import mix, packed_words
+    def packed(self, n_words: int) -> "PackedJudgments | None":
+        """Judgments keyed by mix(query, packed docno), for runs whose ids pack into ``n_words``
+        words, or None if the judged ids do not pack."""
+        from .doc_keys import KeyTable, mix, packed_words
 
         if n_words not in self._packed:
             words = packed_words(self.qrels.docno, n_words)
             if words is None:
                 return None
             keys = mix(self.q, words, len(self.query_ids))
-            order = np.argsort(keys, kind="stable")
-            self._packed[n_words] = (keys[order], self.q[order], words[order], self.rel[order], order)
+            self._packed[n_words] = PackedJudgments(keys, KeyTable(keys, self.q, len(self.query_ids)), self.q,
+                                                     words, self.rel)
         return self._packed[n_words]
 
     def judged_levels(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -117,14 +117,15 @@ class PreparedQrels:
         width = self.packed_width()
         packed = self.packed(width) if width is not None else None
         if packed is not None:
-            keys, q_sorted, words, _, order = packed
-            same = np.flatnonzero(keys[1:] == keys[:-1])
-            real = same[(q_sorted[same] == q_sorted[same + 1]) & (words[same] == words[same + 1]).all(axis=1)]
+            rows, first = packed.table.lookup(packed.keys, packed.q)  # a repeated key finds its first copy
+            other = rows != first
+            i, j = first[other], rows[other]
+            real = np.flatnonzero((packed.q[i] == packed.q[j]) & (packed.words[i] == packed.words[j]).all(axis=1))
             if real.size:
-                i, j = sorted((int(order[real[0]]), int(order[real[0] + 1])))
-                self._raise_duplicate(i, j)
-            if real.size == same.size:
-                return
+                k = real[np.argmin(j[real])]  # the earliest repeated line
+                self._raise_duplicate(*sorted((int(i[k]), int(j[k]))))
+            if not other.any():
+                return  # else a hash collision might hide a duplicate: check exactly
         exact = self._exact_encoding()
         dup = np.flatnonzero(exact["keys_sorted"][1:] == exact["keys_sorted"][:-1])
         if dup.size:
@@ -135,6 +136,17 @@ class PreparedQrels:
         raise InputError(f"duplicate judgment for query {self.query_ids[self.q[i]]!r}, document "
                          f"{self.qrels.docno[i].as_py()!r} (also on line {self.qrels.line_of(i)})",
                          source=self.qrels.source, line=self.qrels.line_of(j), field="docno")
+
+
+@dataclass
+class PackedJudgments:
+    """Judgments (in qrels order) keyed by mix(query, packed docno), with their hash table."""
+
+    keys: np.ndarray  # int64 key of each judgment
+    table: object  # doc_keys.KeyTable over keys
+    q: np.ndarray  # query index of each judgment
+    words: np.ndarray  # (n, w) native-order words of each judged docno
+    rel: np.ndarray
 
 
 def prepare_qrels(qrels: Qrels) -> PreparedQrels:
@@ -303,7 +315,7 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     if max_results is not None and max_results < 0:
         raise InputError(f"max_results must be ≥ 0, found {max_results}")
     n_q = len(prepared.query_ids)
-    q = query_codes(run.qid, prepared.query_index)  # -1: query not in the qrels
+    q = query_codes(run.qid, prepared.query_index, run.query_starts())  # -1: query not in the qrels
     in_run = np.zeros(n_q, dtype=bool)
     in_run[q[q >= 0]] = True
     if not in_run.any():
@@ -320,22 +332,15 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     qi = q if rows is None else q[rows]
     from .doc_join import DictionaryDocs, PackedDocs
 
-    docs = None
-    try:
-        docs = PackedDocs.build(run, prepared, qi, rows, q)
-    except HashCollision:  # pragma: no cover - 64-bit collision: astronomically rare
-        docs = None
-    if docs is None:
-        docs = DictionaryDocs(run, prepared, rows)
+    docs = PackedDocs.build(run, prepared, qi, rows, q) or DictionaryDocs(run, prepared, rows)
     docs.check_duplicates(qi, rows, run, prepared)
+    try:
+        rel = docs.relevance(qi)
+    except HashCollision:  # two ids share a key: join exactly
+        rel = DictionaryDocs(run, prepared, rows).relevance(qi)
     order = _ranking_order(qi, score, docs.tie_order)
     if order is not None:
-        qi = qi[order]
-        rows = order if rows is None else rows[order]
-    try:
-        rel = docs.relevance(qi, order)
-    except HashCollision:  # pragma: no cover
-        rel = DictionaryDocs(run, prepared, rows).relevance(qi, None)
+        qi, rel = qi[order], rel[order]
 
     if max_results is not None:
         counts = np.bincount(qi, minlength=n_q)
@@ -388,24 +393,24 @@ def query_block_starts(qid) -> np.ndarray:
     return np.unique(np.concatenate(starts)) if offset else np.zeros(0, dtype=np.int64)
 
 
-def query_codes(qid, query_index) -> np.ndarray:
+def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarray:
     """Index of each row's query id among the sorted qrels queries (``query_index``, an Arrow
-    array), -1 if absent (int32).
+    array), -1 if absent (intp).
 
-    Runs list a query's documents together, so only one id per block is looked up; when ids
-    change often, every id is hashed.
+    Runs list a query's documents together, so only one id per block (``starts``, computed if
+    not given) is looked up; when ids change often, every id is hashed.
     """
     import pyarrow.compute as pc
 
     n = len(qid)
     if n == 0:
-        return np.zeros(0, dtype=np.int32)
-    starts = query_block_starts(qid)
+        return np.zeros(0, dtype=np.intp)
+    starts = query_block_starts(qid) if starts is None else starts
     if starts.size > n // 4:
         found = _np(pc.index_in(qid, value_set=query_index)).astype(np.float64)
-        return np.where(np.isnan(found), -1, found).astype(np.int32)
-    found = _np(pc.index_in(qid.take(_indices_array(starts)), value_set=query_index)).astype(np.float64)
-    found = np.where(np.isnan(found), -1, found).astype(np.int32)
+        return np.where(np.isnan(found), -1, found).astype(np.intp)
+    found = _np(pc.index_in(take_sorted(qid, starts), value_set=query_index)).astype(np.float64)
+    found = np.where(np.isnan(found), -1, found).astype(np.intp)
     return np.repeat(found, np.diff(np.concatenate((starts, [n]))))
 
 
@@ -434,7 +439,9 @@ def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order) -> np.ndarray |
     in_block[1:] |= tied
     in_block[:-1] |= tied
     members = np.flatnonzero(in_block)
-    block_id = np.cumsum(np.r_[True, ~tied], dtype=np.int32)[members]
+    opens = np.ones(members.size, dtype=bool)  # a member opens a block unless tied with the row before
+    opens[1:] = ~tied[members[1:] - 1]
+    block_id = np.cumsum(opens, dtype=np.int32)
     source_rows = members if order is None else order[members]
     full = np.arange(n, dtype=np.int64) if order is None else order.copy()
     full[members] = source_rows[tie_order(source_rows, block_id)]
