@@ -59,7 +59,7 @@ class Evaluator:
         width = self._prepared.packed_width()
         if width is not None:
             self._prepared.packed(width)
-        self._prepared.judged_levels()
+        self._prepared.level_counts()
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""

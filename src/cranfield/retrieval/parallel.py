@@ -56,15 +56,16 @@ def split_run(run, parts: int):
 def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | None:
     """Results of ``evaluator`` on ``run`` computed by ``threads`` threads, or None when the
     run is not suited (not grouped by query)."""
-    # more parts than threads: each part's temporaries are smaller, so the peak memory is lower
-    parts = split_run(run, max(2 * threads, -(-len(run) // PART_ROWS)))
+    # more parts than threads: each part's temporaries are smaller, so the peak memory is lower;
+    # a multiple of the threads, so that they finish together
+    parts = split_run(run, threads * max(2, -(-len(run) // (PART_ROWS * threads))))
     if parts is None or len(parts) < 2:
         return None
     prepared = evaluator._prepared
     width = prepared.packed_width()
     if width is not None:
         prepared.packed(width)  # build the shared judgment index once, before the threads
-    prepared.judged_levels()
+    prepared.level_counts()
 
     def work(part):
         return evaluator.results_from_view(evaluator.view(part), run_name, evaluator.measures)

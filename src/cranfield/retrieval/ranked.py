@@ -85,8 +85,16 @@ class PreparedQrels:
                 code = lookup[rel]
             else:
                 levels, code = np.unique(rel, return_inverse=True)
-            self._exact["levels"] = (levels, code.reshape(-1), self.q[judged])
+            self._exact["levels"] = (levels.astype(np.int64), code.reshape(-1), self.q[judged])
         return self._exact["levels"]
+
+    def level_counts(self) -> np.ndarray:
+        """(queries, judged levels) number of judgments of each query at each level."""
+        if "counts" not in self._exact:
+            levels, code, q = self.judged_levels()
+            flat = np.bincount(q * levels.size + code, minlength=len(self.query_ids) * levels.size)
+            self._exact["counts"] = flat.reshape(len(self.query_ids), levels.size).astype(np.int64)
+        return self._exact["counts"]
 
     def _exact_encoding(self) -> dict:
         if "dictionary" not in self._exact:
@@ -316,15 +324,15 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
         raise InputError(f"max_results must be ≥ 0, found {max_results}")
     n_q = len(prepared.query_ids)
     q = query_codes(run.qid, prepared.query_index, run.query_starts())  # -1: query not in the qrels
+    heads = q[run.query_starts()]  # q is constant over each block of rows
     in_run = np.zeros(n_q, dtype=bool)
-    in_run[q[q >= 0]] = True
+    in_run[heads[heads >= 0]] = True
     if not in_run.any():
         sample_run = ", ".join(run.query_ids[:3])
         sample_qrels = ", ".join(prepared.query_ids[:3].tolist())
         raise InputError(f"no query in common between the run ({len(run.query_ids)} queries, e.g. {sample_run}) "
                          f"and the qrels ({n_q} queries, e.g. {sample_qrels})", source=run.source)
     evaluated = np.ones(n_q, dtype=bool) if complete else in_run
-    new_index = np.cumsum(evaluated) - 1
 
     keep = q >= 0
     rows = np.flatnonzero(keep) if not keep.all() else None
@@ -342,26 +350,19 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     if order is not None:
         qi, rel = qi[order], rel[order]
 
+    # rows are now grouped by query in ascending order
     if max_results is not None:
-        counts = np.bincount(qi, minlength=n_q)
-        starts = np.concatenate(([0], np.cumsum(counts)))
-        pos = np.arange(qi.size) - np.repeat(starts[:-1], counts)
+        starts = np.searchsorted(qi, np.arange(n_q + 1))
+        pos = np.arange(qi.size) - np.repeat(starts[:-1], np.diff(starts))
         mask = pos < max_results
         qi, rel = qi[mask], rel[mask]
     if judged_only:
         mask = rel >= 0
         qi, rel = qi[mask], rel[mask]
-    counts = np.bincount(qi, minlength=n_q)[evaluated]
+    counts = np.diff(np.searchsorted(qi, np.arange(n_q + 1)))[evaluated]
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-
-    # judgment counts per level for the evaluated queries
-    levels, level_code, qj = prepared.judged_levels()
-    sel = evaluated[qj]
-    n_eval = int(evaluated.sum())
-    level_counts = np.zeros((n_eval, levels.size), dtype=np.int64)
-    np.add.at(level_counts, (new_index[qj[sel]], level_code[sel]), 1)
     return RankedView(query_ids=prepared.query_ids[evaluated], offsets=offsets, rel=rel,
-                      level_values=levels.astype(np.int64), level_counts=level_counts,
+                      level_values=prepared.judged_levels()[0], level_counts=prepared.level_counts()[evaluated],
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
                       collection_size=collection_size)
 
