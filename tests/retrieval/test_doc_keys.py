@@ -30,6 +30,20 @@ def test_key_table_finds_exactly_the_stored_keys(stored, probes):
     assert dict(zip(rows.tolist(), positions.tolist())) == expected
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 20)), min_size=1, max_size=200))
+def test_key_table_reports_every_repeated_key(items):
+    group = np.array([g for g, _ in items], dtype=np.intp)
+    keys = np.array([(g << 40) | k for g, k in items], dtype=np.int64)  # as mix: the group in the high bits
+    table = KeyTable(keys, group, 4)
+    stored, repeat = table.repeats
+    assert (keys[stored] == keys[repeat]).all()
+    assert len(set(repeat.tolist())) == repeat.size == len(items) - len(set(keys.tolist()))
+    assert not set(stored.tolist()) & set(repeat.tolist())
+    rows, positions = table.lookup(keys, group)
+    assert sorted(rows.tolist()) == list(range(len(items))) and (keys[positions] == keys[rows]).all()
+
+
 def test_packing_is_byte_wise_for_any_utf8():
     ids = pa.chunked_array([["b", "a\u00e9", "a", "\u65e5\u672c", "ab", "a\x7f"]])
     words = packed_words(ids, 1)

@@ -128,6 +128,8 @@ class KeyTable:
     two of at least 3 slots per key (load ≤ 1/3, so most absent keys stop at an empty slot at
     once), and a group's slot is the low bits of its keys (already hashed by :func:`mix`).
     A run lists a query's documents together, so its probes stay in one small, cached region.
+    A key given more than once is stored once; ``repeats`` holds the (2, r) positions of
+    (stored copy, repeat) for the others.
     """
 
     def __init__(self, keys: np.ndarray, group: np.ndarray, n_groups: int) -> None:
@@ -141,13 +143,21 @@ class KeyTable:
         pending = np.arange(keys.size, dtype=table.dtype)
         slot = self._slot(keys, group)
         rounds = 0
+        repeats = []
         while pending.size:
             free = table[slot] < 0
             table[slot[free]] = pending[free]  # several items may race for a slot: one wins
-            lost = table[slot] != pending
+            holder = table[slot]
+            lost = holder != pending
+            # Equal keys probe the same slots in the same rounds, so a repeated key always meets
+            # its first copy here: it is recorded, not stored.
+            same = lost & (keys[holder] == keys[pending])
+            repeats.append(np.stack((holder[same], pending[same])))
+            lost &= ~same
             pending, slot = pending[lost], self._next(slot[lost])
             rounds += 1
         self.table, self.rounds = table, rounds
+        self.repeats = np.concatenate(repeats, axis=1).astype(np.int64) if repeats else np.zeros((2, 0), np.int64)
 
     def _slot(self, keys: np.ndarray, group: np.ndarray) -> np.ndarray:
         return self.base[group] + (keys & self.mask[group])

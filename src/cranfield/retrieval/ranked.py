@@ -125,14 +125,12 @@ class PreparedQrels:
         width = self.packed_width()
         packed = self.packed(width) if width is not None else None
         if packed is not None:
-            rows, first = packed.table.lookup(packed.keys, packed.q)  # a repeated key finds its first copy
-            other = rows != first
-            i, j = first[other], rows[other]
+            i, j = packed.table.repeats
             real = np.flatnonzero((packed.q[i] == packed.q[j]) & (packed.words[i] == packed.words[j]).all(axis=1))
             if real.size:
                 k = real[np.argmin(j[real])]  # the earliest repeated line
                 self._raise_duplicate(*sorted((int(i[k]), int(j[k]))))
-            if not other.any():
+            if not i.size:
                 return  # else a hash collision might hide a duplicate: check exactly
         exact = self._exact_encoding()
         dup = np.flatnonzero(exact["keys_sorted"][1:] == exact["keys_sorted"][:-1])
