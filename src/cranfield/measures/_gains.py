@@ -9,6 +9,7 @@ al. 2005); unjudged documents have gain 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -24,18 +25,65 @@ GAIN_PARAM = Param("str", "linear", "gain of an unlisted level ℓ: linear = ℓ
 @dataclass
 class GainView:
     level_gain: np.ndarray  # gain of each of view.level_values
-    doc_gain: np.ndarray  # gain of each ranked document (0 for unjudged)
-    ideal: np.ndarray  # flat ideal gains (positive only, decreasing within each query)
-    ideal_len: np.ndarray  # per query
-    ideal_seg: np.ndarray
-    ideal_pos: np.ndarray
+    level_values: np.ndarray
+    rel: np.ndarray  # relevance codes of the ranked documents (view.rel)
+    ideal_gains: np.ndarray  # the positive level gains, decreasing
+    ideal_counts: np.ndarray  # (queries, len(ideal_gains)) judged documents at each of those levels
+
+    def gain_of(self, rel: np.ndarray) -> np.ndarray:
+        """Gain of documents with relevance codes ``rel`` (0 for unjudged ones)."""
+        out = np.zeros(rel.size, dtype=np.float64)
+        judged = rel >= 0
+        if judged.any():
+            out[judged] = self.level_gain[np.searchsorted(self.level_values, rel[judged])]
+        return out
+
+    @cached_property
+    def doc_gain(self) -> np.ndarray:
+        """Gain of each ranked document."""
+        return self.gain_of(self.rel)
+
+    @cached_property
+    def ideal_len(self) -> np.ndarray:
+        return self.ideal_counts.sum(axis=1).astype(np.int64)
+
+    @cached_property
+    def _ideal(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _flatten(self.ideal_gains, self.ideal_counts)
+
+    @property
+    def ideal(self) -> np.ndarray:
+        """Flat ideal gains (positive only, decreasing within each query)."""
+        return self._ideal[0]
+
+    @property
+    def ideal_seg(self) -> np.ndarray:
+        return self._ideal[1]
+
+    @property
+    def ideal_pos(self) -> np.ndarray:
+        return self._ideal[2]
 
     def ideal_prefix(self, k) -> np.ndarray:
         """Per query, Σ over the first k ideal positions of gain / log2(position + 2)."""
+        n_queries = self.ideal_counts.shape[0]
+        if np.ndim(k) == 0:  # only the first k ideal gains of each query are built
+            kept = np.minimum(np.cumsum(self.ideal_counts, axis=1), k)
+            ideal, seg, pos = _flatten(self.ideal_gains, np.diff(kept, axis=1, prepend=0))
+            return np.bincount(seg, weights=ideal / np.log2(pos + 2.0), minlength=n_queries)
         k = np.broadcast_to(np.asarray(k, dtype=np.int64), self.ideal_len.shape)
         mask = self.ideal_pos < k[self.ideal_seg]
         weights = self.ideal[mask] / np.log2(self.ideal_pos[mask] + 2.0)
-        return np.bincount(self.ideal_seg[mask], weights=weights, minlength=self.ideal_len.size)
+        return np.bincount(self.ideal_seg[mask], weights=weights, minlength=n_queries)
+
+
+def _flatten(gains: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per query (row of counts), each gain repeated its count: (flat gains, query, position)."""
+    lengths = counts.sum(axis=1).astype(np.int64)
+    flat = np.repeat(np.tile(gains, counts.shape[0]), counts.ravel())
+    seg = np.repeat(np.arange(counts.shape[0]), lengths)
+    pos = np.arange(flat.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return flat, seg, pos
 
 
 def level_gains(level_values: np.ndarray, gains, gain: str = "linear") -> np.ndarray:
@@ -50,18 +98,8 @@ def gain_view(view, gains=(), gain: str = "linear") -> GainView:
     if cached is not None:
         return cached
     g = level_gains(view.level_values, gains, gain)
-    doc_gain = np.zeros(view.rel.size, dtype=np.float64)
-    judged = view.rel >= 0
-    if judged.any():
-        doc_gain[judged] = g[np.searchsorted(view.level_values, view.rel[judged])]
     order = np.argsort(-g, kind="stable")
     order = order[g[order] > 0]
-    counts = view.level_counts[:, order]
-    ideal_len = counts.sum(axis=1).astype(np.int64)
-    ideal = np.repeat(np.tile(g[order], view.n_queries), counts.ravel())
-    ideal_seg = np.repeat(np.arange(view.n_queries), ideal_len)
-    starts = np.concatenate(([0], np.cumsum(ideal_len)[:-1]))
-    ideal_pos = np.arange(ideal.size) - np.repeat(starts, ideal_len)
-    result = GainView(g, doc_gain, ideal, ideal_len, ideal_seg, ideal_pos)
+    result = GainView(g, view.level_values, view.rel, g[order], view.level_counts[:, order])
     view._cache[key] = result
     return result

@@ -24,17 +24,19 @@ INFAP_EPSILON = 0.00001
 
 def _ap(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
-    mask = v.is_rel if measure.cutoff is None else v.is_rel & (v.pos < measure.cutoff)
-    index = np.flatnonzero(mask)
-    precision = v.cum_rel[index] / (v.pos[index] + 1.0)
+    _, q, pos, rel_so_far = v.relevant
+    if measure.cutoff is not None:
+        within = pos < measure.cutoff
+        q, pos, rel_so_far = q[within], pos[within], rel_so_far[within]
+    precision = rel_so_far / (pos + 1.0)
     denom = measure.param("denom") if "denom" in measure.family.params else "R"  # GMAP shares this kernel
     if denom == "R":
         divisor = v.num_rel
     elif denom == "hits":
-        divisor = v.segment_count(mask)
+        divisor = np.bincount(q, minlength=v.n_queries)
     else:  # min
         divisor = v.num_rel if measure.cutoff is None else np.minimum(v.num_rel, measure.cutoff)
-    return safe_divide(v.sum_at(index, precision), divisor)
+    return safe_divide(np.bincount(q, weights=precision, minlength=v.n_queries), divisor)
 
 
 def _inf_ap(view, measure) -> np.ndarray:

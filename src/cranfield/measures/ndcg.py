@@ -23,10 +23,12 @@ from .base import Family, register
 
 def _dcg_at(view, gv, k) -> np.ndarray:
     """Σ gain / log2(rank + 1) over the documents with a non-zero gain (in the top k)."""
-    selected = gv.doc_gain != 0
-    if k is not None:
-        selected &= view.pos < k
-    index = np.flatnonzero(selected)
+    if k is not None:  # only the top k of each query
+        index, q, pos = view.top_rows(k)
+        gain = gv.gain_of(view.rel[index])
+        nonzero = gain != 0
+        return np.bincount(q[nonzero], weights=gain[nonzero] / np.log2(pos[nonzero] + 2.0), minlength=view.n_queries)
+    index = np.flatnonzero(gv.doc_gain != 0)
     return view.sum_at(index, gv.doc_gain[index] / np.log2(view.pos[index] + 2.0))
 
 

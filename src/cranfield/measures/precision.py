@@ -14,7 +14,7 @@ from .base import Family, Param, register
 
 
 def _rel_ret_at(view, k) -> np.ndarray:
-    return view.value_at(view.cum_rel, k).astype(np.float64)
+    return view.rel_ret_at(k).astype(np.float64)
 
 
 def _precision(view, measure) -> np.ndarray:

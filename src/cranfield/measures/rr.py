@@ -13,7 +13,9 @@ from .base import Family, register
 
 def _rr(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
-    first = v.first_index(v.is_rel)
+    _, q, pos, rel_so_far = v.relevant
+    first = np.full(v.n_queries, -1, dtype=np.int64)
+    first[q[rel_so_far == 1]] = pos[rel_so_far == 1]
     found = (first >= 0) & ((first < measure.cutoff) if measure.cutoff is not None else True)
     return np.where(found, 1.0 / np.where(found, first + 1.0, 1.0), 0.0)
 

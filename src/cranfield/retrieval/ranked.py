@@ -234,7 +234,30 @@ class RankedView:
 
     @cached_property
     def num_rel_ret(self) -> np.ndarray:
-        return self.segment_count(self.is_rel)
+        return np.bincount(self.relevant[1], minlength=self.n_queries).astype(np.int64)
+
+    @cached_property
+    def relevant(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The relevant ranked documents, in rank order: (flat index, query, 0-based rank,
+        number of relevant documents at or above it). Measures over relevant documents only
+        (AP, P@k, RR, …) work on these few rows instead of the whole ranking."""
+        index = np.flatnonzero(self.rel >= self.relevance_level)
+        q = np.searchsorted(self.offsets, index, side="right") - 1
+        first = np.searchsorted(q, np.arange(self.n_queries))  # q is ascending
+        return index, q, index - self.offsets[q], np.arange(1, index.size + 1) - first[q]
+
+    def rel_ret_at(self, k: "np.ndarray | int") -> np.ndarray:
+        """Per query, the number of relevant documents in the top ``k`` (k per query or scalar)."""
+        _, q, pos, _ = self.relevant
+        within = pos < (k if np.ndim(k) == 0 else np.asarray(k, dtype=np.int64)[q])
+        return np.bincount(q[within], minlength=self.n_queries).astype(np.int64)
+
+    def top_rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The first ``k`` ranked documents of each query: (flat index, query, 0-based rank)."""
+        lengths = np.minimum(self.num_ret, k)
+        q = np.repeat(np.arange(self.n_queries), lengths)
+        pos = np.arange(q.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        return self.offsets[q] + pos, q, pos
 
     # ------------------------------------------------------------------ segment helpers
     def segment_sum(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
