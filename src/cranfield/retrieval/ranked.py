@@ -367,9 +367,12 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
         rel = docs.relevance(qi)
     except HashCollision:  # two ids share a key: join exactly
         rel = DictionaryDocs(run, prepared, rows).relevance(qi)
-    order = _ranking_order(qi, score, docs.tie_order)
+    order, ties = _ranking_order(qi, score, docs.tie_order)
     if order is not None:
         qi, rel = qi[order], rel[order]
+    if ties is not None:
+        positions, sources = ties
+        rel[positions] = rel[sources]
 
     # rows are now grouped by query in ascending order
     if max_results is not None:
@@ -436,17 +439,22 @@ def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarra
     return np.repeat(found, np.diff(np.concatenate((starts, [n]))))
 
 
-def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order) -> np.ndarray | None:
-    """Permutation putting rows in (query, score desc, docno desc) order; None if already so.
+def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order):
+    """How to put rows in (query, score desc, docno desc) order: ``(order, ties)``.
+
+    ``order`` is a permutation of the rows (None if they are already grouped by query and
+    sorted by score); ``ties`` (None if no two rows of a query share a score) is
+    ``(positions, sources)``: after ``order``, ``x[positions] = x[sources]`` puts the rows of
+    each block of tied scores in docno order (the query does not change within a block).
 
     Runs usually arrive grouped by query and sorted by score: that is checked in O(n) and only
     the blocks of tied scores are sorted by docno (``tie_order(rows, block_id)`` gives the order
-    of those rows by block, then docno descending byte-wise).
+    of those rows, given as original row numbers, by block, then docno descending byte-wise).
     """
     n = qi.size
     order = None
     if n > 1 and (qi[1:] < qi[:-1]).any():
-        order = np.argsort(qi, kind="stable")
+        order = _group_order(qi)
         qi, score = qi[order], score[order]
     same_q = qi[1:] == qi[:-1]
     if n > 1 and (same_q & (score[1:] > score[:-1])).any():
@@ -456,18 +464,29 @@ def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order) -> np.ndarray |
         same_q = qi[1:] == qi[:-1]
     tied = same_q & (score[1:] == score[:-1])
     if not tied.any():
-        return order
+        return order, None
     in_block = np.zeros(n, dtype=bool)
     in_block[1:] |= tied
     in_block[:-1] |= tied
     members = np.flatnonzero(in_block)
     opens = np.ones(members.size, dtype=bool)  # a member opens a block unless tied with the row before
     opens[1:] = ~tied[members[1:] - 1]
-    block_id = np.cumsum(opens, dtype=np.int32)
+    block_id = np.cumsum(opens, dtype=np.int64)
     source_rows = members if order is None else order[members]
-    full = np.arange(n, dtype=np.int64) if order is None else order.copy()
-    full[members] = source_rows[tie_order(source_rows, block_id)]
-    return full
+    return order, (members, members[tie_order(source_rows, block_id)])
+
+
+def _group_order(qi: np.ndarray) -> np.ndarray:
+    """A stable permutation sorting rows by query: whole blocks moved when each query forms
+    one block (the usual run, listed in another query order), else a stable argsort."""
+    starts = np.flatnonzero(np.concatenate(([True], qi[1:] != qi[:-1])))
+    heads = qi[starts]
+    block_order = np.argsort(heads, kind="stable")
+    if (np.diff(heads[block_order]) == 0).any():
+        return np.argsort(qi, kind="stable")
+    lengths = np.diff(np.concatenate((starts, [qi.size])))[block_order]
+    new_starts = np.cumsum(lengths) - lengths
+    return np.arange(qi.size) + np.repeat(starts[block_order] - new_starts, lengths)
 
 
 def segmented_accumulate(ufunc, values: np.ndarray, lengths: np.ndarray, *, reverse: bool = False,
