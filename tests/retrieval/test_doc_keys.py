@@ -28,6 +28,9 @@ def test_key_table_finds_exactly_the_stored_keys(stored, probes):
     expected = {r: where[(int(g), int(k))] for r, (g, k) in enumerate(zip(probe_group, probe_keys))
                 if (int(g), int(k)) in where}
     assert dict(zip(rows.tolist(), positions.tolist())) == expected
+    by_group = np.argsort(probe_group, kind="stable")  # grouped probes, as a run gives them
+    rows, positions = table.lookup(probe_keys[by_group], probe_group[by_group])
+    assert dict(zip(by_group[rows].tolist(), positions.tolist())) == expected
 
 
 @settings(max_examples=60, deadline=None)

@@ -160,7 +160,17 @@ class KeyTable:
         self.repeats = np.concatenate(repeats, axis=1).astype(np.int64) if repeats else np.zeros((2, 0), np.int64)
 
     def _slot(self, keys: np.ndarray, group: np.ndarray) -> np.ndarray:
-        return self.base[group] + (keys & self.mask[group])
+        """base[group] + (keys & mask[group]), looked up once per run of equal groups."""
+        if group.size == 0:
+            return group.astype(np.int64)
+        starts = np.flatnonzero(group[1:] != group[:-1]) + 1
+        if starts.size > group.size // 8:
+            return self.base[group] + (keys & self.mask[group])
+        heads = group[np.concatenate(([0], starts))]
+        lengths = np.diff(np.concatenate(([0], starts, [group.size])))
+        slot = keys & np.repeat(self.mask[heads], lengths)
+        slot += np.repeat(self.base[heads], lengths)
+        return slot
 
     def _next(self, slot: np.ndarray) -> np.ndarray:
         slot += 1
