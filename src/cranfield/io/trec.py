@@ -193,7 +193,8 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
             or pc.min(pc.binary_length(block_ids)).as_py() == 0 or pc.any(pc.starts_with(block_ids, "#")).as_py():
         return None
     if kind == "run":
-        scores = _np(value)
+        # one Arrow buffer from the memory the parser just freed, seen by numpy without a copy
+        scores = _np(pa.concat_arrays(value.chunks)) if value.num_chunks > 1 else _np(value)
         if not np.isfinite(scores).all():
             return None
         value = scores

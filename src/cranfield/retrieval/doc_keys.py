@@ -147,14 +147,14 @@ class KeyTable:
         while pending.size:
             free = table[slot] < 0
             table[slot[free]] = pending[free]  # several items may race for a slot: one wins
+            lost = np.flatnonzero(table[slot] != pending)
+            pending, slot = pending[lost], slot[lost]
             holder = table[slot]
-            lost = holder != pending
             # Equal keys probe the same slots in the same rounds, so a repeated key always meets
             # its first copy here: it is recorded, not stored.
-            same = lost & (keys[holder] == keys[pending])
+            same = keys[holder] == keys[pending]
             repeats.append(np.stack((holder[same], pending[same])))
-            lost &= ~same
-            pending, slot = pending[lost], self._next(slot[lost])
+            pending, slot = pending[~same], self._next(slot[~same])
             rounds += 1
         self.table, self.rounds = table, rounds
         self.repeats = np.concatenate(repeats, axis=1).astype(np.int64) if repeats else np.zeros((2, 0), np.int64)

@@ -14,7 +14,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._arrow import take_sorted
+from .._arrow import release_unused_memory, take_sorted
+from .ranked import rank
 from .results import Results, aggregate
 
 __all__ = ["available_threads", "split_run", "evaluate_parallel", "MIN_ROWS"]
@@ -67,11 +68,13 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | 
         prepared.packed(width)  # build the shared judgment index once, before the threads
     prepared.level_counts()
 
-    def work(part):
-        return evaluator.results_from_view(evaluator.view(part), run_name, evaluator.measures)
+    def work(part):  # memory freed by a part is reused by the next: released once, at the end
+        view = rank(prepared, part, **evaluator.options)
+        return evaluator.results_from_view(view, run_name, evaluator.measures)
 
     with ThreadPoolExecutor(max_workers=threads) as pool:
         pieces = list(pool.map(work, parts))
+    release_unused_memory()
     position = {qid: i for i, qid in enumerate(prepared.query_ids.tolist())}
     query_ids = np.concatenate([p.query_ids for p in pieces])
     order = np.argsort(np.array([position[q] for q in query_ids.tolist()]), kind="stable")
