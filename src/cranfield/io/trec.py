@@ -48,6 +48,7 @@ class TrecColumns:
     tag: "object | None"  # run tag of the first row (runs only)
     source: str
     query_starts: "np.ndarray | None" = None  # first row of each run of equal query ids, if known
+    longest_docno: "int | None" = None  # bytes, if known
 
 
 def _display_name(path: "str | os.PathLike | None") -> str:
@@ -189,7 +190,8 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
     # checking the first row of each run of equal ids is enough.
     starts = query_block_starts(qid)
     block_ids = take_sorted(qid, starts)
-    if value.null_count or pc.min(pc.binary_length(docno)).as_py() == 0 \
+    docno_lengths = pc.min_max(pc.binary_length(docno)).as_py()
+    if value.null_count or docno_lengths["min"] == 0 \
             or pc.min(pc.binary_length(block_ids)).as_py() == 0 or pc.any(pc.starts_with(block_ids, "#")).as_py():
         return None
     if kind == "run":
@@ -203,7 +205,8 @@ def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
     else:
         value = _np(value)
         tag = None
-    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=tag, source=source, query_starts=starts)
+    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=tag, source=source, query_starts=starts,
+                       longest_docno=docno_lengths["max"])
 
 
 def _read_general(stream, kind: str, source: str) -> TrecColumns:

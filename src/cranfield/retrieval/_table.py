@@ -27,7 +27,8 @@ class TrecTable:
     default_source: ClassVar[str] = "table"
 
     def __init__(self, qid, docno, values, *, source: str | None = None, lines: np.ndarray | None = None,
-                 name: str | None = None, _trusted: bool = False, _query_starts: np.ndarray | None = None) -> None:
+                 name: str | None = None, _trusted: bool = False, _query_starts: np.ndarray | None = None,
+                 _longest_docno: int | None = None) -> None:
         source = source or self.default_source
         self.qid = to_chunked_strings(qid, source=source, field="qid", trusted=_trusted)
         self.docno = to_chunked_strings(docno, source=source, field="docno", trusted=_trusted)
@@ -38,7 +39,7 @@ class TrecTable:
             except (TypeError, ValueError):
                 raise InputError(f"expected numbers, found values of type {array.dtype}", source=source,
                                  field=self.value_field) from None
-        if array.dtype.kind == "f":
+        if array.dtype.kind == "f" and not _trusted:  # a file's numbers were checked by its reader
             check_numbers(array, source=source, field=self.value_field, lines=lines)
         if self.value_dtype is np.int64 and array.dtype.kind == "f":
             fractional = (array != np.floor(array)) | (np.abs(array) >= 2.0**63)  # beyond int64: no silent wrap
@@ -55,6 +56,7 @@ class TrecTable:
         self.source = source
         self.name = name
         self._query_starts = _query_starts
+        self._longest_docno = _longest_docno
 
     @property
     def lines(self) -> np.ndarray:
@@ -64,6 +66,14 @@ class TrecTable:
         return self._lines
 
     _line_offset = 0  # rows of a slice start after this many lines of the source
+
+    def longest_docno(self) -> int:
+        """Length in bytes of the longest docno (computed once; a slice keeps its source's)."""
+        if self._longest_docno is None:
+            import pyarrow.compute as pc
+
+            self._longest_docno = int(pc.max(pc.binary_length(self.docno)).as_py() or 0)
+        return self._longest_docno
 
     def query_starts(self) -> np.ndarray:
         """Start rows of the runs of equal query ids (computed once; see ``ranked.query_block_starts``)."""
@@ -102,7 +112,7 @@ class TrecTable:
         parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
         cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind)
         return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=not parquet,
-                   _query_starts=cols.query_starts,
+                   _query_starts=cols.query_starts, _longest_docno=cols.longest_docno,
                    **kwargs), cols
 
     @classmethod

@@ -26,13 +26,15 @@ class HashCollision(Exception):
     """Two different (query, id) pairs share a key: use the exact path."""
 
 
-def packed_width(ids) -> int | None:
-    """Number of 64-bit words needed to pack the longest id, or None if an id is too long."""
+def packed_width(ids=None, *, longest: int | None = None) -> int | None:
+    """Number of 64-bit words needed to pack the longest id (of ``ids``, or ``longest`` bytes),
+    or None if an id is too long."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    chunks = [c for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]) if len(c)]
-    longest = max((pc.max(pc.binary_length(c)).as_py() or 0 for c in chunks), default=0)
+    if longest is None:
+        chunks = [c for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]) if len(c)]
+        longest = max((pc.max(pc.binary_length(c)).as_py() or 0 for c in chunks), default=0)
     return None if longest > MAX_BYTES else max(1, -(-longest // 8))
 
 

@@ -55,7 +55,7 @@ class PreparedQrels:
         from .doc_keys import packed_width
 
         if "width" not in self._packed:
-            self._packed["width"] = packed_width(self.qrels.docno)
+            self._packed["width"] = packed_width(longest=self.qrels.longest_docno())
         return self._packed["width"]
 
     def packed(self, n_words: int) -> "PackedJudgments | None":
