@@ -36,7 +36,7 @@ def _f_parts(view, measure, weight: str):
     v = binary_view(view, measure)
     beta2 = measure.param(weight) ** 2
     k = v.num_ret if measure.cutoff is None else measure.cutoff
-    relret = v.value_at(v.cum_rel, k).astype(np.float64)
+    relret = v.rel_ret_at(k).astype(np.float64)
     return (1.0 + beta2) * relret, beta2 * v.num_rel + np.asarray(k, dtype=np.float64)
 
 

@@ -30,7 +30,7 @@ def _parts(view, measure):
         retrieved, relret = v.num_ret, v.num_rel_ret
     else:
         retrieved = np.minimum(v.num_ret, measure.cutoff)
-        relret = v.value_at(v.cum_rel, measure.cutoff)
+        relret = v.rel_ret_at(measure.cutoff)
     nonrel_ret = (retrieved - relret).astype(np.float64)
     nonrel = float(n) - v.num_rel
     too_small = nonrel_ret > nonrel

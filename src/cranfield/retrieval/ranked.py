@@ -276,30 +276,6 @@ class RankedView:
         before = np.concatenate(([0], total))[self.offsets[:-1]]
         return total - np.repeat(before, self.num_ret)
 
-    def first_index(self, mask: np.ndarray) -> np.ndarray:
-        """Per query, the 0-based rank of the first document where ``mask`` holds, or -1."""
-        result = np.full(self.n_queries, -1, dtype=np.int64)
-        hits = np.flatnonzero(mask)
-        if hits.size:
-            q = self.seg[hits]
-            first = np.r_[True, q[1:] != q[:-1]]
-            result[q[first]] = self.pos[hits[first]]
-        return result
-
-    def value_at(self, cumulative: np.ndarray, k: np.ndarray | int, *, default: np.ndarray | float = 0) -> np.ndarray:
-        """Per query, ``cumulative`` at rank ``min(k, num_ret)`` (1-based); ``default`` if none."""
-        k = np.broadcast_to(np.asarray(k, dtype=np.int64), (self.n_queries,))
-        depth = np.minimum(k, self.num_ret)
-        has = depth > 0
-        out = np.zeros(self.n_queries, dtype=cumulative.dtype if cumulative.dtype.kind == "f" else np.int64)
-        out = out + (default if np.ndim(default) == 0 else np.asarray(default)) * 0
-        out[has] = cumulative[self.offsets[:-1][has] + depth[has] - 1]
-        if np.ndim(default):
-            out[~has] = np.asarray(default)[~has]
-        elif default:
-            out[~has] = default
-        return out
-
     def at_level(self, level: int | None) -> "RankedView":
         """The same view with another relevance level (for measures with a ``rel`` parameter)."""
         if level is None or level == self.relevance_level:
