@@ -65,16 +65,12 @@ class GainView:
         return self._ideal[2]
 
     def ideal_prefix(self, k) -> np.ndarray:
-        """Per query, Σ over the first k ideal positions of gain / log2(position + 2)."""
-        n_queries = self.ideal_counts.shape[0]
-        if np.ndim(k) == 0:  # only the first k ideal gains of each query are built
-            kept = np.minimum(np.cumsum(self.ideal_counts, axis=1), k)
-            ideal, seg, pos = _flatten(self.ideal_gains, np.diff(kept, axis=1, prepend=0))
-            return np.bincount(seg, weights=ideal / np.log2(pos + 2.0), minlength=n_queries)
-        k = np.broadcast_to(np.asarray(k, dtype=np.int64), self.ideal_len.shape)
-        mask = self.ideal_pos < k[self.ideal_seg]
-        weights = self.ideal[mask] / np.log2(self.ideal_pos[mask] + 2.0)
-        return np.bincount(self.ideal_seg[mask], weights=weights, minlength=n_queries)
+        """Per query, Σ over the first k ideal positions of gain / log2(position + 2) (k per
+        query or scalar); only those first k ideal gains are built."""
+        k = np.asarray(k, dtype=np.int64)
+        kept = np.minimum(np.cumsum(self.ideal_counts, axis=1), k if k.ndim == 0 else k[:, None])
+        ideal, seg, pos = _flatten(self.ideal_gains, np.diff(kept, axis=1, prepend=0))
+        return np.bincount(seg, weights=ideal / np.log2(pos + 2.0), minlength=self.ideal_counts.shape[0])
 
 
 def _flatten(gains: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

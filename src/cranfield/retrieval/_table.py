@@ -70,9 +70,9 @@ class TrecTable:
     def longest_docno(self) -> int:
         """Length in bytes of the longest docno (computed once; a slice keeps its source's)."""
         if self._longest_docno is None:
-            import pyarrow.compute as pc
+            from .doc_keys import longest_bytes
 
-            self._longest_docno = int(pc.max(pc.binary_length(self.docno)).as_py() or 0)
+            self._longest_docno = longest_bytes(self.docno)
         return self._longest_docno
 
     def query_starts(self) -> np.ndarray:

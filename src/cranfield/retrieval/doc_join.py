@@ -34,7 +34,7 @@ class PackedDocs:
     def build(cls, run: Run, prepared: PreparedQrels, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
         from .doc_keys import packed_keys, packed_width
 
-        run_width = packed_width(longest=run.longest_docno())
+        run_width = packed_width(run.longest_docno())
         judged_width = prepared.packed_width()
         if run_width is None or judged_width is None:
             return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MAX_BYTES", "packed_width", "packed_words", "packed_keys", "ordered", "mix", "KeyTable",
+__all__ = ["MAX_BYTES", "longest_bytes", "packed_width", "packed_words", "packed_keys", "ordered", "mix", "KeyTable",
            "HashCollision"]
 
 MAX_BYTES = 32
@@ -26,15 +26,16 @@ class HashCollision(Exception):
     """Two different (query, id) pairs share a key: use the exact path."""
 
 
-def packed_width(ids=None, *, longest: int | None = None) -> int | None:
-    """Number of 64-bit words needed to pack the longest id (of ``ids``, or ``longest`` bytes),
-    or None if an id is too long."""
-    import pyarrow as pa
+def longest_bytes(ids) -> int:
+    """Length in bytes of the longest of the Arrow strings ``ids`` (0 if there are none)."""
     import pyarrow.compute as pc
 
-    if longest is None:
-        chunks = [c for c in (ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]) if len(c)]
-        longest = max((pc.max(pc.binary_length(c)).as_py() or 0 for c in chunks), default=0)
+    return int(pc.max(pc.binary_length(ids)).as_py() or 0)
+
+
+def packed_width(longest: int) -> int | None:
+    """Number of 64-bit words needed to pack ids of up to ``longest`` bytes, or None if that is
+    too long."""
     return None if longest > MAX_BYTES else max(1, -(-longest // 8))
 
 
@@ -64,12 +65,12 @@ def iter_packed(ids, n_words: int):
 
 
 def packed_words(ids, n_words: int | None = None) -> np.ndarray | None:
-    """(n, w) uint64 words of each id in native byte order, or None when ids are too long or
-    contain NUL."""
-    width = packed_width(ids)
-    if width is None or (n_words is not None and width > n_words):
-        return None
-    n_words = n_words or width
+    """(n, w) uint64 words of each id in native byte order (``n_words`` words, or as many as the
+    longest id needs), or None when ids are too long or contain NUL."""
+    if n_words is None:  # (an id longer than n_words words makes iter_packed refuse)
+        n_words = packed_width(longest_bytes(ids))
+        if n_words is None:
+            return None
     out = np.empty((len(ids), n_words), dtype=np.uint64)
     try:
         for start, words in iter_packed(ids, n_words):
@@ -163,13 +164,13 @@ class KeyTable:
 
     def _slot(self, keys: np.ndarray, group: np.ndarray) -> np.ndarray:
         """base[group] + (keys & mask[group]), looked up once per run of equal groups."""
-        if group.size == 0:
-            return group.astype(np.int64)
-        starts = np.flatnonzero(group[1:] != group[:-1]) + 1
+        from ._segments import run_starts
+
+        starts = run_starts(group)
         if starts.size > group.size // 8:
             return self.base[group] + (keys & self.mask[group])
-        heads = group[np.concatenate(([0], starts))]
-        lengths = np.diff(np.concatenate(([0], starts, [group.size])))
+        heads = group[starts]
+        lengths = np.diff(np.concatenate((starts, [group.size])))
         slot = keys & np.repeat(self.mask[heads], lengths)
         slot += np.repeat(self.base[heads], lengths)
         return slot

@@ -34,6 +34,7 @@ import numpy as np
 from ..errors import UsageError
 from ..measures.base import Measure
 from .evaluate import DEFAULT_MEASURES, Evaluator
+from ._segments import run_starts
 from .partial import Partial, PieceEvaluator, combine, missing_piece, query_codes, seen_mask
 from .results import Results
 from .run import Run
@@ -157,7 +158,7 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, general: bool, bar) ->
     for block in _blocks(path, batch_rows, general):
         codes = query_codes(block.qid, prepared.query_index)
         lines = block.line_numbers()
-        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        starts = run_starts(codes)
         heads = codes[starts]
         continues = carry is not None and heads[0] == carry_code
         check = heads[1:] if continues else heads

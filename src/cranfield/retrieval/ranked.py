@@ -32,6 +32,7 @@ UNJUDGED = -2
 from .._arrow import indices as _indices_array
 from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
+from ._segments import run_starts
 from .doc_keys import HashCollision
 
 
@@ -55,7 +56,7 @@ class PreparedQrels:
         from .doc_keys import packed_width
 
         if "width" not in self._packed:
-            self._packed["width"] = packed_width(longest=self.qrels.longest_docno())
+            self._packed["width"] = packed_width(self.qrels.longest_docno())
         return self._packed["width"]
 
     def packed(self, n_words: int) -> "PackedJudgments | None":
@@ -455,7 +456,7 @@ def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order):
 def _group_order(qi: np.ndarray) -> np.ndarray:
     """A stable permutation sorting rows by query: whole blocks moved when each query forms
     one block (the usual run, listed in another query order), else a stable argsort."""
-    starts = np.flatnonzero(np.concatenate(([True], qi[1:] != qi[:-1])))
+    starts = run_starts(qi)
     heads = qi[starts]
     block_order = np.argsort(heads, kind="stable")
     if (np.diff(heads[block_order]) == 0).any():

@@ -1,0 +1,15 @@
+"""Runs of equal values in a numpy array (rows of one query, one group)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["run_starts"]
+
+
+def run_starts(values: np.ndarray) -> np.ndarray:
+    """Index of the first element of each run of equal consecutive values (0 first; empty for
+    an empty array)."""
+    if values.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    return np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
