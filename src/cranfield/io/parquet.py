@@ -58,9 +58,13 @@ def _dataset(path, source: str):
         raise InputError("no such file or directory", source=source)
     try:
         return ds.dataset(str(path), format="parquet", partitioning="hive")
-    except (pa.ArrowInvalid, OSError) as error:
-        raise InputError(f"not a readable Parquet file or dataset ({str(error).splitlines()[0]})",
-                         source=source) from None
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"not a readable Parquet file or dataset ({_first_line(error)})", source=source) from None
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def _check_columns(dataset, kind: str, source: str) -> list[str]:
@@ -78,9 +82,26 @@ def _stored_name(dataset) -> str | None:
     return name.decode("utf-8", "replace") if name else None
 
 
+def _checked(qid, docno, value, kind: str, source: str, first_row: int):
+    """The three columns of rows ``first_row…`` checked by the one rule for ids and values
+    (:mod:`cranfield.io.values`), the same as frames, dicts and Dask partitions; errors name the
+    global 1-based row."""
+    from .values import id_column, value_column
+
+    field = VALUE_COLUMNS[kind]
+    qid = id_column(qid, source=source, field="qid", first_row=first_row)
+    docno = id_column(docno, source=source, field="docno", first_row=first_row)
+    values = value_column(value, kind=kind, source=source, field=field, first_row=first_row)
+    return qid, docno, values
+
+
 def read_parquet_columns(path: "str | os.PathLike", *, kind: str):
     """Read a Parquet file or dataset into :class:`~cranfield.io.trec.TrecColumns` (``line`` is
-    None: the row number stands for the line; ``tag`` is the stored run name, if any)."""
+    None: the row number stands for the line; ``tag`` is the stored run name, if any).
+
+    Values follow :mod:`cranfield.io.values`: scores are finite float64, relevance an integer
+    within int64 (uint64 2⁶⁴−1 or 2.5 is an error, not −1 or 2), ids are non-empty text without
+    blanks; the first bad row is named by its 1-based row number over the whole dataset."""
     from .trec import TrecColumns
     import pyarrow as pa
 
@@ -89,48 +110,52 @@ def read_parquet_columns(path: "str | os.PathLike", *, kind: str):
     columns = _check_columns(dataset, kind, source)
     try:
         table = dataset.to_table(columns=columns)
-    except (pa.ArrowInvalid, OSError) as error:
-        raise InputError(f"cannot read Parquet data ({str(error).splitlines()[0]})", source=source) from None
-    value = _values(table.column(columns[2]), kind, source, first_row=1)
-    return TrecColumns(qid=table.column("qid"), docno=table.column("docno"), value=value, line=None,
-                       tag=_stored_name(dataset), source=source)
-
-
-def _values(column, kind: str, source: str, *, first_row: int) -> np.ndarray:
-    """A numeric value column as numpy, with nulls and non-numbers reported by row."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    field = VALUE_COLUMNS[kind]
-    if column.null_count:
-        index = int(np.flatnonzero(to_numpy(pc.is_null(column)))[0])
-        raise InputError("missing value (null)", source=source, line=first_row + index, field=field)
-    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
-        raise InputError(f"expected numbers, found column type {column.type}", source=source, field=field)
-    return to_numpy(column)
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"cannot read Parquet data ({_first_line(error)})", source=source) from None
+    qid, docno, value = _checked(table.column("qid"), table.column("docno"), table.column(columns[2]), kind, source,
+                                 first_row=1)
+    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=_stored_name(dataset), source=source)
 
 
 def iter_parquet_batches(path: "str | os.PathLike", *, kind: str, batch_rows: int = 1 << 20
                          ) -> Iterator[tuple[object, object, np.ndarray, int]]:
     """Yield ``(qid, docno, values, first_row)`` blocks of a Parquet file or dataset, in file order,
-    about ``batch_rows`` rows each (``first_row``: 1-based row number of the block's first row)."""
+    about ``batch_rows`` rows each (``first_row``: 1-based row number of the block's first row,
+    counted over the whole dataset). Every block is checked as :func:`read_parquet_columns` checks
+    the whole table, so an error names the same row on both paths."""
+    import pyarrow as pa
+
     source = str(path)
     dataset = _dataset(path, source)
     columns = _check_columns(dataset, kind, source)
     first = 1
-    for batch in dataset.to_batches(columns=columns, batch_size=batch_rows, use_threads=True):
+    batches = iter(dataset.to_batches(columns=columns, batch_size=batch_rows, use_threads=True))
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (pa.ArrowException, OSError) as error:
+            raise InputError(f"cannot read Parquet data after row {first - 1} ({_first_line(error)})",
+                             source=source) from None
         if batch.num_rows == 0:
             continue
-        values = _values(batch.column(columns[2]), kind, source, first_row=first)
-        yield batch.column("qid"), batch.column("docno"), values, first
+        qid, docno, values = _checked(batch.column("qid"), batch.column("docno"), batch.column(columns[2]), kind,
+                                      source, first_row=first)
+        yield qid.chunk(0) if qid.num_chunks == 1 else qid.combine_chunks(), \
+            docno.chunk(0) if docno.num_chunks == 1 else docno.combine_chunks(), values, first
         first += batch.num_rows
 
 
 def count_rows(path: "str | os.PathLike", *, kind: str) -> int:
     """Number of rows of a Parquet file or dataset, from its metadata."""
-    return _dataset(path, str(path)).count_rows()
+    import pyarrow as pa
+
+    source = str(path)
+    try:
+        return _dataset(path, source).count_rows()
+    except (pa.ArrowException, OSError) as error:
+        raise InputError(f"cannot read Parquet metadata ({_first_line(error)})", source=source) from None
 
 
 def write_parquet(table, path: "str | os.PathLike", *, row_group_rows: int = 1 << 20,
