@@ -211,3 +211,88 @@ def test_missing_dask_gives_an_install_hint(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_dask)
     with pytest.raises(cranfield.UsageError, match=r"pip install 'cranfield\[dask\]'"):
         _deps.require_dask()
+
+
+# ---------------------------------------------------------------------------- errors: global rows
+def _bad_run(where: str):
+    import pandas as pd
+
+    n = 200
+    run = pd.DataFrame({"qid": [f"q{i // 50}" for i in range(n)], "docno": [f"d{i}" for i in range(n)],
+                        "score": np.arange(n, dtype=float)})
+    if where == "score":
+        run.loc[137, "score"] = np.nan
+    elif where == "docno":
+        run.loc[163, "docno"] = "d 163"
+    elif where == "both":  # a score error in an earlier partition, an id error in a later one
+        run.loc[60, "score"] = np.inf
+        run.loc[170, "docno"] = ""
+    elif where == "uint64":
+        run["score"] = np.arange(n, dtype=np.uint64)
+    return run
+
+
+@pytest.mark.parametrize("where", ["score", "docno", "both"])
+@pytest.mark.parametrize("partitioned", ["auto", False])
+def test_run_errors_give_global_rows(client, where, partitioned):
+    """The same error as Run.from_frame on all the rows: row numbers over the whole frame, not
+    inside a partition (the partitions hold 50 rows each)."""
+    run = _bad_run(where)
+    with pytest.raises(InputError) as expected:
+        cranfield.Run.from_frame(run)
+    assert expected.value.line > 50
+    with pytest.raises(InputError) as got:
+        cranfield.dask.evaluate({"q1": {"d1": 1}}, dd.from_pandas(run, npartitions=4, sort=False), ["AP"],
+                                partitioned=partitioned, npartitions=3)
+    assert str(got.value) == str(expected.value)
+    assert (got.value.line, got.value.field) == (expected.value.line, expected.value.field)
+
+
+def test_co_partitioned_qrels_errors_give_global_rows(client):
+    import pandas as pd
+
+    run = _bad_run("none")
+    qrels = pd.DataFrame({"qid": run["qid"], "docno": run["docno"], "rel": np.ones(len(run))})
+    qrels.loc[151, "rel"] = 2.5
+    with pytest.raises(InputError, match=r"qrels frame:152: field rel: expected an integer relevance, found 2.5"):
+        cranfield.dask.evaluate(dd.from_pandas(qrels, npartitions=4, sort=False),
+                                dd.from_pandas(run, npartitions=3, sort=False), ["AP"])
+    qrels["rel"] = np.ones(len(run), dtype=np.uint64)
+    qrels.loc[120, "rel"] = np.uint64(2**64 - 1)  # not −1
+    with pytest.raises(InputError, match=r"qrels frame:121: field rel: .*within int64.*18446744073709551615"):
+        cranfield.dask.evaluate(dd.from_pandas(qrels, npartitions=4, sort=False),
+                                dd.from_pandas(run, npartitions=3, sort=False), ["AP"])
+
+
+def test_parquet_dataset_errors_give_global_rows(client, tmp_path):
+    import pyarrow.parquet as pq
+
+    run = pa.Table.from_pandas(_bad_run("none"), preserve_index=False)
+    scores = run.column("score").to_numpy().copy()
+    scores[175] = np.inf
+    bad = run.set_column(2, "score", pa.array(scores))
+    (tmp_path / "run").mkdir()
+    for i in range(4):  # four files of 50 rows: the bad row is row 26 of the fourth
+        pq.write_table(bad.slice(50 * i, 50), tmp_path / "run" / f"part-{i}.parquet")
+    path = str(tmp_path / "run")
+    message = rf"{path}:176: field score: expected a finite number, found inf"
+    with pytest.raises(InputError, match=message):
+        cranfield.dask.evaluate({"q1": {"d1": 1}}, path, ["AP"])
+    with pytest.raises(InputError, match=message):  # the in-memory Parquet reader names the same row
+        cranfield.read_run(path)
+
+
+def test_classification_errors_give_global_index(client):
+    import pandas as pd
+
+    y, s, _ = _scores(1, n=1000)
+    s = s.copy()
+    s[777] = np.nan
+    frame = dd.from_pandas(pd.DataFrame({"y_true": y, "y_score": s}), npartitions=5)
+    with pytest.raises(InputError) as expected:
+        cranfield.roc_auc(y, s)
+    for bins in (None, 16):
+        with pytest.raises(InputError) as got:
+            cranfield.dask.score_stats(frame, bins=bins)
+        assert str(got.value) == str(expected.value)
+        assert "at index 777" in str(got.value)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Hashable
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ._deps import compute, current_client, require_dask
 from .counts import ScoreStats
 
@@ -40,10 +41,44 @@ def score_stats(data: Any = None, *, y_true: Any = "y_true", y_score: Any = "y_s
         if not lows_highs:
             raise UsageError("no samples")
         range = (min(v[0] for v in lows_highs), max(v[1] for v in lows_highs))
-    level = [dask.delayed(_stats)(t, s, w, pos_label, bins, range) for t, s, w in parts]
+    level = [dask.delayed(_stats)(t, s, w, pos_label, bins, range, index) for index, (t, s, w) in enumerate(parts)]
     while len(level) > 1:  # a tree of merges, split_every parts at a time
-        level = [dask.delayed(ScoreStats.merge)(level[i:i + split_every]) for i in np.arange(0, len(level), split_every)]
-    return compute(level, client)[0]
+        level = [dask.delayed(_merge)(level[i:i + split_every]) for i in np.arange(0, len(level), split_every)]
+    result = compute(level, client)[0]
+    if isinstance(result, _Bad):
+        raise _global_error(result, parts, client)
+    return result
+
+
+class _Bad:
+    """An InputError of partition ``partition`` whose message names a partition-local ``index``."""
+
+    def __init__(self, partition: int, index: int, error: InputError) -> None:
+        self.partition, self.index, self.error = partition, index, error
+
+
+_AT_INDEX = re.compile(r" at index (\d+)$")
+
+
+def _merge(parts):
+    bad = [p for p in parts if isinstance(p, _Bad)]
+    if bad:  # the first bad sample of the whole data: lowest partition, then lowest index
+        return min(bad, key=lambda b: (b.partition, b.index))
+    return ScoreStats.merge(parts)
+
+
+def _global_error(bad: _Bad, parts, client) -> InputError:
+    """The partition's error with the index of the sample in the whole data (the lengths of the
+    partitions before it are computed here, once, on this error path only)."""
+    import dask
+
+    offset = 0
+    if bad.partition:
+        lengths = compute([dask.delayed(len)(p[1]) for p in parts[:bad.partition]], client)
+        offset = int(sum(lengths))
+    error = bad.error
+    message = _AT_INDEX.sub(f" at index {bad.index + offset}", error.message)
+    return InputError(message, source=error.source, line=error.line, field=error.field)
 
 
 def _partitions(data, y_true, y_score, sample_weight) -> list[tuple]:
@@ -76,13 +111,23 @@ def _column(frame, name):
 
 
 def _min_max(scores):
-    values = np.asarray(scores, dtype=np.float64)
+    try:
+        values = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):  # not numbers: the statistics of the partition say where
+        return None
+    values = values[np.isfinite(values)]  # NaN and ±inf are reported, with their index, by _stats
     return (float(values.min()), float(values.max())) if values.size else None
 
 
-def _stats(y_true, y_score, weight, pos_label, bins, value_range) -> ScoreStats | None:
+def _stats(y_true, y_score, weight, pos_label, bins, value_range, partition: int = 0):
     y_true, y_score = np.asarray(y_true), np.asarray(y_score)
     if y_score.size == 0:
         return None
-    return ScoreStats.from_arrays(y_true, y_score, sample_weight=None if weight is None else np.asarray(weight),
-                                  pos_label=pos_label, bins=bins, range=value_range)
+    try:
+        return ScoreStats.from_arrays(y_true, y_score, sample_weight=None if weight is None else np.asarray(weight),
+                                      pos_label=pos_label, bins=bins, range=value_range)
+    except InputError as error:
+        found = _AT_INDEX.search(error.message)
+        if found is None:  # not about one sample: the same error as on the whole data
+            raise
+        return _Bad(partition, int(found.group(1)), error)

@@ -52,6 +52,7 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
         raise UsageError(f"partitioned must be 'auto', True or False, found {partitioned!r}")
     client = current_client(client)
     run_frame = _as_frame(run, [qid, docno, score], "run")
+    run_source = str(run) if isinstance(run, (str, os.PathLike)) else "run frame"
     options = dict(relevance_level=relevance_level, complete=complete, max_results=max_results,
                    judged_only=judged_only, collection_size=collection_size, aggregate=aggregate)
     run_name = name or (os.path.basename(str(run).rstrip("/")) if isinstance(run, (str, os.PathLike)) else "run")
@@ -60,8 +61,9 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
     if n_out < 1:
         raise UsageError(f"npartitions must be ≥ 1, found {npartitions}")
     if hasattr(qrels, "to_delayed") and hasattr(qrels, "npartitions"):
-        return _co_partitioned(_as_frame(qrels, [qid, docno, rel], "qrels"), run_frame, measures, options,
-                               columns, (qid, docno, rel), n_out, run_name, client)
+        qrels_frame = _as_frame(qrels, [qid, docno, rel], "qrels")
+        return _co_partitioned(qrels_frame, run_frame, measures, options, columns, (qid, docno, rel), n_out,
+                               run_name, client, sources=("qrels frame", run_source))
     from ..retrieval.partial import combine, missing_piece, seen_mask
 
     from ..retrieval.partial import PieceEvaluator
@@ -70,7 +72,8 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
     piece_evaluator = PieceEvaluator(evaluator)
     for attempt in (1, 2):
         try:
-            partials = _evaluate_pieces(piece_evaluator, run_frame, columns, partitioned, n_out, run_name, client)
+            partials = _evaluate_pieces(piece_evaluator, run_frame, columns, partitioned, n_out, run_name, client,
+                                        run_source)
             break
         except _lost_data_errors():
             # A worker died and Dask forgot a future it needed (scattered data cannot be
@@ -82,19 +85,88 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
     return combine(evaluator, partials, run_name, source=run_name)
 
 
-def _evaluate_pieces(piece_evaluator, run_frame, columns, partitioned, n_out, run_name, client) -> list:
+def _evaluate_pieces(piece_evaluator, run_frame, columns, partitioned, n_out, run_name, client, run_source) -> list:
     import dask
 
     shared = _share(piece_evaluator, client)
+    parts = _checked_parts(run_frame, columns, "run", run_source)
     if partitioned in ("auto", True):
-        pieces = [dask.delayed(_run_piece)([part], shared, columns) for part in run_frame.to_delayed()]
-        partials = compute(pieces, client)
+        pieces = [dask.delayed(_run_piece)([part], shared, columns) for part in parts]
+        partials = _raise_first_bad(compute(pieces, client), {"run": run_frame}, client)
         if not _overlap(partials):
             return partials
         if partitioned is True:
             raise InputError("a query is in two partitions of the run, but partitioned=True", source=run_name)
-    buckets = _hash_split(run_frame, columns[0], n_out)
-    return compute([dask.delayed(_run_piece)(bucket, shared, columns) for bucket in buckets], client)
+    buckets = _hash_split(parts, columns[0], n_out)
+    return _raise_first_bad(compute([dask.delayed(_run_piece)(bucket, shared, columns) for bucket in buckets], client),
+                            {"run": run_frame}, client)
+
+
+# ---------------------------------------------------------------------------------------- validation
+class _Bad:
+    """An input error found in partition ``partition`` of the ``what`` frame (row numbers local to
+    the partition): passed along as a value, so that the driver can report the *first* bad row of
+    the whole frame with its global row number, whatever order the workers finish in."""
+
+    def __init__(self, what: str, partition: int, error: InputError) -> None:
+        self.what, self.partition, self.error = what, partition, error
+
+    def key(self) -> tuple:
+        # qrels before the run, then columns in the order the whole-frame check takes them (qid,
+        # docno, value), then rows: the error Run.from_frame / Qrels.from_frame give on all rows
+        order = {"qid": 0, "docno": 1}.get(self.error.field or "", 2)
+        return (self.what != "qrels", order, self.partition, self.error.line or 0)
+
+
+def _first_bad(items) -> "_Bad | None":
+    bad = [item for item in _flatten(items) if isinstance(item, _Bad)]
+    return min(bad, key=_Bad.key) if bad else None
+
+
+def _flatten(items):
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            yield from _flatten(item)
+        else:
+            yield item
+
+
+def _checked_parts(frame, columns, what: str, source: str) -> list:
+    """The partitions of ``frame`` as delayed objects, each checked by the rules of
+    :mod:`cranfield.io.values` (the same as Run.from_frame / Qrels.from_frame): a partition that
+    breaks them becomes a :class:`_Bad`."""
+    import dask
+
+    return [dask.delayed(_check_partition)(part, index, columns, what, source)
+            for index, part in enumerate(frame.to_delayed())]
+
+
+def _check_partition(frame, index: int, columns, what: str, source: str):
+    from ..retrieval._columns import columns_from_frame
+
+    qid, docno, value = columns
+    role = "score" if what == "run" else "rel"
+    try:
+        columns_from_frame(frame, {"qid": qid, "docno": docno, role: value}, source=source)
+    except InputError as error:
+        return _Bad(what, index, error)
+    return frame
+
+
+def _raise_first_bad(results: list, frames: dict, client) -> list:
+    """``results`` unless one of them is a :class:`_Bad`: then the InputError of the first bad row
+    of the whole input, its row number made global by the lengths of the partitions before it
+    (computed here, once, only when there is an error)."""
+    bad = _first_bad(results)
+    if bad is None:
+        return results
+    error = bad.error
+    line = error.line
+    if line is not None and bad.partition > 0:
+        before = frames[bad.what].partitions[:bad.partition].map_partitions(len)
+        lengths = before.compute(scheduler=client) if client is not None else before.compute()
+        line += int(np.asarray(lengths, dtype=np.int64).sum())
+    raise InputError(error.message, source=error.source, line=line, field=error.field)
 
 
 def _lost_data_errors() -> tuple:
@@ -145,19 +217,22 @@ def _overlap(partials) -> bool:
     return np.unique(every).size != every.size
 
 
-def _hash_split(frame, qid: str, n_out: int) -> list[list]:
-    """Bucket j: the list of the pieces of every input partition whose query id hashes to j."""
+def _hash_split(parts: list, qid: str, n_out: int) -> list[list]:
+    """Bucket j: the list of the pieces of every input partition (delayed, checked) whose query id
+    hashes to j."""
     import dask
 
     if n_out == 1:
-        return [list(frame.to_delayed())]
-    split = [dask.delayed(_split, nout=n_out)(part, qid, n_out) for part in frame.to_delayed()]
+        return [list(parts)]
+    split = [dask.delayed(_split, nout=n_out)(part, qid, n_out) for part in parts]
     return [[s[j] for s in split] for j in range(n_out)]  # a loop over partitions, not rows
 
 
 def _split(frame, qid: str, n_out: int):
     import pandas as pd
 
+    if isinstance(frame, _Bad):
+        return (frame,) * n_out
     bucket = pd.util.hash_array(frame[qid].astype(object).to_numpy()) % np.uint64(n_out)
     order = np.argsort(bucket, kind="stable")
     bounds = np.searchsorted(bucket[order], np.arange(n_out + 1, dtype=np.uint64))
@@ -168,7 +243,10 @@ def _split(frame, qid: str, n_out: int):
 def _concat(frames):
     import pandas as pd
 
-    frames = [f for f in frames if f is not None and len(f)]
+    frames = [f for f in frames if f is not None and (isinstance(f, _Bad) or len(f))]
+    bad = _first_bad(frames)
+    if bad is not None:
+        return bad
     if not frames:
         return None
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
@@ -183,40 +261,60 @@ def _to_run(frame, columns):
 
 def _run_piece(frames, pieces, columns):
     frame = _concat(frames)
-    if frame is None:
-        return None
+    if frame is None or isinstance(frame, _Bad):
+        return frame
     return pieces.evaluate(_to_run(frame, columns))
 
 
 def _co_partitioned(qrels_frame, run_frame, measures, options, run_columns, qrels_columns, n_out, run_name,
-                    client) -> Results:
+                    client, *, sources) -> Results:
     """Qrels and run hashed into the same buckets; each bucket evaluated with its own qrels."""
     import dask
 
-    from ..retrieval.partial import combine, judged_levels
+    from ..retrieval.partial import combine
 
     qid, docno, rel = qrels_columns
-    levels = judged_levels(np.asarray(qrels_frame[rel].unique().compute(scheduler=client) if client is not None
-                                      else qrels_frame[rel].unique().compute(), dtype=np.int64))
-    run_buckets = _hash_split(run_frame, run_columns[0], n_out)
-    qrels_buckets = _hash_split(qrels_frame, qid, n_out)
+    unique = qrels_frame[rel].unique()
+    levels = _levels(unique.compute(scheduler=client) if client is not None else unique.compute())
+    run_buckets = _hash_split(_checked_parts(run_frame, run_columns, "run", sources[1]), run_columns[0], n_out)
+    qrels_buckets = _hash_split(_checked_parts(qrels_frame, qrels_columns, "qrels", sources[0]), qid, n_out)
     tasks = [dask.delayed(_bucket)(r, q, measures, options, run_columns, qrels_columns, levels)
              for r, q in zip(run_buckets, qrels_buckets)]
-    partials = [p for pair in compute(tasks, client) for p in pair]
+    results = _raise_first_bad(compute(tasks, client), {"run": run_frame, "qrels": qrels_frame}, client)
+    partials = [p for pair in results for p in pair]
     reference = Evaluator({"q": {"d": 1}}, measures, **options)  # measures and options for combining
     return combine(reference, partials, run_name, source=run_name)
+
+
+def _levels(unique) -> np.ndarray:
+    """The judged levels from the distinct relevance values (values that break the rules are left
+    out here: the checked partitions report them, with their rows)."""
+    from ..io.values import relevance_column
+    from ..retrieval.partial import judged_levels
+
+    values = np.asarray(unique)
+    try:
+        return judged_levels(relevance_column(values, source="qrels"))
+    except InputError:
+        if values.dtype.kind not in "iuf":
+            return np.zeros(0, dtype=np.int64)
+        with np.errstate(invalid="ignore"):
+            good = np.isfinite(values) & (values == np.floor(values)) & (values < 2.0**63) & (values >= -2.0**63)
+        return judged_levels(values[good].astype(np.int64))
 
 
 def _bucket(run_frames, qrels_frames, measures, options, run_columns, qrels_columns, levels):
     from ..retrieval.partial import evaluate_piece, missing_piece, seen_mask
     from ..retrieval.qrels import Qrels
 
-    qrels_frame = _concat(qrels_frames)
+    run_frame, qrels_frame = _concat(run_frames), _concat(qrels_frames)
+    bad = _first_bad([run_frame, qrels_frame])
+    if bad is not None:
+        return [bad]
     if qrels_frame is None:
         return [None]
     qid, docno, rel = qrels_columns
     evaluator = Evaluator(Qrels.from_frame(qrels_frame, qid=qid, docno=docno, value=rel), measures, **options)
-    run_frame = _concat(run_frames)
     piece = evaluate_piece(evaluator, _to_run(run_frame, run_columns), levels=levels) if run_frame is not None else None
     missing = missing_piece(evaluator, seen_mask([piece], evaluator), levels=levels) if options["complete"] else None
     return [piece, missing]
