@@ -87,7 +87,7 @@ def _as_numpy(values, *, source: str, field: str, first_row: int, lines, where: 
             values = values.cast(pa.float64()) if kind.scale > 0 else _decimal_to_int(values, source, field)
             kind = values.type
         if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
-            raise InputError(f"expected {expected}, found a column of type {kind}", source=source, field=field)
+            raise InputError(f"expected {expected}, found {_type_name(kind)}", source=source, field=field)
         if pa.types.is_float16(kind):
             values = values.cast(pa.float32())
         return to_numpy(values)
@@ -108,6 +108,14 @@ def _as_numpy(values, *, source: str, field: str, first_row: int, lines, where: 
         return _from_objects(array, source=source, field=field, first_row=first_row, lines=lines, where=where,
                              expected=expected)
     raise InputError(f"expected {expected}, found values of type {array.dtype}", source=source, field=field)
+
+
+def _type_name(kind) -> str:
+    import pyarrow as pa
+
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind):
+        return "a text column (numbers must be stored as numbers)"
+    return f"a column of type {kind}"
 
 
 def _boolean(expected: str, source: str, field: str):
@@ -136,9 +144,12 @@ def _from_python(values) -> np.ndarray:
         if len(types) > 1 and types & {bool, np.bool_}:
             return _objects(values)
         try:
-            return np.asarray(values)
+            array = np.asarray(values)
         except (ValueError, TypeError, OverflowError):
             return _objects(values)
+        if array.dtype.kind == "f" and not any(issubclass(t, (float, np.floating)) for t in types):
+            return _objects(values)  # integers that numpy made floats (int64 next to uint64): keep them exact
+        return array
     if hasattr(values, "to_numpy"):  # pandas / polars Series
         return _from_python(values.to_numpy().tolist()) if getattr(values, "dtype", None) == object else \
             np.asarray(values.to_numpy())
