@@ -208,6 +208,27 @@ def test_read_error_in_the_middle_is_an_input_error():
 def test_not_a_source():
     with pytest.raises(InputError, match="expected a path, '-' or a file object, found int"):
         open_input(3, display_name="x")
+    with pytest.raises(InputError, match="found bytes \\(wrap data in io.BytesIO"):
+        open_input(b"q1 0 d1 1\n", display_name="x")
+
+
+def test_own_handle_closed_on_error(tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "run.txt"
+    pq.write_table(pa.table({"qid": ["q1"]}), path)
+    opened = []
+    real_open = open
+
+    def tracking(*args, **kwargs):
+        handle = real_open(*args, **kwargs)
+        opened.append(handle)
+        return handle
+
+    monkeypatch.setattr(sources, "open", tracking, raising=False)
+    with pytest.raises(InputError, match="Parquet data"):
+        open_input(path)
+    assert len(opened) == 1 and opened[0].closed
 
 
 # ------------------------------------------------------------------------------ read once

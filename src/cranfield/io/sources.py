@@ -77,16 +77,20 @@ def open_input(source, *, display_name: str | None = None):
 
     name = display_name if display_name is not None else display_name_of(source)
     raw = _raw_binary(source, name)
-    head = _read_exactly(raw, SNIFF_BYTES, name)
-    compression = _compression(head)
-    stream: io.RawIOBase = _Prefixed(head, raw, name)
-    if compression is not None:
-        stream = _Decompressed(_decompressor(compression, stream, name), stream, name, compression)
-        first = _read_exactly(stream, len(_PARQUET_MAGIC), name)
-        _refuse_parquet(first, name)
-        stream = _Prefixed(first, stream, name)
-    else:
-        _refuse_parquet(head, name)
+    try:
+        head = _read_exactly(raw, SNIFF_BYTES, name)
+        compression = _compression(head)
+        stream: io.RawIOBase = _Prefixed(head, raw, name)
+        if compression is not None:
+            stream = _Decompressed(_decompressor(compression, stream, name), stream, name, compression)
+            first = _read_exactly(stream, len(_PARQUET_MAGIC), name)
+            _refuse_parquet(first, name)
+            stream = _Prefixed(first, stream, name)
+        else:
+            _refuse_parquet(head, name)
+    except BaseException:
+        raw.close()  # our own file handle; a caller's file object is left open
+        raise
     return pa.PythonFile(io.BufferedReader(stream, buffer_size=_READ_SIZE), mode="r")
 
 
@@ -101,8 +105,9 @@ def _raw_binary(source, name: str):
         return _Guarded(buffer if buffer is not None else _Encoded(stdin, name), name, owned=False)
     if isinstance(source, (str, os.PathLike)):
         return _Guarded(_open_path(source, name), name, owned=True)
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return _Guarded(io.BytesIO(bytes(source)), name, owned=True)
+    if isinstance(source, (bytes, bytearray, memoryview)):  # data or a path in bytes? no guess
+        raise InputError(f"expected a path, '-' or a file object, found {type(source).__name__} "
+                         "(wrap data in io.BytesIO, decode a path with os.fsdecode)", source=name)
     if not hasattr(source, "read"):
         raise InputError(f"expected a path, '-' or a file object, found {type(source).__name__}", source=name)
     if isinstance(source, io.TextIOBase) or _reads_text(source):
