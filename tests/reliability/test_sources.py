@@ -338,3 +338,21 @@ def test_gzip_is_not_decompressed_whole(tmp_path):
     rows, total, grown_kb = map(int, out.stdout.split())
     assert (rows, total) == (20 * (1 << 20), 200 * (1 << 20))
     assert grown_kb < 64 * 1024, f"peak RSS grew by {grown_kb / 1024:.0f} MB reading 200 MB of gzip text"
+
+
+def test_is_parquet_decides_by_name_and_never_opens(tmp_path, monkeypatch):
+    """A FIFO was opened to sniff Parquet's magic, then reopened by the text reader (a hang)."""
+    import pyarrow.parquet as pq
+
+    from cranfield.io.parquet import is_parquet
+
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    assert is_parquet(fifo) is False  # returns at once: no open() that waits for a writer
+    named_txt = tmp_path / "run.txt"
+    pq.write_table(pa.table({"qid": ["q1"]}), named_txt)
+    assert is_parquet(named_txt) is False  # the magic does not change how it is read
+    assert is_parquet(tmp_path / "missing.parquet") is True
+    (tmp_path / "ds").mkdir()
+    pq.write_table(pa.table({"qid": ["q1"]}), tmp_path / "ds" / "a.parquet")
+    assert is_parquet(tmp_path / "ds") is True and is_parquet(tmp_path / "ds" / "a.parquet") is True

@@ -34,20 +34,22 @@ _SUFFIXES = (".parquet", ".pq", ".parq")
 
 
 def is_parquet(path: "str | os.PathLike") -> bool:
-    """True for a ``.parquet`` file, a file starting with Parquet's magic bytes, or a directory
-    holding Parquet files (a dataset)."""
+    """True for a file named ``.parquet`` (``.pq``, ``.parq``) or a directory holding such files
+    (a dataset). Decided by the name only: the file is never opened here (a FIFO or a pipe must be
+    read once, by its reader), and a sniffed format never changes how data is read — Parquet bytes
+    under another name reach the text reader, which says so (:func:`cranfield.io.sources.open_input`)."""
+    import stat
+
     if hasattr(path, "read") or str(path) == "-":
         return False
     p = Path(path)
-    if p.is_dir():
-        return any(child.suffix in _SUFFIXES for child in p.rglob("*") if child.is_file())
-    if p.suffix.lower() in _SUFFIXES:
-        return True
     try:
-        with open(p, "rb") as handle:
-            return handle.read(4) == b"PAR1"
-    except OSError:
-        return False
+        mode = p.stat().st_mode
+    except (OSError, ValueError):
+        return p.suffix.lower() in _SUFFIXES  # a missing x.parquet: the Parquet reader names it
+    if stat.S_ISDIR(mode):
+        return any(child.suffix.lower() in _SUFFIXES for child in p.rglob("*") if child.is_file())
+    return stat.S_ISREG(mode) and p.suffix.lower() in _SUFFIXES
 
 
 def _dataset(path, source: str):
