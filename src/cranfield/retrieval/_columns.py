@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._arrow import to_numpy
-
 from ..errors import InputError
 from ..io.values import id_column, value_column
 
