@@ -47,6 +47,7 @@ DATA_DIR = HERE / "data"
 REPORT = HERE.parent / "docs" / "benchmarks" / "reading_memory.md"
 SRC = HERE.parent / "src"
 TARGET = 3.0
+NOTES_MARKER = "<!-- findings: written by hand, kept when the table is regenerated -->"
 DOCS_PER_QUERY = {"qrels": 200, "run": 1000}
 
 
@@ -195,7 +196,10 @@ def main(argv: list[str] | None = None) -> None:
     if not args.no_output:
         command = "python benchmarks/bench_reading_memory.py " + " ".join(argv if argv is not None else sys.argv[1:])
         REPORT.parent.mkdir(parents=True, exist_ok=True)
-        REPORT.write_text(report(rows, command.strip()), encoding="utf-8")
+        notes = ""  # the hand-written findings below the marker survive a re-run
+        if REPORT.exists() and NOTES_MARKER in REPORT.read_text(encoding="utf-8"):
+            notes = REPORT.read_text(encoding="utf-8").split(NOTES_MARKER, 1)[1]
+        REPORT.write_text(report(rows, command.strip()) + "\n" + NOTES_MARKER + notes, encoding="utf-8")
         print(f"wrote {REPORT}")
 
 
