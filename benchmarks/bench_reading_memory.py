@@ -132,6 +132,55 @@ _CHILD = textwrap.dedent("""
 """)
 
 
+_STAGES = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {src!r})
+    import numpy as np, pyarrow as pa, pyarrow.compute as pc, cranfield
+    from cranfield.retrieval import doc_keys
+    from cranfield.retrieval.ranked import PreparedQrels, _indices, _indices_array
+
+    def status(key):
+        for line in open("/proc/self/status"):
+            if line.startswith(key):
+                return int(line.split()[1]) // 1024
+
+    def stage(name, mark):
+        print(f"| {{name}} | +{{status('VmHWM:') - mark}} MB | +{{status('VmRSS:') - mark}} MB |", flush=True)
+        open("/proc/self/clear_refs", "w").write("5")  # reset the high-water mark
+        return status("VmRSS:")
+
+    mark = stage("(imports)", status("VmRSS:"))
+    qrels = cranfield.read_qrels({path!r})
+    mark = stage("read_qrels (qid, docno strings; rel int64)", mark)
+    encoded = qrels.qid.dictionary_encode()
+    mark = stage("qid.dictionary_encode()", mark)
+    dictionary = encoded.chunk(0).dictionary
+    order = np.asarray(pc.sort_indices(dictionary))
+    rank_of_code = np.empty(len(order), dtype=np.int64)
+    rank_of_code[order] = np.arange(len(order))
+    q = rank_of_code[_indices(encoded)]
+    query_index = dictionary.take(_indices_array(order))
+    query_ids = np.asarray(query_index.to_pylist(), dtype=object)
+    del encoded
+    mark = stage("query codes q (int64)", mark)
+    prepared = PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=query_index, q=q, rel=qrels.rel)
+    words = doc_keys.packed_words(qrels.docno, prepared.packed_width())
+    mark = stage(f"packed_words (n x {{words.shape[1]}} uint64)", mark)
+    keys = doc_keys.mix(q, words, len(query_ids))
+    mark = stage("mix keys (int64)", mark)
+    table = doc_keys.KeyTable(keys, q, len(query_ids))
+    mark = stage("KeyTable", mark)
+""")
+
+
+def stages(n_lines: int) -> None:
+    """Print the peak and held memory of each stage of reading and preparing qrels (Linux)."""
+    path, size = ensure("qrels", n_lines, False)
+    print(f"qrels, {n_lines:,} lines, {size / 1e6:.1f} MB of text\n")
+    print("| stage | peak over the previous stage | held after |\n|---|---:|---:|", flush=True)
+    subprocess.run([sys.executable, "-c", _STAGES.format(src=str(SRC), path=str(path))], check=True)
+
+
 def measure(kind: str, step: str, path: Path) -> dict:
     code = _CHILD.format(src=str(SRC), kind=kind, step=step, path=str(path))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
@@ -189,7 +238,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--forms", nargs="+", default=["plain", "gzip"], choices=["plain", "gzip"])
     parser.add_argument("--no-output", action="store_true", help="print only, do not write the report")
     parser.add_argument("--append", action="store_true", help="add the rows to the report's table")
+    parser.add_argument("--stages", type=int, metavar="LINES", help="only print the stage breakdown of reading and "
+                        "preparing qrels of LINES lines")
     args = parser.parse_args(argv)
+    if args.stages:
+        stages(args.stages)
+        return
     start = time.perf_counter()
     rows = run(args.lines, args.kinds, args.forms)
     print(f"{time.perf_counter() - start:.0f} s")
