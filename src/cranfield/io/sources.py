@@ -36,7 +36,7 @@ import stat
 import sys
 from ..errors import InputError
 
-__all__ = ["open_input", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES"]
+__all__ = ["open_input", "open_input_with_head", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES"]
 
 SNIFF_BYTES = 8  # enough for every magic below
 _READ_SIZE = 1 << 20  # bytes per read of the decompressed stream (the reader asks for its blocks)
@@ -64,6 +64,22 @@ def display_name_of(source) -> str:
     return "<stream>"
 
 
+def open_input_with_head(source, *, display_name: str | None = None, head: int = 1 << 16):
+    """``(first bytes, stream)``: up to ``head`` bytes of the decompressed data, to decide how to
+    parse it (a separator, a header), and :func:`open_input`'s stream, which still starts at the
+    first byte — the source is read once, never reopened or rewound."""
+    import pyarrow as pa
+
+    name = display_name if display_name is not None else display_name_of(source)
+    stream = _open_stream(source, name)
+    try:
+        first = _read_exactly(stream, head, name)
+    except BaseException:
+        stream.close()
+        raise
+    return first, pa.PythonFile(io.BufferedReader(_Prefixed(first, stream, name), buffer_size=_READ_SIZE), mode="r")
+
+
 def open_input(source, *, display_name: str | None = None):
     """An Arrow-readable binary stream of ``source``, decompressed, read once.
 
@@ -76,6 +92,11 @@ def open_input(source, *, display_name: str | None = None):
     import pyarrow as pa
 
     name = display_name if display_name is not None else display_name_of(source)
+    return pa.PythonFile(io.BufferedReader(_open_stream(source, name), buffer_size=_READ_SIZE), mode="r")
+
+
+def _open_stream(source, name: str) -> io.RawIOBase:
+    """The decompressed bytes of ``source`` as a raw stream (sniffed, never rewound)."""
     raw = _raw_binary(source, name)
     try:
         head = _read_exactly(raw, SNIFF_BYTES, name)
@@ -91,7 +112,7 @@ def open_input(source, *, display_name: str | None = None):
     except BaseException:
         raw.close()  # our own file handle; a caller's file object is left open
         raise
-    return pa.PythonFile(io.BufferedReader(stream, buffer_size=_READ_SIZE), mode="r")
+    return stream
 
 
 # ---------------------------------------------------------------------------------------- opening
