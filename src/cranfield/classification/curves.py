@@ -144,6 +144,10 @@ class Curve:
     def __len__(self) -> int:
         return len(self.x)
 
+    def __iter__(self):
+        """``x, y, thresholds = curve``, as scikit-learn's ``fpr, tpr, thresholds = roc_curve(...)``."""
+        return iter((self.x, self.y, self.thresholds))
+
     @property
     def points(self) -> np.ndarray:
         """An (n, 2) array of (x, y)."""
