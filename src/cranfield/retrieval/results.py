@@ -50,7 +50,7 @@ class Results:
     ``.to_dict()``, ``.to_series()``).
 
     >>> r = Results("run", (), np.array(["q1", "q2"]), {"AP": np.array([0.5, 1.0])}, {"AP": 0.75})
-    >>> r.mean["map"], r.per_query["map"]["q2"], r.per_query["AP"][0]
+    >>> r.mean["map"], r.per_query["map"]["q2"], float(r.per_query["AP"][0])
     (0.75, 1.0, 0.5)
     >>> dict(r.per_query["AP"])
     {'q1': 0.5, 'q2': 1.0}
