@@ -85,6 +85,7 @@ def test_explicit_column_mapping(expected):
         cranfield.read_run(cranfield.with_columns(run, qid="topic", docno="doc", rel="sim"))
 
 
+@pytest.mark.slow  # importing ranx compiles its numba kernels (tens of seconds)
 def test_ranx_objects(expected):
     import ranx
 
