@@ -67,7 +67,9 @@ def command(detection, output_dir, fmt, permutations, seed, quiet):
             extra = {"comparison.json": study.comparison.to_json()}
         table = study.summary_text("table")
         step("drawing")
-        figures = figures_of(study)
+        from .curves_cmd import unique_stems
+
+        figures = unique_stems(figures_of(study))
         report = to_html(study, figures=figures, title=title, command=None)
         step(f"writing to {folder}")
         written = _write(folder, figures, fmt, report, {"summary.txt": table,

@@ -165,7 +165,7 @@ class QuerySetError(InputError):
     or evaluate every qrels query (``complete``). ``terms`` spells those choices in the caller's
     terms: keyword arguments in Python, :meth:`in_terms` gives the command line's flags."""
 
-    def __init__(self, counts: dict, lacking: tuple, *, terms: dict | None = None, source: str = "runs"):
+    def __init__(self, counts: dict, lacking: tuple, *, terms: dict | None = None, source: str | None = None):
         self.counts, self.lacking, self.terms = dict(counts), lacking, dict(terms or PYTHON_TERMS)
         system, missing_ids, total = lacking
         shown = ", ".join(repr(str(q)) for q in missing_ids[:5]) + (f" and {len(missing_ids) - 5} more"
@@ -182,7 +182,7 @@ class QuerySetError(InputError):
         return QuerySetError(self.counts, self.lacking, terms=terms, source=self.source)
 
 
-def check_query_sets(query_ids: Mapping, missing: str, *, source: str = "runs") -> dict:
+def check_query_sets(query_ids: Mapping, missing: str, *, source: str | None = None) -> dict:
     """``{system: number of queries}``; raises :class:`QuerySetError` when the systems' query
     sets differ and ``missing`` is ``"error"``."""
     sets = {name: set(map(str, ids)) for name, ids in query_ids.items()}
