@@ -75,3 +75,13 @@ def test_curve_unpacks_like_scikit_learn():
     curve = cranfield.roc_curve(y, s)
     fpr, tpr, thresholds = curve
     assert fpr is curve.x and tpr is curve.y and thresholds is curve.thresholds
+
+
+def test_pr_and_det_curves_unpack_in_scikit_learns_order():
+    y, s = [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]
+    pr = cranfield.pr_curve(y, s)
+    precision, recall, thresholds = pr
+    assert precision is pr.y and recall is pr.x and pr.y_name == "precision"
+    det = cranfield.det_curve(y, s)
+    fpr, fnr, _ = det
+    assert fpr is det.x and fnr is det.y and det.y_name == "fnr"

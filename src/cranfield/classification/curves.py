@@ -145,8 +145,10 @@ class Curve:
         return len(self.x)
 
     def __iter__(self):
-        """``x, y, thresholds = curve``, as scikit-learn's ``fpr, tpr, thresholds = roc_curve(...)``."""
-        return iter((self.x, self.y, self.thresholds))
+        """Unpacks in scikit-learn's order: ``fpr, tpr, thresholds = roc_curve(...)``, ``fpr, fnr,
+        thresholds = det_curve(...)``, ``precision, recall, thresholds = pr_curve(...)`` (points in
+        this Curve's order, decreasing threshold)."""
+        return iter((self.y, self.x, self.thresholds) if self.kind == "pr" else (self.x, self.y, self.thresholds))
 
     @property
     def points(self) -> np.ndarray:

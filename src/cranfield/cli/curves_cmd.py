@@ -44,26 +44,28 @@ def _pairs(pair_specs, systems, resolve) -> list[tuple[str, str]]:
 
 
 def retrieval_selection(study, kinds, pairs) -> dict:
-    """The chosen retrieval figures (see ``--only`` and ``--pair``)."""
+    """The chosen retrieval figures (see ``--only`` and ``--pair``), as ``{stem: (draw, caption)}``
+    where ``draw()`` makes the Figure (so that drawing can show its progress)."""
     from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
 
     c = study.comparison
-    figures = {}
+    plans = {}
     if "recall_precision" in kinds:
-        figures["recall_precision"] = (recall_precision_plot(study.results),
-                                       "11-point interpolated recall–precision graph, mean over queries")
+        plans["recall_precision"] = (lambda: recall_precision_plot(study.results),
+                                     "11-point interpolated recall–precision graph, mean over queries")
     if "per_query_pr" in kinds:
         for name, r in study.results.items():
-            figures[f"per_query_pr_{name}"] = (per_query_pr_plot(r), f"{name}: each query's interpolated curve and the mean")
+            plans[f"per_query_pr_{name}"] = (lambda r=r: per_query_pr_plot(r),
+                                             f"{name}: each query's interpolated curve and the mean")
     if "forest" in kinds and c.pairs:
-        figures["forest"] = (forest_plot(c), "Mean differences between systems with confidence intervals; filled = "
-                                             "significant after correction")
+        plans["forest"] = (lambda: forest_plot(c), "Mean differences between systems with confidence intervals; "
+                                                   "filled = significant after correction")
     if "differences" in kinds:
         first = study.measures[0]
         for a, b in pairs or [(p.a, p.b) for p in c.pairs if p.measure == first]:
-            figures[f"differences_{a}_vs_{b}"] = (difference_plot(c, first, a=a, b=b),
-                                                  f"Per-query {first} differences {a} − {b}, sorted")
-    return figures
+            plans[f"differences_{a}_vs_{b}"] = (lambda a=a, b=b: difference_plot(c, first, a=a, b=b),
+                                                f"Per-query {first} differences {a} − {b}, sorted")
+    return plans
 
 
 @click.command("curves", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
@@ -119,7 +121,6 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
                                         step=step, **retrieval)
-        step("drawing")
         if kind == "retrieval":
             from ._options import baseline_name
 
@@ -132,15 +133,24 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
                     raise UsageError(f"{option} {name!r} is none of the runs: {', '.join(study.results)} "
                                      "(run names or file names)") from None
 
-            figures = retrieval_selection(study, kinds, _pairs(pair_specs, list(study.results), resolve))
+            plans = retrieval_selection(study, kinds, _pairs(pair_specs, list(study.results), resolve))
+            advance = step(f"drawing {len(plans)} figures", total=len(plans))
+            figures = {}
+            for stem, (draw, caption) in plans.items():
+                figures[stem] = (draw(), caption)
+                advance()
         else:
             from ..report.detection import detection_figures
 
+            step("drawing")
             figures = {stem: value for stem, value in detection_figures(study).items()
                        if any(stem == k or stem.startswith(k + "_") for k in kinds)}
         figures = unique_stems(figures)
-        step(f"writing {len(figures)} figures")
-        written = save_figures(figures, output_dir, format=fmt, dpi=dpi)
+        advance = step(f"writing {len(figures)} figures", total=len(figures))
+        written = []
+        for stem, value in figures.items():
+            written += save_figures({stem: value}, output_dir, format=fmt, dpi=dpi)
+            advance()
     if not quiet:
         click.echo(f"cranfield: wrote {len(written)} figures to {output_dir}: "
                    + ", ".join(p.name for p in written), err=True)

@@ -57,6 +57,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
       cranfield evaluate qrels.csv run.csv --qrels-columns qid=query_id,docno=doc_id,rel=relevance
     """
     from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
+    from ..report.progress import steps
     from ..retrieval.large import evaluate_path, use_low_memory
     from ._options import _tabular, read_qrels_file, read_run_file, run_specs, unique_names
 
@@ -69,12 +70,19 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     def in_memory(run) -> bool:
         return not use_low_memory(run, low_memory)
 
-    def evaluate_one(evaluator, run):
-        return evaluator.evaluate(run) if not isinstance(run, str) or in_memory(run) \
-            else evaluate_path(evaluator, run, progress=True)
-
     inputs = [read_run_file(path, run_columns) if run_columns or _tabular(path) else path for path, _ in specs]
-    results = evaluate_runs(make_evaluator, inputs, evaluate_one=evaluate_one, prefetch=in_memory)
+    # one progress bar over the runs (percentage, time left), unless a large run shows its own
+    show = len(inputs) > 1 and all(not isinstance(run, str) or in_memory(run) for run in inputs)
+    with steps(enabled=show) as step:
+        advance = step(f"evaluating {len(inputs)} runs", total=len(inputs))
+
+        def evaluate_one(evaluator, run):
+            result = evaluator.evaluate(run) if not isinstance(run, str) or in_memory(run) \
+                else evaluate_path(evaluator, run, progress=True)
+            advance()
+            return result
+
+        results = evaluate_runs(make_evaluator, inputs, evaluate_one=evaluate_one, prefetch=in_memory)
     chosen = [label or r.run_name for (_, label), r in zip(specs, results)]
     for r, name in zip(results, unique_names(chosen)):
         r.run_name = name
