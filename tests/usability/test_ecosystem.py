@@ -87,7 +87,7 @@ def test_explicit_column_mapping(expected):
 
 @pytest.mark.slow  # importing ranx compiles its numba kernels (tens of seconds)
 def test_ranx_objects(expected):
-    import ranx
+    ranx = pytest.importorskip("ranx")  # in the bench extra, not the test one (it brings numba)
 
     qrels, run = ranx.Qrels(QRELS), ranx.Run(RUN, name="ranx_run")
     result = cranfield.evaluate(qrels, run, MEASURES)
