@@ -121,6 +121,7 @@ def test_name_labels_runs_and_duplicates_are_numbered(tmp_path, capsys):
 
 def test_run_specs_and_unique_names():
     assert run_specs(["a.run", "b.run"], ["B=b.run", "C=c.run"]) == [("a.run", None), ("b.run", "B"), ("c.run", "C")]
+    assert run_specs(["./a.run"], ["A=a.run"]) == [("./a.run", "A")]  # the same file, however spelt
     for bad, message in ((["nolabel"], "expected LABEL=PATH"), (["x=a", "x=b"], "given twice"),
                          (["x=a", "y=a"], "named twice")):
         with pytest.raises(UsageError, match=message):

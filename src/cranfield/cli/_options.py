@@ -95,12 +95,20 @@ def run_specs(paths, names) -> list[tuple[str, str | None]]:
             raise UsageError(f"--name: the run {path} is named twice ({labels[path]!r} and {label!r})")
         used.add(label)
         labels[path] = label
-    specs = [(str(p), labels.get(str(p))) for p in paths]
-    given = {p for p, _ in specs}
-    specs += [(p, label) for p, label in labels.items() if p not in given]
+    by_file = {_same_file(p): label for p, label in labels.items()}
+    specs = [(str(p), by_file.get(_same_file(str(p)))) for p in paths]
+    given = {_same_file(p) for p, _ in specs}
+    specs += [(p, label) for p, label in labels.items() if _same_file(p) not in given]
     if not specs:
         raise UsageError("expected at least one RUN (or --name LABEL=PATH)")
     return specs
+
+
+def _same_file(path: str) -> str:
+    """A key under which ``a.run`` and ``./a.run`` are the same run."""
+    import os
+
+    return path if path == "-" or ":" in path.split(os.sep)[0] else os.path.realpath(path)
 
 
 def unique_names(names: list[str]) -> list[str]:
