@@ -147,7 +147,7 @@ def read_run_file(path: str, run_columns: str | None = None):
     import cranfield
     from ..io.ecosystem import parse_columns, read_table_file
 
-    if run_columns or _tabular(path):
+    if run_columns or tabular_input(path):
         table = read_table_file(path, kind="run", columns=parse_columns(run_columns, option="--run-columns"))
         return cranfield.read_run(table, name=Path(path).name)
     return cranfield.read_run(path)
@@ -159,13 +159,13 @@ def read_qrels_file(path: str, qrels_columns: str | None = None):
     import cranfield
     from ..io.ecosystem import parse_columns, read_table_file
 
-    if qrels_columns or _tabular(path):
+    if qrels_columns or tabular_input(path):
         return cranfield.read_qrels(read_table_file(path, kind="qrels",
                                                     columns=parse_columns(qrels_columns, option="--qrels-columns")))
     return cranfield.read_qrels(path)
 
 
-def _tabular(path: str) -> bool:
+def tabular_input(path: str) -> bool:
     """CSV/TSV, or a Parquet file whose columns are not cranfield's (qid, docno, ...)."""
     lower = str(path).lower()
     if lower.endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):

@@ -5,24 +5,11 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
-from ._options import baseline_name, evaluate_options, evaluation_options, input_options, missing_option, unique_names
+from ._options import baseline_name, evaluate_options, evaluation_options, input_options, missing_option
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
 CORRECTIONS = ("none", "bonferroni", "holm", "bh", "tukey", "randomized-tukey")
-
-
-def _name_runs(paths: list[str], runs: list, labels: list | None = None) -> dict:
-    """Runs named by their label, else their tag, else their file name; repeated names numbered
-    (``myrun``, ``myrun#2``)."""
-    from pathlib import Path
-
-    labels = labels or [None] * len(paths)
-    names = [label or getattr(run, "name", None) or Path(path).name for path, run, label in zip(paths, runs, labels)]
-    return dict(zip(unique_names(names), runs))
-
-
-_baseline_name = baseline_name
 
 
 @click.command("compare", context_settings={"help_option_names": ["-h", "--help"]})

@@ -59,7 +59,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
     from ..report.progress import steps
     from ..retrieval.large import evaluate_path, use_low_memory
-    from ._options import _tabular, read_qrels_file, read_run_file, run_specs, unique_names
+    from ._options import tabular_input, read_qrels_file, read_run_file, run_specs, unique_names
 
     specs = run_specs(runs, names)
 
@@ -70,7 +70,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     def in_memory(run) -> bool:
         return not use_low_memory(run, low_memory)
 
-    inputs = [read_run_file(path, run_columns) if run_columns or _tabular(path) else path for path, _ in specs]
+    inputs = [read_run_file(path, run_columns) if run_columns or tabular_input(path) else path for path, _ in specs]
     # one progress bar over the runs (percentage, time left), unless a large run shows its own
     show = len(inputs) > 1 and all(not isinstance(run, str) or in_memory(run) for run in inputs)
     with steps(enabled=show) as step:
