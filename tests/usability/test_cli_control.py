@@ -225,3 +225,18 @@ def test_progress_shows_percentage_and_time_left_when_the_total_is_known(monkeyp
         advance()
     text = buffer.getvalue()
     assert "evaluating 4 runs" in text and "75%" in text and "left" in text
+
+
+def test_report_of_irds_judgments_asks_for_a_file(tmp_path, capsys):
+    code, _, err = run(["report", "irds:cranfield", BM25, "-o", tmp_path / "r.html"], capsys)
+    assert code == 2 and "to_trec('qrels.txt')" in err and not (tmp_path / "r.html").exists()
+
+
+def test_report_takes_names_and_evaluation_options(tmp_path, capsys):
+    target = tmp_path / "r.html"
+    code, _, err = run(["report", QRELS, "--name", f"B={BM25}", "--name", f"T={TFIDF}", "-M", "10", "-J", "-m", "P@10",
+                        "--test", "t", "-q", "-o", target], capsys)
+    assert code == 0, err
+    page = target.read_text()
+    expected = cranfield.evaluate(QRELS, BM25, ["P@10"], max_results=10, judged_only=True).mean["P@10"]
+    assert f"{expected:.4f}" in page and ">B<" in page and ">T<" in page

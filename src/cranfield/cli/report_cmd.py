@@ -122,6 +122,10 @@ def command(inputs, output, title, truth, scores, positive, optimize, quiet, **r
     from ..io.atomic import write_text_output
     from ..report.progress import steps
 
+    if inputs and str(inputs[0]).startswith("irds:") and truth is None and not scores:
+        raise UsageError(f"report records each input file's SHA-256, and {inputs[0]} is no file: save the judgments "
+                         f"first (python -c \"import cranfield; cranfield.read_qrels('{inputs[0]}').to_trec('qrels.txt')\") "
+                         "and give qrels.txt")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
                                         step=step, **retrieval)
