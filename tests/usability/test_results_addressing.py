@@ -52,6 +52,13 @@ def test_derived_arrays_are_plain_numpy(results):
     assert type(ap + 1) is np.ndarray and type(ap[:2]) is np.ndarray and type(ap.to_numpy()) is np.ndarray
     assert isinstance(ap.sum(), float) and float(np.median(ap)) == 0.5
     assert pickle.loads(pickle.dumps(ap))["q2"] == 0.5
+    import copy
+
+    assert copy.deepcopy(results).per_query["AP"]["q2"] == 0.5 and copy.copy(ap)["q1"] == 1.0
+    ordered = np.sort(ap)  # a computed order is not the query order: no lookup by qid on it
+    assert ordered.tolist() == [0.0, 0.5, 1.0]
+    with pytest.raises((KeyError, IndexError)):
+        ordered["q1"]
 
 
 def test_per_query_series_is_indexed_by_qid(results):

@@ -221,6 +221,12 @@ class PerQuery(np.ndarray):
     def __reduce__(self):
         return (PerQuery, (np.asarray(self).copy(), self._qids if self._qids is not None else np.array([])))
 
+    def __copy__(self):
+        return PerQuery(self.to_numpy(), self._qids) if self._qids is not None else self.to_numpy()
+
+    def __deepcopy__(self, memo):
+        return PerQuery(self.to_numpy(), np.array(self._qids)) if self._qids is not None else self.to_numpy()
+
     def _index(self) -> dict:
         if self._qids is None or len(self._qids) != len(self):
             raise KeyError("these values are not aligned with query ids (a slice or a computed array); "
