@@ -240,3 +240,10 @@ def test_report_takes_names_and_evaluation_options(tmp_path, capsys):
     page = target.read_text()
     expected = cranfield.evaluate(QRELS, BM25, ["P@10"], max_results=10, judged_only=True).mean["P@10"]
     assert f"{expected:.4f}" in page and ">B<" in page and ">T<" in page
+
+
+def test_option_errors_name_the_flags(capsys):
+    code, _, err = run(["evaluate", QRELS, BM25, "--aggregate", "micro", "-m", "AP"], capsys)
+    assert code == 2 and "--aggregate macro" in err and "aggregate='macro'" not in err
+    code, _, err = run(["compare", QRELS, BM25, TFIDF, "-M", "-3"], capsys)
+    assert code == 2 and "-M" in err and "max_results" not in err

@@ -30,10 +30,10 @@ def evaluation_options(function):
                      help="Evaluate every qrels query; one missing from a run scores 0 (trec_eval -c)."),
         click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
                      help="Minimum judgment counted as relevant (trec_eval -l)."),
-        click.option("-M", "--max-results", type=int, default=None, metavar="N",
+        click.option("-M", "--max-results", type=click.IntRange(min=0), default=None, metavar="N",
                      help="Use the first N documents per query (trec_eval -M)."),
         click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents before evaluating (trec_eval -J)."),
-        click.option("-N", "--collection-size", type=int, default=None, metavar="N",
+        click.option("-N", "--collection-size", type=click.IntRange(min=0), default=None, metavar="N",
                      help="Collection size, for measures that need it (trec_eval -N)."),
     ])
 
@@ -67,15 +67,27 @@ def evaluate_options(complete=False, relevance_level=1, max_results=None, judged
                 judged_only=judged_only, collection_size=collection_size)
 
 
+# keyword arguments that library errors name, and the flags that set them on the command line
+CLI_SPELLING = {"aggregate='macro'": "--aggregate macro", "aggregate='micro'": "--aggregate micro"}
+
+
 @contextlib.contextmanager
 def cli_terms() -> Iterator[None]:
     """Errors that name Python keyword arguments, re-raised with the command line's flags."""
+    from ..errors import CranfieldError
     from ..stats.compare import QuerySetError
 
     try:
         yield
     except QuerySetError as error:
         raise error.in_terms(CLI_TERMS) from None
+    except CranfieldError as error:
+        text = str(error)
+        if any(python in text for python in CLI_SPELLING):
+            for python, flag in CLI_SPELLING.items():
+                text = text.replace(python, flag)
+            raise UsageError(text) from None
+        raise
 
 
 # ------------------------------------------------------------------------------------- run naming

@@ -18,7 +18,7 @@ import json
 import click
 
 from ..io.atomic import write_text_output
-from ._options import evaluate_options, evaluation_options, input_options
+from ._options import cli_terms, evaluate_options, evaluation_options, input_options
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 
@@ -82,7 +82,8 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
             advance()
             return result
 
-        results = evaluate_runs(make_evaluator, inputs, evaluate_one=evaluate_one, prefetch=in_memory)
+        with cli_terms():
+            results = evaluate_runs(make_evaluator, inputs, evaluate_one=evaluate_one, prefetch=in_memory)
     chosen = [label or r.run_name for (_, label), r in zip(specs, results)]
     for r, name in zip(results, unique_names(chosen)):
         r.run_name = name
