@@ -245,5 +245,3 @@ def test_report_takes_names_and_evaluation_options(tmp_path, capsys):
 def test_option_errors_name_the_flags(capsys):
     code, _, err = run(["evaluate", QRELS, BM25, "--aggregate", "micro", "-m", "AP"], capsys)
     assert code == 2 and "--aggregate macro" in err and "aggregate='macro'" not in err
-    code, _, err = run(["compare", QRELS, BM25, TFIDF, "-M", "-3"], capsys)
-    assert code == 2 and "-M" in err and "max_results" not in err

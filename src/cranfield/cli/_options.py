@@ -30,10 +30,10 @@ def evaluation_options(function):
                      help="Evaluate every qrels query; one missing from a run scores 0 (trec_eval -c)."),
         click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
                      help="Minimum judgment counted as relevant (trec_eval -l)."),
-        click.option("-M", "--max-results", type=click.IntRange(min=0), default=None, metavar="N",
+        click.option("-M", "--max-results", type=int, default=None, metavar="N",
                      help="Use the first N documents per query (trec_eval -M)."),
         click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents before evaluating (trec_eval -J)."),
-        click.option("-N", "--collection-size", type=click.IntRange(min=0), default=None, metavar="N",
+        click.option("-N", "--collection-size", type=int, default=None, metavar="N",
                      help="Collection size, for measures that need it (trec_eval -N)."),
     ])
 
