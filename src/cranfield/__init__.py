@@ -30,6 +30,7 @@ _LAZY: dict[str, str] = {
     "correlation": "cranfield.correlation",
     "pr_table": "cranfield.retrieval.pr_table",
     "iprec_table": "cranfield.retrieval.pr_table",
+    "with_columns": "cranfield.io.ecosystem",
     # classification
     "ConfusionMatrix": "cranfield.classification.confusion",
     "Curve": "cranfield.classification.curves",

@@ -5,6 +5,8 @@
 ['bm25', 'coord_title', 'tfidf']
 >>> detection().name
 'scores.csv'
+>>> files()["qrels"][0].name
+'qrels.graded.trec'
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["cranfield", "detection", "DETECTION_SYSTEMS"]
+__all__ = ["cranfield", "detection", "files", "DETECTION_SYSTEMS"]
 
 # columns of the detection scores file: the truth, then one score per model
 DETECTION_TRUTH = "malignant"
@@ -41,3 +43,18 @@ def detection() -> Path:
     class) and the out-of-fold probability of malignancy of three scikit-learn models
     (:data:`DETECTION_SYSTEMS`); made by ``scripts/make_detection_demo.py`` (see NOTICE.md)."""
     return _data("detection", "scores.csv")
+
+
+def files() -> dict:
+    """Every shipped file by a short name, as ``{name: (path, description)}`` (what ``cranfield
+    datasets`` prints; ``cranfield datasets --path NAME`` prints one path)."""
+    data = cranfield()
+    run_about = {"bm25": "BM25 run (tag bm25s_stem)", "tfidf": "TF-IDF cosine run (tag tfidf_cosine)",
+                 "coord_title": "title term-overlap run (tag coord_title)"}
+    out = {"qrels": (data["qrels"], "Cranfield 1400 judgments, graded 0-4 (225 queries)"),
+           "qrels_raw": (data["qrels_raw"], "Cranfield 1400 judgments, the original codes")}
+    for name, path in data["runs"].items():
+        out[name] = (path, run_about.get(name, "run"))
+    out["detection"] = (detection(), "breast-cancer diagnosis: truth column " + DETECTION_TRUTH
+                        + ", scores " + ", ".join(DETECTION_SYSTEMS))
+    return out

@@ -207,8 +207,8 @@ def test_cli_aggregate(tmp_path, cranfield_dir):
                                                     "-f", "csv"])
     assert out.exit_code == 0, out.output
     expected = cranfield.evaluate(qrels, run, ["SetR", "F@10"], aggregate="micro").mean
-    row = out.output.strip().splitlines()[1].split(",")
-    assert [float(v) for v in row[1:]] == pytest.approx([expected["SetR"], expected["F@10"]], abs=1e-12)
+    row = out.output.strip().splitlines()[1].split(",")  # run, queries, SetR, F@10
+    assert [float(v) for v in row[2:]] == pytest.approx([expected["SetR"], expected["F@10"]], abs=1e-12)
     out = CliRunner().invoke(evaluate_cmd.command, [qrels, run, "-m", "Fallout@10", "-N", "1400", "-m",
                                                     "ERR(p=0.9)@20", "-m", "nDCG(gain=exp)@10"])
     assert out.exit_code == 0, out.output

@@ -104,7 +104,7 @@ def test_runs_missing_queries_error_or_complete():
     qrels = cranfield.Qrels.from_dict(QRELS)
     partial = cranfield.Run.from_dict({q: docs for q, docs in RUN_B.items() if q != "q4"}, name="B")
     runs = [cranfield.Run.from_dict(RUN_A, name="A"), partial]
-    with pytest.raises(InputError, match=r"system 'B', measure 'AP': no value for 1 of the 4 queries.*'q4'.*complete"):
+    with pytest.raises(InputError, match=r"runs cover different queries \(A: 4, B: 3; 'B' lacks 1 of the 4: 'q4'\).*missing='intersect'.*complete': True"):
         cranfield.compare(qrels, runs, ["AP"])
     c = cranfield.compare(qrels, runs, ["AP"], evaluate_options={"complete": True})  # trec_eval -c: q4 scores 0
     assert c.summary("AP", "B").mean == pytest.approx((7 / 12 + 0.5 + 0.5 + 0) / 4)

@@ -144,6 +144,12 @@ class Curve:
     def __len__(self) -> int:
         return len(self.x)
 
+    def __iter__(self):
+        """Unpacks in scikit-learn's order: ``fpr, tpr, thresholds = roc_curve(...)``, ``fpr, fnr,
+        thresholds = det_curve(...)``, ``precision, recall, thresholds = pr_curve(...)`` (points in
+        this Curve's order, decreasing threshold)."""
+        return iter((self.y, self.x, self.thresholds) if self.kind == "pr" else (self.x, self.y, self.thresholds))
+
     @property
     def points(self) -> np.ndarray:
         """An (n, 2) array of (x, y)."""

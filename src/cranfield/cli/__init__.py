@@ -24,6 +24,7 @@ SUBCOMMANDS: dict[str, str] = {
     "curves": "cranfield.cli.curves_cmd:command",
     "report": "cranfield.cli.report_cmd:command",
     "demo": "cranfield.cli.demo_cmd:command",
+    "datasets": "cranfield.cli.datasets_cmd:command",
 }
 
 

@@ -2,9 +2,70 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
+from ..errors import UsageError
 from .report_cmd import EXIT_CODES, detection_options, retrieval_options, study_from_inputs
+
+RETRIEVAL_KINDS = ("recall_precision", "per_query_pr", "forest", "differences")
+DETECTION_KINDS = ("roc", "pr", "det", "confusion", "threshold")
+
+
+def unique_stems(figures: dict) -> dict:
+    """The figures under file stems that are safe (letters, digits, ``_.-``) and distinct: two
+    names that sanitise alike (``a/b`` and ``a_b``) get ``a_b`` and ``a_b_2`` instead of one
+    overwriting the other."""
+    out: dict = {}
+    taken: set[str] = set()
+    for stem, value in figures.items():
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)
+        candidate, k = safe, 1
+        while candidate.lower() in taken:  # case-insensitive file systems too
+            k += 1
+            candidate = f"{safe}_{k}"
+        taken.add(candidate.lower())
+        out[candidate] = value
+    return out
+
+
+def _pairs(pair_specs, systems, resolve) -> list[tuple[str, str]]:
+    pairs = []
+    for spec in pair_specs:
+        a, sep, b = spec.partition(",")
+        if not sep or not a or not b:
+            raise UsageError(f"--pair: expected A,B (two run names or file names), found {spec!r}")
+        a, b = resolve(a.strip(), "--pair"), resolve(b.strip(), "--pair")
+        if a == b:
+            raise UsageError(f"--pair: expected two different runs, found {spec!r}")
+        pairs.append((a, b))
+    return pairs
+
+
+def retrieval_selection(study, kinds, pairs) -> dict:
+    """The chosen retrieval figures (see ``--only`` and ``--pair``), as ``{stem: (draw, caption)}``
+    where ``draw()`` makes the Figure (so that drawing can show its progress)."""
+    from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
+
+    c = study.comparison
+    plans = {}
+    if "recall_precision" in kinds:
+        plans["recall_precision"] = (lambda: recall_precision_plot(study.results),
+                                     "11-point interpolated recall–precision graph, mean over queries")
+    if "per_query_pr" in kinds:
+        for name, r in study.results.items():
+            plans[f"per_query_pr_{name}"] = (lambda r=r: per_query_pr_plot(r),
+                                             f"{name}: each query's interpolated curve and the mean")
+    if "forest" in kinds and c.pairs:
+        plans["forest"] = (lambda: forest_plot(c), "Mean differences between systems with confidence intervals; "
+                                                   "filled = significant after correction")
+    if "differences" in kinds:
+        first = study.measures[0]
+        for a, b in pairs or [(p.a, p.b) for p in c.pairs if p.measure == first]:
+            plans[f"differences_{a}_vs_{b}"] = (lambda a=a, b=b: difference_plot(c, first, a=a, b=b),
+                                                f"Per-query {first} differences {a} − {b}, sorted")
+    return plans
 
 
 @click.command("curves", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
@@ -12,11 +73,16 @@ from .report_cmd import EXIT_CODES, detection_options, retrieval_options, study_
 @click.option("-o", "--output-dir", required=True, metavar="DIR", help="Folder for the figures (created if needed).")
 @click.option("--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True)
 @click.option("--dpi", type=int, default=150, show_default=True, help="Resolution of PNG figures.")
+@click.option("--only", "only", multiple=True, type=click.Choice(RETRIEVAL_KINDS + DETECTION_KINDS), metavar="KIND",
+              help="Draw only this kind of figure (repeatable): " + ", ".join(RETRIEVAL_KINDS) + " (retrieval); "
+                   + ", ".join(DETECTION_KINDS) + " (classifier). Without forest, no significance test is run.")
+@click.option("--pair", "pair_specs", multiple=True, metavar="A,B",
+              help="The pair of runs (names or file names) of a difference chart (repeatable); default: every "
+                   "compared pair.")
 @retrieval_options
 @detection_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
-def command(inputs, output_dir, fmt, dpi, measures, test, correction, baseline, alpha, ci, permutations, seed,
-            relevance_level, truth, scores, positive, optimize, quiet):
+def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, positive, optimize, quiet, **retrieval):
     """Draw the figures and write them to DIR (PNG, SVG or PDF; each file written atomically).
 
     \b
@@ -25,29 +91,66 @@ def command(inputs, output_dir, fmt, dpi, measures, test, correction, baseline, 
     per_query_pr_RUN.
     Classifier (FILE --truth COL --score COL...): roc, pr, det, confusion_BEST (counts and
     normalised) and threshold_BEST, for the system with the best ROC AUC.
+    File names are unique: names that would clash once made safe for a file system are numbered.
 
     \b
     Examples:
       cranfield curves qrels.txt bm25.run tfidf.run -o plots/
       cranfield curves qrels.txt a.run b.run -m nDCG@10 --format svg -o plots/
-      cranfield curves scores.csv --truth label --score model_a --score model_b -o plots/
+      cranfield curves qrels.txt a.run b.run c.run --only differences --pair a.run,c.run -o plots/
+      cranfield curves scores.csv --truth label --score model_a --score model_b --only roc -o plots/
     """
     from ..plots._base import save_figures
     from ..report.progress import steps
 
+    classifier = truth is not None or bool(scores)
+    kinds = set(only) or set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)
+    if pair_specs:
+        if not only:
+            kinds = {"differences"}
+        if "differences" not in kinds or classifier:
+            raise UsageError("--pair chooses the runs of a difference chart: use it with --only differences "
+                             "(retrieval runs)")
+    wrong = sorted(kinds - set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS))
+    if wrong:
+        raise UsageError(f"--only {wrong[0]}: not a figure of the {'classifier' if classifier else 'retrieval'} form; "
+                         f"expected one of {', '.join(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)}")
+    if not classifier and "forest" not in kinds:
+        # no figure shows p-values: skip the (resampling) significance test
+        retrieval.update(test="t", correction="none")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
-                                        measures=measures, test=test, correction=correction, baseline=baseline,
-                                        alpha=alpha, ci=ci, permutations=permutations, seed=seed,
-                                        relevance_level=relevance_level, step=step)
-        step("drawing")
+                                        step=step, **retrieval)
         if kind == "retrieval":
-            from ..report.retrieval import retrieval_figures as figures_of
+            from ._options import baseline_name
+
+            paths = [str(p) for p in study.run_paths.values()]
+
+            def resolve(name, option):
+                try:
+                    return baseline_name(name, study.results, paths)
+                except UsageError:
+                    raise UsageError(f"{option} {name!r} is none of the runs: {', '.join(study.results)} "
+                                     "(run names or file names)") from None
+
+            plans = retrieval_selection(study, kinds, _pairs(pair_specs, list(study.results), resolve))
+            advance = step(f"drawing {len(plans)} figures", total=len(plans))
+            figures = {}
+            for stem, (draw, caption) in plans.items():
+                figures[stem] = (draw(), caption)
+                advance()
         else:
-            from ..report.detection import detection_figures as figures_of
-        figures = figures_of(study)
-        step(f"writing {len(figures)} figures")
-        written = save_figures(figures, output_dir, format=fmt, dpi=dpi)
+            from ..report.detection import detection_figures
+
+            step("drawing")
+            figures = {stem: value for stem, value in detection_figures(study).items()
+                       if any(stem == k or stem.startswith(k + "_") for k in kinds)}
+        figures = unique_stems(figures)
+        advance = step(f"writing {len(figures)} figures", total=len(figures))
+        written = []
+        for stem, value in figures.items():
+            written += save_figures({stem: value}, output_dir, format=fmt, dpi=dpi)
+            advance()
     if not quiet:
         click.echo(f"cranfield: wrote {len(written)} figures to {output_dir}: "
                    + ", ".join(p.name for p in written), err=True)

@@ -67,9 +67,11 @@ def command(detection, output_dir, fmt, permutations, seed, quiet):
             extra = {"comparison.json": study.comparison.to_json()}
         table = study.summary_text("table")
         step("drawing")
-        figures = figures_of(study)
+        from .curves_cmd import unique_stems
+
+        figures = unique_stems(figures_of(study))
         report = to_html(study, figures=figures, title=title, command=None)
-        step(f"writing to {folder}")
+        step(f"writing {len(figures) + len(extra) + 3} files to {folder}")
         written = _write(folder, figures, fmt, report, {"summary.txt": table,
                                                        "summary.md": study.summary_text("markdown"), **extra})
     click.echo(table, nl=False)

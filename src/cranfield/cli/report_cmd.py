@@ -10,6 +10,7 @@ import click
 
 from ..errors import UsageError
 from .classify_cmd import CRITERIA
+from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
 from .compare_cmd import CORRECTIONS, TESTS
 
 EXIT_CODES = ("\b\nExit status: 0 success; 2 bad input or usage (one message on standard error, "
@@ -17,7 +18,8 @@ EXIT_CODES = ("\b\nExit status: 0 success; 2 bad input or usage (one message on 
 
 
 def retrieval_options(function):
-    """Options shared by the retrieval forms of ``report`` and ``curves``."""
+    """Options shared by the retrieval forms of ``report`` and ``curves``: the comparison's, the
+    query-set policy (--missing), trec_eval's (-c -l -M -J -N) and the inputs' (--name, columns)."""
     options = [
         click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
                      help="Measure (repeatable). Default: AP nDCG@10 P@10 RR RPrec."),
@@ -32,8 +34,7 @@ def retrieval_options(function):
         click.option("--permutations", type=int, default=10_000, show_default=True,
                      help="Random permutations / bootstrap resamples."),
         click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
-        click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
-                     help="Minimum judgment counted as relevant (trec_eval -l)."),
+        missing_option, evaluation_options, input_options,
     ]
     for option in reversed(options):
         function = option(function)
@@ -64,7 +65,8 @@ def command_line() -> str | None:
 
 
 def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, test, correction, baseline, alpha, ci,
-                      permutations, seed, relevance_level, step):
+                      permutations, seed, step, missing="error", names=(), qrels_columns=None, run_columns=None,
+                      **evaluation):
     """``("detection" | "retrieval", study)`` from the positional inputs and the options."""
     if truth is not None or scores:
         if truth is None or not scores:
@@ -78,14 +80,19 @@ def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, te
 
         return "detection", detection_study(inputs[0], truth=truth, scores=scores, positive=positive,
                                             criterion=optimize, correction=correction, alpha=alpha, step=step)
-    if len(inputs) < 2:
+    if not inputs or (len(inputs) < 2 and not names):
         raise UsageError("expected QRELS and at least one RUN (or FILE with --truth and --score)")
     from ..report.retrieval import DEFAULT_REPORT_MEASURES, retrieval_study
 
-    return "retrieval", retrieval_study(inputs[0], list(inputs[1:]), measures=list(measures) or DEFAULT_REPORT_MEASURES,
-                                        test=test, correction=correction, alpha=alpha, ci=ci,
-                                        n_permutations=permutations, random_state=seed, baseline=baseline,
-                                        relevance_level=relevance_level, step=step)
+    specs = run_specs(inputs[1:], names)
+    options = evaluate_options(**evaluation)
+    with cli_terms():
+        return "retrieval", retrieval_study(inputs[0], [p for p, _ in specs], labels=[label for _, label in specs],
+                                            measures=list(measures) or DEFAULT_REPORT_MEASURES, test=test,
+                                            correction=correction, alpha=alpha, ci=ci, n_permutations=permutations,
+                                            random_state=seed, baseline=baseline, missing=missing,
+                                            relevance_level=options.pop("relevance_level"), evaluate_options=options,
+                                            qrels_columns=qrels_columns, run_columns=run_columns, step=step)
 
 
 @click.command("report", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
@@ -95,8 +102,7 @@ def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, te
 @retrieval_options
 @detection_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
-def command(inputs, output, title, measures, test, correction, baseline, alpha, ci, permutations, seed,
-            relevance_level, truth, scores, positive, optimize, quiet):
+def command(inputs, output, title, truth, scores, positive, optimize, quiet, **retrieval):
     """Write ONE self-contained HTML report: summary table with confidence intervals and
     significance marks, charts (inline SVG), a sortable per-query table, and the inputs
     (file names, SHA-256) and settings needed to reproduce it. It works offline: no CDN,
@@ -110,22 +116,29 @@ def command(inputs, output, title, measures, test, correction, baseline, alpha, 
     Examples:
       cranfield report qrels.txt bm25.run tfidf.run -o report.html
       cranfield report qrels.txt a.run b.run -m AP -m nDCG@10 --test t -o report.html
+      cranfield report qrels.txt --name bm25=a.run --name tfidf=b.run -c -l 2 -o report.html
       cranfield report scores.csv --truth label --score model_a --score model_b -o report.html
     """
     from ..io.atomic import write_text_output
     from ..report.progress import steps
 
+    if inputs and str(inputs[0]).startswith("irds:") and truth is None and not scores:
+        raise UsageError(f"report records each input file's SHA-256, and {inputs[0]} is no file: save the judgments "
+                         f"first (python -c \"import cranfield; cranfield.read_qrels('{inputs[0]}').to_trec('qrels.txt')\") "
+                         "and give qrels.txt")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
-                                        measures=measures, test=test, correction=correction, baseline=baseline,
-                                        alpha=alpha, ci=ci, permutations=permutations, seed=seed,
-                                        relevance_level=relevance_level, step=step)
+                                        step=step, **retrieval)
         step("drawing charts")
         if kind == "retrieval":
+            from ..report.retrieval import retrieval_figures as figures_of
             from ..report.retrieval import retrieval_html as to_html
         else:
+            from ..report.detection import detection_figures as figures_of
             from ..report.detection import detection_html as to_html
-        text = to_html(study, title=title, command=command_line())
+        from .curves_cmd import unique_stems
+
+        text = to_html(study, figures=unique_stems(figures_of(study)), title=title, command=command_line())
         step(f"writing {output}")
         write_text_output(text, output)
     if not quiet and output != "-":

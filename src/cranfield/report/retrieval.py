@@ -42,33 +42,40 @@ def _noop(description: str) -> None:
 def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: Sequence[str] = DEFAULT_REPORT_MEASURES,
                     test: str = "randomization", correction: str = "holm", alpha: float = 0.05, ci: str = "auto",
                     n_permutations: int = 10_000, random_state: int = 0, baseline: str | None = None,
-                    relevance_level: int = 1, missing: str = "error",
-                    step: Callable[[str], None] = _noop) -> RetrievalStudy:
-    """Read ``qrels`` and ``runs`` (paths), evaluate and compare them (see :func:`cranfield.compare_values`)."""
-    from ..cli.compare_cmd import _baseline_name, _name_runs
+                    relevance_level: int = 1, missing: str = "error", evaluate_options: dict | None = None,
+                    labels: Sequence[str | None] | None = None, qrels_columns: str | None = None,
+                    run_columns: str | None = None, step: Callable[[str], None] = _noop) -> RetrievalStudy:
+    """Read ``qrels`` and ``runs`` (paths), evaluate and compare them (see :func:`cranfield.compare_values`).
+
+    ``labels`` name the runs (None: the run's tag); ``evaluate_options`` go to the Evaluator
+    (complete, max_results, judged_only, collection_size); runs over different queries follow
+    the query-set policy of :func:`cranfield.compare` (``missing``)."""
+    from ..cli._options import baseline_name, read_qrels_file, read_runs
     from ..measures.base import parse_measures
     from ..plots.retrieval import ELEVEN_POINT_MEASURES
     from ..retrieval.evaluate import Evaluator
-    from ..retrieval.run import read_run
-    from ..stats.compare import compare_values
+    from ..stats.compare import check_query_sets, compare_values
 
     if not runs:
         raise UsageError("expected at least one run, found none")
     names = [str(m) for m in parse_measures(list(measures))]
     step(f"reading {len(runs)} run(s)")
     paths = [str(p) for p in runs]
-    named = _name_runs(paths, [read_run(p) for p in paths])
-    base = _baseline_name(baseline, named, paths)
+    named = read_runs(list(zip(paths, labels or [None] * len(paths))), run_columns=run_columns)
+    base = baseline_name(baseline, named, paths)
     step("evaluating")
-    evaluator = Evaluator(str(qrels), names + [m for m in ELEVEN_POINT_MEASURES if m not in names],
-                          relevance_level=relevance_level)
+    evaluator = Evaluator(read_qrels_file(str(qrels), qrels_columns),
+                          names + [m for m in ELEVEN_POINT_MEASURES if m not in names],
+                          **{**dict(evaluate_options or {}), "relevance_level": relevance_level})
     results = {name: evaluator.evaluate(run) for name, run in named.items()}
+    counts = check_query_sets({name: r.query_ids for name, r in results.items()}, missing)
     values = {name: {m: dict(zip(map(str, r.query_ids), r.per_query[m].tolist())) for m in names}
               for name, r in results.items()}
     step(f"comparing ({test} test, {n_permutations:,} permutations)" if test in ("randomization", "bootstrap")
          else f"comparing ({test} test)")
     comparison = compare_values(values, test=test, correction=correction, baseline=base, alpha=alpha, ci=ci,
                                 n_permutations=n_permutations, random_state=random_state, missing=missing)
+    comparison.settings["queries_per_system"] = counts
     settings = {"relevance level": str(relevance_level), **{k: str(v) for k, v in comparison.settings.items()}}
     return RetrievalStudy(Path(qrels), dict(zip(named, map(Path, paths))), names, results, comparison, settings)
 

@@ -37,7 +37,10 @@ class Qrels(TrecTable):
 
 def read_qrels(source) -> Qrels:
     """Qrels from a file path, '-', a ``{qid: {docno: rel}}`` dict, a DataFrame or Arrow table,
-    or an existing :class:`Qrels`."""
+    or an existing :class:`Qrels`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`."""
+    from ..io.ecosystem import qrels_source  # ir_measures/ir_datasets/ranx/PyTerrier forms, irds:<id>
+
+    source = qrels_source(source)
     if isinstance(source, Qrels):
         return source
     if isinstance(source, dict):

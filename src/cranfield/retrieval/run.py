@@ -64,7 +64,10 @@ class Run(TrecTable):
 
 def read_run(source, *, name: str | None = None) -> Run:
     """A run from a file path, '-', a ``{qid: {docno: score}}`` dict, a DataFrame or Arrow
-    table, or an existing :class:`Run`."""
+    table, or an existing :class:`Run`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`."""
+    from ..io.ecosystem import run_source  # ir_measures/ir_datasets/ranx/PyTerrier forms, irds:<id>
+
+    source, name = run_source(source, name=name)
     if isinstance(source, Run):
         return source
     if isinstance(source, dict):

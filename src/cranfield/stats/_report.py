@@ -85,6 +85,9 @@ def summary_table(c, *, digits: int = 4) -> Table:
         meaning = "Letters after a mean: the system is significantly better than the systems with those ids"
     notes = [f"Bold: best mean. {meaning} ({_method_note(c)}).",
              f"CI: {level} confidence interval of the mean over queries ({_CI_NAMES.get(s['ci'], s['ci'])})."]
+    from .compare import query_counts_note  # each run's own query count, when it differs (issue 13)
+
+    notes += [n for n in [query_counts_note(s.get("queries_per_system", {}), len(c.query_ids), s["missing"])] if n]
     return Table(columns, rows, title="Systems", digits=digits, bold=bold, notes=notes)
 
 

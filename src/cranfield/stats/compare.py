@@ -20,7 +20,7 @@ from .intervals import MEAN_CI_METHODS, mean_ci
 from .paired import PAIRED_TESTS, paired_pvalues
 
 __all__ = ["SystemSummary", "PairResult", "Comparison", "compare_values", "compare",
-           "COMPARE_CORRECTIONS"]
+           "COMPARE_CORRECTIONS", "QuerySetError", "query_counts_note"]
 
 COMPARE_CORRECTIONS = CORRECTIONS + ("tukey", "randomized-tukey")
 
@@ -148,6 +148,60 @@ class Comparison:
         from ._report import comparison_html
 
         return comparison_html(self)
+
+
+PYTHON_TERMS = {"intersect": "missing='intersect'", "zero": "missing='zero'",
+                "complete": "evaluate_options={'complete': True}"}
+
+
+class QuerySetError(InputError):
+    """Runs evaluated over different query sets, compared with ``missing="error"``.
+
+    The query-set policy (the same in ``evaluate``, ``compare``, ``report`` and the API): each
+    run is evaluated over its own queries (those of the run that have judgments; with
+    ``complete``/``-c``, every qrels query, a missing one scoring 0); tables show each run's
+    query count; a comparison pairs runs by query id and refuses different query sets unless told
+    what to do: keep the common queries (``intersect``), count a missing query as 0 (``zero``),
+    or evaluate every qrels query (``complete``). ``terms`` spells those choices in the caller's
+    terms: keyword arguments in Python, :meth:`in_terms` gives the command line's flags."""
+
+    def __init__(self, counts: dict, lacking: tuple, *, terms: dict | None = None, source: str | None = None):
+        self.counts, self.lacking, self.terms = dict(counts), lacking, dict(terms or PYTHON_TERMS)
+        system, missing_ids, total = lacking
+        shown = ", ".join(repr(str(q)) for q in missing_ids[:5]) + (f" and {len(missing_ids) - 5} more"
+                                                                     if len(missing_ids) > 5 else "")
+        t = self.terms
+        message = (f"runs cover different queries ({', '.join(f'{name}: {n}' for name, n in self.counts.items())}; "
+                   f"{system!r} lacks {len(missing_ids)} of the {total}: {shown}); compare them on the common "
+                   f"queries with {t['intersect']}, count a missing query as 0 with {t['zero']}, or evaluate every "
+                   f"qrels query with {t['complete']} (trec_eval -c)")
+        super().__init__(message, source=source)
+
+    def in_terms(self, terms: dict) -> "QuerySetError":
+        """The same error with the choices spelt in ``terms`` (e.g. the CLI's flags)."""
+        return QuerySetError(self.counts, self.lacking, terms=terms, source=self.source)
+
+
+def check_query_sets(query_ids: Mapping, missing: str, *, source: str | None = None) -> dict:
+    """``{system: number of queries}``; raises :class:`QuerySetError` when the systems' query
+    sets differ and ``missing`` is ``"error"``."""
+    sets = {name: set(map(str, ids)) for name, ids in query_ids.items()}
+    counts = {name: len(ids) for name, ids in sets.items()}
+    union = set().union(*sets.values()) if sets else set()
+    if missing == "error":
+        for name, ids in sets.items():
+            if ids != union:
+                raise QuerySetError(counts, (name, sorted(union - ids), len(union)), source=source)
+    return counts
+
+
+def query_counts_note(counts: Mapping, compared: int, missing: str) -> str | None:
+    """A table note when the systems' own query sets differ from the compared one, else None."""
+    if all(n == compared for n in counts.values()):
+        return None
+    own = ", ".join(f"{name} {n}" for name, n in counts.items())
+    how = {"intersect": "the common queries", "zero": "every query, a missing one counted as 0"}.get(missing, missing)
+    return f"Queries of each run: {own}; compared on {compared} ({how}, missing={missing})."
 
 
 def _pair_indices(systems: list[str], baseline: str | None) -> tuple[np.ndarray, np.ndarray]:
@@ -286,9 +340,10 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
         result = evaluator.evaluate(run)
         per_system[name] = {m: (np.asarray(result.query_ids).astype(str), np.asarray(v, dtype=np.float64))
                             for m, v in result.per_query.items()}
-    systems, names_m, query_ids, matrices = align(
-        per_system, missing=missing, source="runs",
-        hint=", or evaluate every qrels query with evaluate_options={'complete': True} (trec_eval -c)")
-    return _compare_aligned(systems, names_m, query_ids, matrices, test=test, correction=correction,
-                            baseline=baseline, alpha=alpha, ci=ci, confidence=confidence,
-                            n_permutations=n_permutations, random_state=random_state, missing=missing)
+    counts = check_query_sets({name: next(iter(m.values()))[0] for name, m in per_system.items()}, missing)
+    systems, names_m, query_ids, matrices = align(per_system, missing=missing, source="runs")
+    comparison = _compare_aligned(systems, names_m, query_ids, matrices, test=test, correction=correction,
+                                  baseline=baseline, alpha=alpha, ci=ci, confidence=confidence,
+                                  n_permutations=n_permutations, random_state=random_state, missing=missing)
+    comparison.settings["queries_per_system"] = counts
+    return comparison

@@ -1,0 +1,202 @@
+"""Options shared by the retrieval commands (``evaluate``, ``compare``, ``report``, ``curves``),
+declared once, and the helpers behind them: run naming (``--name LABEL=PATH``), column mappings
+of CSV/Parquet inputs, the query-set policy's flags, and errors spelt in the command line's terms.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Iterator
+
+import click
+
+from ..errors import UsageError
+
+# the query-set policy's choices as the command line spells them (see cranfield.stats.compare.QuerySetError)
+CLI_TERMS = {"intersect": "--missing intersect", "zero": "--missing zero", "complete": "-c"}
+
+
+def _stack(function, options):
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def evaluation_options(function):
+    """trec_eval's evaluation options: ``-c -l -M -J -N``."""
+    return _stack(function, [
+        click.option("-c", "--complete", is_flag=True,
+                     help="Evaluate every qrels query; one missing from a run scores 0 (trec_eval -c)."),
+        click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+                     help="Minimum judgment counted as relevant (trec_eval -l)."),
+        click.option("-M", "--max-results", type=int, default=None, metavar="N",
+                     help="Use the first N documents per query (trec_eval -M)."),
+        click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents before evaluating (trec_eval -J)."),
+        click.option("-N", "--collection-size", type=int, default=None, metavar="N",
+                     help="Collection size, for measures that need it (trec_eval -N)."),
+    ])
+
+
+def input_options(function):
+    """How runs are named and how CSV/Parquet columns are read."""
+    return _stack(function, [
+        click.option("--name", "names", multiple=True, metavar="LABEL=PATH",
+                     help="Name the run in PATH (given as RUN or not) LABEL; repeatable. Default: the run's tag; "
+                          "runs with the same name are numbered (myrun, myrun#2)."),
+        click.option("--qrels-columns", metavar="FIELD=COL,...",
+                     help="Columns of a CSV/TSV/Parquet QRELS, e.g. qid=query_id,docno=doc_id,rel=relevance "
+                          "(default: cranfield's, ir_measures', PyTerrier's or ranx's names, recognised)."),
+        click.option("--run-columns", metavar="FIELD=COL,...",
+                     help="Columns of CSV/TSV/Parquet runs, e.g. qid=query_id,docno=doc_id,score=score."),
+    ])
+
+
+def missing_option(function):
+    """The query-set policy of comparisons."""
+    return click.option("--missing", type=click.Choice(("error", "intersect", "zero")), default="error",
+                        show_default=True,
+                        help="Runs over different queries: stop (error), compare on the common queries "
+                             "(intersect), or count a missing query as 0 (zero); -c evaluates every qrels query.")(function)
+
+
+def evaluate_options(complete=False, relevance_level=1, max_results=None, judged_only=False,
+                     collection_size=None, **_ignored) -> dict:
+    """The keyword arguments of :class:`cranfield.Evaluator` from the options' values."""
+    return dict(complete=complete, relevance_level=relevance_level, max_results=max_results,
+                judged_only=judged_only, collection_size=collection_size)
+
+
+# keyword arguments that library errors name, and the flags that set them on the command line
+CLI_SPELLING = {"aggregate='macro'": "--aggregate macro", "aggregate='micro'": "--aggregate micro"}
+
+
+@contextlib.contextmanager
+def cli_terms() -> Iterator[None]:
+    """Errors that name Python keyword arguments, re-raised with the command line's flags."""
+    from ..errors import CranfieldError
+    from ..stats.compare import QuerySetError
+
+    try:
+        yield
+    except QuerySetError as error:
+        raise error.in_terms(CLI_TERMS) from None
+    except CranfieldError as error:
+        text = str(error)
+        if any(python in text for python in CLI_SPELLING):
+            for python, flag in CLI_SPELLING.items():
+                text = text.replace(python, flag)
+            raise UsageError(text) from None
+        raise
+
+
+# ------------------------------------------------------------------------------------- run naming
+
+def run_specs(paths, names) -> list[tuple[str, str | None]]:
+    """``[(path, label or None)]``: the RUN arguments in order, each labelled by a ``--name
+    LABEL=PATH`` naming it; runs named only by ``--name`` follow."""
+    labels: dict[str, str] = {}
+    used: set[str] = set()
+    for spec in names:
+        label, sep, path = spec.partition("=")
+        if not sep or not label or not path:
+            raise UsageError(f"--name: expected LABEL=PATH, found {spec!r}")
+        if label in used:
+            raise UsageError(f"--name: the label {label!r} is given twice")
+        if path in labels:
+            raise UsageError(f"--name: the run {path} is named twice ({labels[path]!r} and {label!r})")
+        used.add(label)
+        labels[path] = label
+    by_file = {_same_file(p): label for p, label in labels.items()}
+    specs = [(str(p), by_file.get(_same_file(str(p)))) for p in paths]
+    given = {_same_file(p) for p, _ in specs}
+    specs += [(p, label) for p, label in labels.items() if _same_file(p) not in given]
+    if not specs:
+        raise UsageError("expected at least one RUN (or --name LABEL=PATH)")
+    return specs
+
+
+def _same_file(path: str) -> str:
+    """A key under which ``a.run`` and ``./a.run`` are the same run."""
+    import os
+
+    return path if path == "-" or ":" in path.split(os.sep)[0] else os.path.realpath(path)
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Names made unique in order: a repeated name gets ``#2``, ``#3``, … (never clashing)."""
+    taken = set(names)
+    seen: dict[str, int] = {}
+    out = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] == 1:
+            out.append(name)
+            continue
+        k = seen[name]
+        while f"{name}#{k}" in taken:
+            k += 1
+        seen[name] = k
+        taken.add(f"{name}#{k}")
+        out.append(f"{name}#{k}")
+    return out
+
+
+def read_runs(specs, *, run_columns: str | None = None) -> dict:
+    """``{name: Run}`` for ``run_specs``: labels first, else the run's tag (else its file name),
+    duplicates numbered."""
+    runs = [read_run_file(path, run_columns) for path, _ in specs]
+    names = [label or getattr(run, "name", None) or Path(path).name for (path, label), run in zip(specs, runs)]
+    named = unique_names(names)
+    for name, run in zip(named, runs):
+        run.name = name
+    return dict(zip(named, runs))
+
+
+def read_run_file(path: str, run_columns: str | None = None):
+    """A run file: TREC text or Parquet as usual; CSV/TSV (or any file given --run-columns) through
+    the column conventions."""
+    import cranfield
+    from ..io.ecosystem import parse_columns, read_table_file
+
+    if run_columns or tabular_input(path):
+        table = read_table_file(path, kind="run", columns=parse_columns(run_columns, option="--run-columns"))
+        return cranfield.read_run(table, name=Path(path).name)
+    return cranfield.read_run(path)
+
+
+def read_qrels_file(path: str, qrels_columns: str | None = None):
+    """Qrels: a path as usual (TREC text, Parquet, ``irds:<id>``); CSV/TSV or --qrels-columns through
+    the column conventions."""
+    import cranfield
+    from ..io.ecosystem import parse_columns, read_table_file
+
+    if qrels_columns or tabular_input(path):
+        return cranfield.read_qrels(read_table_file(path, kind="qrels",
+                                                    columns=parse_columns(qrels_columns, option="--qrels-columns")))
+    return cranfield.read_qrels(path)
+
+
+def tabular_input(path: str) -> bool:
+    """CSV/TSV, or a Parquet file whose columns are not cranfield's (qid, docno, ...)."""
+    lower = str(path).lower()
+    if lower.endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
+        return True
+    if lower.endswith((".parquet", ".pq")) and Path(path).is_file():
+        import pyarrow.parquet as pq
+
+        try:
+            return "qid" not in pq.read_schema(path).names
+        except Exception:  # not readable as Parquet: the usual reader says why
+            return False
+    return False
+
+
+def baseline_name(baseline: str | None, named: dict, paths: list[str]) -> str | None:
+    """``--baseline`` given as a run name, a file path or a file name."""
+    if baseline is None or baseline in named:
+        return baseline
+    for name, path in zip(named, paths):
+        if baseline in (path, Path(path).name, Path(path).stem):
+            return name
+    raise UsageError(f"--baseline {baseline!r} is none of the runs: {', '.join(named)} (run names or file names)")

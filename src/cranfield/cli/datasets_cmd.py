@@ -1,0 +1,31 @@
+"""``cranfield datasets``: the data files shipped with cranfield, and where they are."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("datasets", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--path", "name", metavar="NAME", default=None,
+              help="Print only the path of the file NAME (qrels, qrels_raw, bm25, tfidf, coord_title, detection).")
+def command(name):
+    """List the data shipped with cranfield (offline): the Cranfield 1400 judgments, three real
+    runs, and a classifier-scores file, with their paths.
+
+    \b
+    Examples:
+      cranfield datasets
+      cranfield evaluate $(cranfield datasets --path qrels) $(cranfield datasets --path bm25)
+    """
+    from .. import datasets
+    from ..errors import UsageError
+
+    files = datasets.files()
+    if name is not None:
+        if name not in files:
+            raise UsageError(f"--path {name!r}: expected one of {', '.join(files)}")
+        click.echo(str(files[name][0]))
+        return
+    width = max(map(len, files))
+    for key, (path, about) in files.items():
+        click.echo(f"{key:<{width}}  {path}\n{'':<{width}}  {about}")
