@@ -227,3 +227,20 @@ def test_forest_interval_and_marker_agree_for_every_test_and_correction(test, co
 
     assert _TEST_NAMES[test] in title and _CORRECTION_NAMES[correction] in title
     assert re.search(r"mean|median|Hodges", figure.axes[0].get_xlabel())
+
+
+def test_forest_edge_cases_keep_the_agreement():
+    """A significant sign test whose median difference is 0 (many ties), and an exact randomization
+    test on 5 queries that cannot reach alpha (no shift rejected: the interval is unbounded)."""
+    from cranfield.stats.compare import compare_values
+
+    ties = {"a": {"AP": {f"q{q}": 0.5 + 0.1 * (q < 10) for q in range(21)}},
+            "b": {"AP": {f"q{q}": 0.5 for q in range(21)}}}
+    c = compare_values(ties, test="sign")
+    assert c.pairs[0].significant and np.median(c.differences("AP", "a", "b")) == 0
+    _check_forest(c)
+    few = {"a": {"AP": {f"q{q}": 0.9 for q in range(5)}}, "b": {"AP": {f"q{q}": 0.1 * q for q in range(5)}}}
+    c = compare_values(few, test="randomization")
+    assert not c.pairs[0].significant
+    figure = _check_forest(c)
+    assert {line.get_marker() for line in figure.axes[0].lines} >= {"<", ">"}  # unbounded both ways

@@ -39,7 +39,11 @@ def test_intervals(d, *, test: str, p_values, p_adjusted, significant, alpha: fl
     from ..stats.paired import paired_pvalues
 
     d = np.asarray(d, dtype=np.float64)
+    sig = np.asarray(significant, dtype=bool)
     c = centre(d, test)
+    # a significant pair centred at 0 (a median among many zero differences): start from the mean,
+    # so that the interval, which always holds its start, excludes 0 as the decision says
+    c = np.where(sig & (c == 0), d.mean(axis=1), c)
     p, adj = np.asarray(p_values, dtype=np.float64), np.asarray(p_adjusted, dtype=np.float64)
     level = np.where(adj > 0, alpha * p / np.where(adj > 0, adj, 1.0), alpha)
     level2 = np.concatenate([level, level])
@@ -52,7 +56,7 @@ def test_intervals(d, *, test: str, p_values, p_adjusted, significant, alpha: fl
 
     direction = np.concatenate([-np.ones(len(d)), np.ones(len(d))])
     centre2 = np.concatenate([c, c])
-    sig2 = np.concatenate([np.asarray(significant, bool)] * 2)
+    sig2 = np.concatenate([sig, sig])
     inside = centre2.copy()
     outside = np.full_like(inside, np.nan)
     zero_here = direction * (0.0 - centre2) > 0  # zero lies on this side of the centre
