@@ -18,8 +18,11 @@ __all__ = ["centre", "test_intervals", "CENTRE_NAMES"]
 
 CENTRE_NAMES = {"t": "mean", "randomization": "mean", "bootstrap": "mean", "sign": "median",
                 "wilcoxon": "Hodges–Lehmann estimate"}
-_BISECTIONS = 16  # 2**-16 of the first bracket: far below a pixel
+_BISECTIONS = 16  # the bracket shrinks to 2**-16 of its first width: far below a pixel
 _EXPANSIONS = 40
+# shifts probed per call: a resampling test draws its flips once per call, so probing 15 shifts
+# in one call costs little more than one; scipy's Wilcoxon and the bootstrap scale with rows
+_PROBES = {"randomization": 15}
 
 
 def centre(d: np.ndarray, test: str) -> np.ndarray:
@@ -49,10 +52,14 @@ def test_intervals(d, *, test: str, p_values, p_adjusted, significant, alpha: fl
     level2 = np.concatenate([level, level])
     seed = random_state if isinstance(random_state, (int, np.integer)) else 0
 
-    def rejected(shift: np.ndarray) -> np.ndarray:
-        rows = np.concatenate([d, d]) - shift[:, None]
-        _, pv = paired_pvalues(rows, test=test, n_permutations=n_permutations, random_state=seed)
-        return pv <= level2
+    rows = np.concatenate([d, d])
+    k = _PROBES.get(test, 1)
+
+    def rejected(shifts: np.ndarray) -> np.ndarray:
+        """Whether the test rejects each shift; ``shifts`` (2 · pairs, k), one call for all."""
+        shifted = (rows[:, None, :] - shifts[:, :, None]).reshape(-1, rows.shape[1])
+        _, pv = paired_pvalues(shifted, test=test, n_permutations=n_permutations, random_state=seed)
+        return pv.reshape(shifts.shape) <= level2[:, None]
 
     direction = np.concatenate([-np.ones(len(d)), np.ones(len(d))])
     centre2 = np.concatenate([c, c])
@@ -64,21 +71,30 @@ def test_intervals(d, *, test: str, p_values, p_adjusted, significant, alpha: fl
     inside[zero_here & ~sig2] = 0.0
     scale = np.concatenate([np.abs(d).max(axis=1)] * 2)
     step = np.where(scale > 0, scale, 1.0)
-    for _ in range(_EXPANSIONS):  # find a rejected shift beyond each end
+    powers = 2.0 ** np.arange(k)
+    for _ in range(0, _EXPANSIONS, k):  # find a rejected shift beyond each end: steps 1, 2, 4 … away
         todo = np.isnan(outside)
         if not todo.any():
             break
-        probe = inside + direction * step
-        hit = todo & rejected(np.where(todo, probe, centre2))
-        outside[hit] = probe[hit]
-        inside[todo & ~hit] = probe[todo & ~hit]
-        step = step * 2
+        probes = inside[:, None] + direction[:, None] * step[:, None] * powers
+        hit = rejected(np.where(todo[:, None], probes, centre2[:, None])) & todo[:, None]
+        first = hit.argmax(axis=1)
+        found = hit.any(axis=1)
+        rows_found = np.flatnonzero(found)
+        outside[rows_found] = probes[rows_found, first[rows_found]]
+        before = np.where(first > 0, probes[np.arange(len(probes)), np.maximum(first - 1, 0)], inside)
+        inside = np.where(found, before, np.where(todo, probes[:, -1], inside))
+        step = np.where(todo & ~found, step * 2.0 ** k, step)
     unbounded = np.isnan(outside)
-    for _ in range(_BISECTIONS):  # keep the last shift known not to be rejected
-        middle = np.where(unbounded, centre2, (inside + outside) / 2)
-        hit = rejected(middle)
-        outside = np.where(hit & ~unbounded, middle, outside)
-        inside = np.where(~hit & ~unbounded, middle, inside)
+    fractions = np.arange(1, k + 1) / (k + 1)
+    for _ in range(0, _BISECTIONS, max(1, int(np.log2(k + 1)))):  # (k+1)-ary search between the ends
+        far = np.where(unbounded, inside, outside)
+        probes = inside[:, None] + (far - inside)[:, None] * fractions
+        hit = rejected(probes) & ~unbounded[:, None]
+        first = np.where(hit.any(axis=1), hit.argmax(axis=1), k)
+        idx = np.arange(len(probes))
+        outside = np.where(first < k, probes[idx, np.minimum(first, k - 1)], outside)
+        inside = np.where(first > 0, probes[idx, np.maximum(first - 1, 0)], inside)
     ends = np.where(unbounded, direction * np.inf, inside)
     n = len(d)
     return c, ends[:n], ends[n:]
