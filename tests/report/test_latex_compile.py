@@ -70,14 +70,16 @@ def compile_tables(tables: list[str], folder, *, text_width_pt: int | None, tool
     assert done.returncode == 0, log[-3000:]
     left, width = (float(v) for v in re.search(r"CRANFIELD-BLOCK=([\d.]+)pt,([\d.]+)pt", log).groups())
     subprocess.run([pdftotext, "-bbox", "doc.pdf", "words.html"], cwd=folder, check=True, timeout=60)
-    words = re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)"[^>]*>([^<]*)</word>',
+    words = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>',
                        (folder / "words.html").read_text(encoding="utf-8"))
     to_bp = 72 / 72.27  # TeX points to PDF points
     low, high = left * to_bp, (left + width) * to_bp
-    overflow = max([0.0] + [max(low - float(x0), float(x1) - high) / to_bp for x0, x1, _ in words])
+    overflow = max([0.0] + [max(low - float(x0), float(x1) - high) / to_bp for x0, _, x1, _, _ in words])
+    # the height of a number's box is about its font size: the smallest tells how far a table shrank
+    numbers = [float(y1) - float(y0) for _, y0, _, y1, text in words if re.fullmatch(r"\[?-?\d\.\d{4},?\]?", text)]
     subprocess.run([pdftotext, "-layout", "doc.pdf", "doc.txt"], cwd=folder, check=True, timeout=60)
     return {"log": log, "text": (folder / "doc.txt").read_text(encoding="utf-8"), "overflow_pt": overflow,
-            "words": len(words)}
+            "words": len(words), "number_height_pt": min(numbers, default=0.0) / to_bp}
 
 
 def _check(result: dict) -> None:
@@ -114,8 +116,10 @@ def test_latex_table_form(retrieval_study):
     superscripts, ``$\\le$``, the best value bold and said so, names escaped."""
     latex = _comparison(2, None).render("latex")
     assert latex.startswith("% Requires: \\usepackage{booktabs,graphicx}")
-    spec = re.search(r"\\begin\{tabular\}\{@\{\}([lr]+)@\{\}\}", latex).group(1)
-    assert spec == "llrrrr"  # id, system, then mean and CI per measure
+    specs = re.findall(r"\\begin\{tabular\}\{@\{\}([lr]+)@\{\}\}", latex)
+    summary = [spec for spec in specs if re.fullmatch("llr+", spec)]  # id, system, then means and CIs
+    assert sum(len(spec) - 2 for spec in summary) == 4 and all(len(spec) % 2 == 0 for spec in summary)
+    assert "lllrrrrrlr" in specs  # pairs: measure, a, b, diff, CI, d_z, p, adjusted p, sig., W/T/L
     assert "<=" not in latex and "$\\le$" in latex
     assert "\\textbf{" in latex and "highest mean per measure" in latex
     assert "bm25\\_rm3 \\& rerank \\{v2\\} 100\\%" in latex
@@ -126,3 +130,24 @@ def test_latex_table_form(retrieval_study):
     assert "0.5000$^{\\mathrm{ab}}$ \\\\" in marked and "0.4000 \\\\" in marked
     assert re.search(r"\{@\{\}lr@\{\}\}", marked)
     assert "0.4321 ab" in render_table(Table(["AP"], [[Marked("0.4321", "ab")]]), "csv")
+
+
+@pytest.mark.slow
+def test_wide_tables_split_into_readable_blocks(tmp_path, tools):
+    """12 measures in a 241 pt column: the summary and results tables split into column blocks
+    (id and system repeated) instead of shrinking to a few points; unshrunk numbers are 8.9 pt
+    high in the PDF."""
+    from cranfield.stats.compare import compare_values
+
+    rng = np.random.default_rng(0)
+    values = {name: {m: {f"q{q}": float(rng.random()) for q in range(20)} for m in MEASURES}
+              for name in ("bm25", "tfidf", "coord")}
+    summary = compare_values(values).tables()[0]
+    latex = render_table(summary, "latex")
+    assert latex.count("\\toprule") > 1 and latex.count("id & system & ") == latex.count("\\toprule")
+    for table in (latex, _results_table(12).replace(NAMES[0], "bm25").replace(NAMES[1], "tfidf")):
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        folder.mkdir()
+        result = compile_tables([table], folder, text_width_pt=241, tools=tools)
+        _check(result)
+        assert result["number_height_pt"] >= 6.0, result["number_height_pt"]

@@ -10,19 +10,14 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
-__all__ = ["Table", "Marked", "TABLE_FORMATS", "LATEX_PACKAGES", "render_table", "table_html"]
+__all__ = ["Table", "Marked", "TABLE_FORMATS", "render_table", "table_html"]
 
 TABLE_FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
 Cell = "str | int | float | Marked | None"
-
-# what the LaTeX output needs in the preamble (said in its first line)
-LATEX_PACKAGES = ("booktabs", "graphicx")
-
 
 class Marked(str):
     """A formatted number with significance marks: the string ``"0.4321 ab"`` everywhere, with
@@ -46,6 +41,7 @@ class Table:
     bold: set[tuple[int, int]] = field(default_factory=set)  # (row index, column index)
     notes: list[str] = field(default_factory=list)
     bold_meaning: str = "the highest value of its column"  # said in the LaTeX caption when bold is used
+    column_group: int = 1  # LaTeX splits a wide table between groups of this many columns (mean, CI)
 
     def __post_init__(self) -> None:
         if isinstance(self.digits, bool) or not isinstance(self.digits, int) or not 0 <= self.digits <= 100:
@@ -61,20 +57,6 @@ class Table:
         if isinstance(value, float):
             return f"{value:.{self.digits}f}"
         return str(value)  # a Marked cell: "0.4321 ab"
-
-
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-                  "<=": r"$\le$", ">=": r"$\ge$", "≤": r"$\le$", "≥": r"$\ge$", "<": r"\textless{}",
-                  ">": r"\textgreater{}", "|": r"\textbar{}", "−": r"$-$", "±": r"$\pm$", "×": r"$\times$",
-                  "…": r"\dots{}", "½": r"$\frac12$", "Σ": r"$\Sigma$"}
-_LATEX_PATTERN = re.compile("|".join(re.escape(k) for k in sorted(_LATEX_SPECIAL, key=len, reverse=True)))
-
-
-def _latex_escape(text: str) -> str:
-    """``text`` as LaTeX text in one pass: the ten special characters escaped, ``<=``/``>=``
-    (and ≤ ≥ − ± ×) as math symbols, ``< > |`` as text symbols (the default OT1 font has none)."""
-    return _LATEX_PATTERN.sub(lambda m: _LATEX_SPECIAL[m.group()], text)
 
 
 def _render_delimited(table: Table, delimiter: str) -> str:
@@ -103,59 +85,6 @@ def _render_markdown(table: Table) -> str:
     if table.notes:
         lines.append("")
         lines += [note for note in table.notes]
-    return "\n".join(lines) + "\n"
-
-
-_NUMBER_TEXT = re.compile(r"[-+−]?[\[(]?[-+−]?\d[\d.,eE+\-−/ %]*[\])]?")
-
-
-def _numeric_column(table: Table, j: int) -> bool:
-    """Numbers, marked numbers, intervals ``[a, b]`` and counts ``w/t/l``: right-aligned in LaTeX."""
-    def numeric(value) -> bool:
-        if value is None or isinstance(value, (int, float, Marked)):
-            return True
-        return isinstance(value, str) and (not value or _NUMBER_TEXT.fullmatch(value) is not None)
-
-    return bool(table.rows) and all(numeric(row[j]) for row in table.rows)
-
-
-def _latex_mark(mark: str) -> str:
-    if re.fullmatch(r"[A-Za-z0-9+\-*]+", mark):
-        return rf"$^{{\mathrm{{{mark}}}}}$" if mark.isalnum() else "$^{" + mark.replace("*", r"\ast") + "}$"
-    return rf"\textsuperscript{{{_latex_escape(mark)}}}"
-
-
-def _render_latex(table: Table) -> str:
-    """A booktabs ``table`` float: numbers right-aligned, marks as superscripts, bold best
-    values, and the tabular shrunk to ``\\linewidth`` when it is wider (never enlarged)."""
-    def fmt(i: int, j: int, value) -> str:
-        if isinstance(value, Marked):
-            text = _latex_escape(value.text)
-            mark = _latex_mark(value.mark) if value.mark else ""
-        else:
-            text, mark = _latex_escape(table.cell_text(value)), ""
-        return (rf"\textbf{{{text}}}" if (i, j) in table.bold and text else text) + mark
-
-    align = "".join("r" if _numeric_column(table, j) else "l" for j in range(len(table.columns)))
-    caption = table.title or ""
-    if table.bold and not any("bold" in note.lower() for note in table.notes):
-        caption = f"{caption}. Bold: {table.bold_meaning}." if caption else f"Bold: {table.bold_meaning}."
-    lines = [rf"% Requires: \usepackage{{{','.join(LATEX_PACKAGES)}}}",
-             "% Shrunk to the line width when wider; bold: " + (table.bold_meaning if table.bold else "none"),
-             r"\begin{table}[ht]", r"\centering"]
-    if caption:
-        lines.append(rf"\caption{{{_latex_escape(caption)}}}")
-    lines += [r"\sbox0{%", rf"\begin{{tabular}}{{@{{}}{align}@{{}}}}", r"\toprule",
-              " & ".join(_latex_escape(str(c)) for c in table.columns) + r" \\", r"\midrule"]
-    for i, row in enumerate(table.rows):
-        lines.append(" & ".join(fmt(i, j, v) for j, v in enumerate(row)) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}}%",
-              r"\ifdim\wd0>\linewidth\resizebox{\linewidth}{!}{\usebox0}\else\usebox0\fi"]
-    if table.notes:
-        lines.append(r"\par\smallskip{\footnotesize\raggedright")
-        lines += [_latex_escape(note) + r"\par" for note in table.notes]
-        lines.append("}")
-    lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
 
 
@@ -191,7 +120,9 @@ def render_table(table: Table, fmt: str = "table", *, width: int | None = None) 
     if fmt == "markdown":
         return _render_markdown(table)
     if fmt == "latex":
-        return _render_latex(table)
+        from ._latex import render_latex
+
+        return render_latex(table)
     from ..errors import UsageError
 
     raise UsageError(f"unknown table format {fmt!r}; expected one of {', '.join(TABLE_FORMATS)} (or json)")

@@ -86,7 +86,7 @@ def summary_table(c, *, digits: int = 4) -> Table:
     notes = [f"Bold: highest mean per measure. {meaning} ({_method_note(c)}).",
              f"CI: {level} confidence interval of the mean over queries ({_CI_NAMES.get(s['ci'], s['ci'])})."]
     return Table(columns, rows, title="Systems", digits=digits, bold=bold, notes=notes,
-                 bold_meaning="the highest mean per measure")
+                 bold_meaning="the highest mean per measure", column_group=2)
 
 
 def _p_text(p: float, digits: int) -> str:
