@@ -49,3 +49,17 @@ def small_files(tmp_path) -> dict:
 def leftovers(folder: Path) -> list[str]:
     """Temporary files left by an interrupted atomic write."""
     return sorted(p.name for p in folder.rglob(".*.tmp"))
+
+
+def require_tool(command: str, package: str) -> str:
+    """The path of ``command``; the test is skipped when it is missing, and fails when CI is set."""
+    import os
+    import shutil
+
+    path = shutil.which(command)
+    if path is None:
+        reason = f"{command} is not installed (apt-get install {package})"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI is set but {reason}")
+        pytest.skip(reason)
+    return path

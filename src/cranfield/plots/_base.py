@@ -10,6 +10,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..errors import UsageError
+from ._style import colors  # one palette for every figure: Okabe–Ito
 
 __all__ = ["require_matplotlib", "new_axes", "save_figure", "save_figures", "figure_svg", "named_scores", "FORMATS", "colors"]
 
@@ -28,23 +29,16 @@ def require_matplotlib():
 
 
 def new_axes(ax=None, *, size: tuple[float, float] = (6.4, 4.8)):
-    """``(figure, axes)``: the given axes and their figure, or a new figure of ``size`` inches."""
+    """``(figure, axes)``: the given axes and their figure, or a new figure of ``size`` inches
+    in the cranfield style (:mod:`cranfield.plots._style`: drawn and saved with it)."""
     if ax is not None:
         return ax.figure, ax
     require_matplotlib()
-    from matplotlib.figure import Figure
+    from ._style import StyledFigure, style
 
-    figure = Figure(figsize=size, layout="constrained")
-    return figure, figure.add_subplot()
-
-
-def colors(n: int) -> list:
-    """``n`` distinguishable colours (matplotlib's tab10, then tab20)."""
-    require_matplotlib()
-    from matplotlib import colormaps
-
-    cmap = colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(n)]
+    with style():
+        figure = StyledFigure(figsize=size, layout="constrained")
+        return figure, figure.add_subplot()
 
 
 def _format_of(path: Path, fmt: str | None) -> str:

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ._base import colors, named_scores, new_axes
+from ._style import FONT_SIZES, NEUTRALS, outside_legend, styled, wrap_title
 
 __all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshold_plot", "DET_TICKS"]
 
@@ -19,6 +20,7 @@ __all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshol
 DET_TICKS = (0.1, 0.5, 2, 5, 10, 20, 40, 60, 80, 90, 95, 98, 99.5, 99.9)
 
 
+@styled
 def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
              title: str | None = None, ax=None):
     """ROC curves (TPR against FPR) with each system's AUC in the legend and the chance diagonal."""
@@ -30,14 +32,16 @@ def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
         curve = roc_curve(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         auc = roc_auc(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         ax.plot(curve.x, curve.y, color=color, linewidth=1.8, label=f"{name} (AUC = {auc:.3f})")
-    ax.plot([0, 1], [0, 1], color="0.5", linestyle="--", linewidth=1, label="chance (AUC = 0.5)")
+    ax.plot([0, 1], [0, 1], color=NEUTRALS[2], linestyle="--", linewidth=1, label="chance (AUC = 0.5)")
     ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate (1 − specificity)",
-           ylabel="true positive rate (recall)", title=title or "ROC curve", aspect="equal")
-    ax.legend(loc="lower right", fontsize="small")
+           ylabel="true positive rate (recall)", aspect="equal")
+    wrap_title(ax, title or "ROC curve")
+    outside_legend(figure, ax, loc_inside="lower right")
     ax.grid(True, alpha=0.3)
     return figure
 
 
+@styled
 def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
             title: str | None = None, ax=None):
     """Precision–recall curves (steps, as average precision sums them) with each system's AP in
@@ -52,14 +56,16 @@ def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
         ap = average_precision(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         ax.plot(curve.x, curve.y, color=color, linewidth=1.8, drawstyle="steps-pre", label=f"{name} (AP = {ap:.3f})")
         prevalence = curve.tps[-1] / (curve.tps[-1] + curve.fps[-1])
-    ax.axhline(prevalence, color="0.5", linestyle="--", linewidth=1, label=f"no skill (prevalence {prevalence:.3f})")
-    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.02), xlabel="recall (true positive rate)", ylabel="precision",
-           title=title or "Precision–recall curve")
-    ax.legend(loc="lower left", fontsize="small")
+    ax.axhline(prevalence, color=NEUTRALS[2], linestyle="--", linewidth=1,
+               label=f"no skill (prevalence {prevalence:.3f})")
+    ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.02), xlabel="recall (true positive rate)", ylabel="precision")
+    wrap_title(ax, title or "Precision–recall curve")
+    outside_legend(figure, ax, loc_inside="lower left")
     ax.grid(True, alpha=0.3)
     return figure
 
 
+@styled
 def det_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
              title: str | None = None, ax=None):
     """DET curves: miss rate (FNR) against false-alarm rate (FPR) on normal-deviate axes
@@ -82,18 +88,20 @@ def det_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
         finite = (curve.x > 0) & (curve.y > 0)
         ax.plot(deviate(curve.x[finite]), deviate(curve.y[finite]), color=color, linewidth=1.8, label=f"{name} (EER = {100 * eer:.2f}%)")
     edge = deviate(np.array([lo, hi]))
-    ax.plot(edge, edge, color="0.5", linestyle=":", linewidth=1, label="FPR = FNR")
+    ax.plot(edge, edge, color=NEUTRALS[2], linestyle=":", linewidth=1, label="FPR = FNR")
     ticks = deviate(np.array(DET_TICKS) / 100)
     labels = [f"{t:g}" for t in DET_TICKS]
-    ax.set_xticks(ticks, labels, fontsize="x-small")
-    ax.set_yticks(ticks, labels, fontsize="x-small")
+    ax.set_xticks(ticks, labels, rotation=90)
+    ax.set_yticks(ticks, labels)
     ax.set(xlim=tuple(edge), ylim=tuple(edge), xlabel="false positive rate (%)", ylabel="false negative rate (miss, %)",
-           title=title or "DET curve (normal-deviate scale)", aspect="equal")
-    ax.legend(loc="upper right", fontsize="small")
+           aspect="equal")
+    wrap_title(ax, title or "DET curve (normal-deviate scale)")
+    outside_legend(figure, ax, loc_inside="upper right")  # below the axes: never over the diagonal
     ax.grid(True, alpha=0.3)
     return figure
 
 
+@styled
 def confusion_matrix_plot(cm, *, normalize: str | None = None, labels: Sequence | None = None,
                           title: str | None = None, ax=None):
     """Heat map of a confusion matrix (rows = actual, columns = predicted). Colours show counts,
@@ -110,7 +118,9 @@ def confusion_matrix_plot(cm, *, normalize: str | None = None, labels: Sequence 
     counts = np.asarray(cm.matrix, dtype=np.float64)
     shown = counts if normalize is None else cm.normalized(normalize)
     n = len(cm.labels)
-    figure, ax = new_axes(ax, size=(1.6 + 1.0 * max(n, 3), 1.2 + 0.9 * max(n, 3)))
+    names = [str(v) for v in cm.labels]
+    room = 0.08 * max(0, max(map(len, names)) - 6)  # inches for long class names (x labels turned)
+    figure, ax = new_axes(ax, size=(1.6 + 1.0 * max(n, 3) + room, 1.2 + 0.9 * max(n, 3) + room))
     image = ax.imshow(shown, cmap="Blues", vmin=0, vmax=1 if normalize else max(float(shown.max()), 1.0))
     figure.colorbar(image, ax=ax, fraction=0.046, pad=0.04,
                     label="count" if normalize is None else f"proportion (normalised by {normalize})")
@@ -121,13 +131,13 @@ def confusion_matrix_plot(cm, *, normalize: str | None = None, labels: Sequence 
             text = f"{count:.0f}" if count == round(count) else f"{count:.3g}"
             if normalize is not None:
                 text = f"{100 * shown[i, j]:.1f}%\n({text})"
-            ax.text(j, i, text, ha="center", va="center", fontsize="medium",
+            ax.text(j, i, text, ha="center", va="center", fontsize=FONT_SIZES["annotation"],
                     color="white" if shown[i, j] > threshold else "black")
-    names = [str(v) for v in cm.labels]
-    ax.set_xticks(range(n), names)
+    ax.set_xticks(range(n), names, rotation=90 if room else 0)
     ax.set_yticks(range(n), names)
     what = "counts" if normalize is None else f"normalised by {normalize}"
-    ax.set(xlabel="predicted", ylabel="actual", title=title or f"Confusion matrix ({what})")
+    ax.set(xlabel="predicted", ylabel="actual")
+    wrap_title(ax, title or f"Confusion matrix ({what})")
     return figure
 
 
@@ -135,6 +145,7 @@ _SWEEP_LABELS = {"precision": "precision", "tpr": "recall (TPR)", "fpr": "false 
                  "accuracy": "accuracy"}
 
 
+@styled
 def threshold_plot(y_true: Any, y_score: Any, *, metrics: Sequence[str] = ("precision", "tpr", "f1", "accuracy"),
                    criterion: str = "f1", sample_weight: Any = None, pos_label: Hashable | None = None,
                    title: str | None = None, ax=None, **criterion_params):
@@ -162,8 +173,8 @@ def threshold_plot(y_true: Any, y_score: Any, *, metrics: Sequence[str] = ("prec
     if np.isfinite(point.threshold):
         ax.axvline(point.threshold, color="black", linestyle="--", linewidth=1,
                    label=f"best {point.criterion} = {point.value:.3f} at {point.threshold:.4g}")
-    ax.set(ylim=(-0.02, 1.02), xlabel="threshold (positive iff score ≥ threshold)", ylabel="value",
-           title=title or f"{name}: metrics against the threshold")
-    ax.legend(loc="best", fontsize="small")
+    ax.set(ylim=(-0.02, 1.02), xlabel="threshold (positive iff score ≥ threshold)", ylabel="value")
+    wrap_title(ax, title or f"{name}: metrics against the threshold")
+    outside_legend(figure, ax)
     ax.grid(True, alpha=0.3)
     return figure

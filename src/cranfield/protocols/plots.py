@@ -1,5 +1,6 @@
 """Plots of validation and learning curves (matplotlib, imported lazily; Agg when no backend
-was chosen). Each function returns the matplotlib Figure."""
+was chosen). Each function returns the matplotlib Figure, drawn in the one figure style of
+:mod:`cranfield.plots._style` (imported when a curve is drawn)."""
 
 from __future__ import annotations
 
@@ -29,9 +30,18 @@ def plot_score_curve(curve: Any, *, ax=None, log_x: bool | None = None):
     of a :class:`~cranfield.protocols.curves.ScoreCurve`; returns the Figure.
 
     ``log_x`` (default: automatic for positive numeric parameters spanning ≥ 2 decades)."""
+    from ..plots._style import style
+
+    with style():
+        return _draw_score_curve(curve, ax=ax, log_x=log_x)
+
+
+def _draw_score_curve(curve: Any, *, ax, log_x: bool | None):
+    from ..plots._style import StyledFigure, outside_legend, wrap_title
+
     plt = _pyplot()
     if ax is None:
-        fig, ax = plt.subplots(figsize=(6, 4))
+        fig, ax = plt.subplots(figsize=(6, 4), FigureClass=StyledFigure, layout="constrained")
     else:
         fig = ax.figure
     numeric = np.asarray(curve.x).dtype.kind in "iuf"
@@ -49,10 +59,9 @@ def plot_score_curve(curve: Any, *, ax=None, log_x: bool | None = None):
         ax.set_xscale("log")
     ax.set_xlabel("training samples" if curve.kind == "learning" else curve.x_name)
     ax.set_ylabel(curve.metric)
-    ax.set_title(f"{curve.kind.capitalize()} curve ({curve.train.shape[1]} folds, mean ± sd)")
+    wrap_title(ax, f"{curve.kind.capitalize()} curve ({curve.train.shape[1]} folds, mean ± sd)")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="best")
-    fig.tight_layout()
+    outside_legend(fig, ax)
     return fig
 
 

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .tables import Table
+from .tables import Marked, Table
 
 __all__ = ["DetectionStudy", "detection_study", "detection_figures", "detection_html", "MAX_SAMPLE_ROWS"]
 
@@ -112,17 +112,17 @@ def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], posi
         f1 = 2 * pt.tp / (2 * pt.tp + pt.fp + pt.fn) if pt.tp + pt.fp + pt.fn else 0.0
         if auc[n].estimate == best_auc:
             bold.add((r, 2))
-        rows.append([ids[n], n, f"{auc[n].estimate:.4f}" + (f" {''.join(sorted(marks[n]))}" if marks[n] else ""),
+        rows.append([ids[n], n, Marked(f"{auc[n].estimate:.4f}", "".join(sorted(marks[n]))),
                      f"[{auc[n].low:.4f}, {auc[n].high:.4f}]", ap[n], eer[n], pt.threshold, pt.precision, pt.tpr, f1,
                      (pt.tp + pt.tn) / (pt.tp + pt.fp + pt.fn + pt.tn)])
     n_pos = int(y.sum())
     summary = Table(["id", "system", "ROC AUC", f"{level} CI", "AP", "EER", f"threshold ({criterion})", "precision",
-                     "recall", "F1", "accuracy"], rows, title="Systems", bold=bold,
+                     "recall", "F1", "accuracy"], rows, title="Systems", bold=bold, bold_meaning="the highest ROC AUC",
                     notes=[f"{len(y)} samples, {n_pos} positive ({truth} = {pos!r}), prevalence {n_pos / len(y):.4f} "
                            "(the AP of a system without skill).",
                            f"CI: DeLong's {level} interval of the AUC. Letters after an AUC: significantly higher than "
                            f"the systems with those ids (DeLong's paired test, {correction} correction, alpha = "
-                           f"{alpha:g}). Bold: best AUC.",
+                           f"{alpha:g}). Bold: highest AUC.",
                            f"Precision, recall, F1, accuracy at the threshold that maximises {criterion} "
                            "(positive iff score ≥ threshold)."])
     pair_rows = [[a, b, t.diff, f"[{t.ci_low:.4f}, {t.ci_high:.4f}]", t.statistic, _p_text(t.p_value, 4),

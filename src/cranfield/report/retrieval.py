@@ -92,8 +92,9 @@ def retrieval_figures(study: RetrievalStudy) -> dict:
     for name, r in study.results.items():
         figures[f"per_query_pr_{name}"] = (per_query_pr_plot(r), f"{name}: each query's interpolated curve and the mean")
     if c.pairs:
-        figures["forest"] = (forest_plot(c), "Mean differences between systems with confidence intervals; filled = "
-                                             "significant after correction")
+        figures["forest"] = (forest_plot(c), "Differences between systems; each interval holds the shifts that the "
+                                             "comparison's test does not reject at the pair's corrected level, so it "
+                                             "excludes 0 exactly when the marker is filled (significant)")
     first = study.measures[0]
     for p in (p for p in c.pairs if p.measure == first):
         figures[f"differences_{p.a}_vs_{p.b}"] = (difference_plot(c, first, a=p.a, b=p.b),

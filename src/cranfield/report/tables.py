@@ -13,11 +13,23 @@ import io
 from dataclasses import dataclass, field
 from typing import Sequence
 
-__all__ = ["Table", "TABLE_FORMATS", "render_table", "table_html"]
+__all__ = ["Table", "Marked", "TABLE_FORMATS", "render_table", "table_html"]
 
 TABLE_FORMATS = ("table", "csv", "tsv", "markdown", "latex")
 
-Cell = "str | int | float | None"
+Cell = "str | int | float | Marked | None"
+
+class Marked(str):
+    """A formatted number with significance marks: the string ``"0.4321 ab"`` everywhere, with
+    the mark as a superscript in LaTeX (``0.4321$^{\\mathrm{ab}}$``)."""
+
+    def __new__(cls, text: str, mark: str = ""):
+        self = super().__new__(cls, f"{text} {mark}" if mark else text)
+        self.text, self.mark = text, mark
+        return self
+
+    def __getnewargs__(self):
+        return self.text, self.mark
 
 
 @dataclass
@@ -28,6 +40,8 @@ class Table:
     digits: int = 4
     bold: set[tuple[int, int]] = field(default_factory=set)  # (row index, column index)
     notes: list[str] = field(default_factory=list)
+    bold_meaning: str = "the highest value of its column"  # said in the LaTeX caption when bold is used
+    column_group: int = 1  # LaTeX splits a wide table between groups of this many columns (mean, CI)
 
     def __post_init__(self) -> None:
         if isinstance(self.digits, bool) or not isinstance(self.digits, int) or not 0 <= self.digits <= 100:
@@ -42,15 +56,7 @@ class Table:
             return str(value).lower()
         if isinstance(value, float):
             return f"{value:.{self.digits}f}"
-        return str(value)
-
-
-def _latex_escape(text: str) -> str:
-    for char, repl in (("\\", r"\textbackslash{}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"),
-                       ("#", r"\#"), ("_", r"\_"), ("{", r"\{"), ("}", r"\}"), ("~", r"\textasciitilde{}"),
-                       ("^", r"\textasciicircum{}")):
-        text = text.replace(char, repl)
-    return text
+        return str(value)  # a Marked cell: "0.4321 ab"
 
 
 def _render_delimited(table: Table, delimiter: str) -> str:
@@ -67,7 +73,7 @@ def _render_markdown(table: Table) -> str:
         text = table.cell_text(value).replace("|", r"\|")
         return f"**{text}**" if (i, j) in table.bold and text else text
 
-    numeric = [all(isinstance(row[j], (int, float)) or row[j] is None for row in table.rows) and table.rows
+    numeric = [all(isinstance(row[j], (int, float, Marked)) or row[j] is None for row in table.rows) and table.rows
                for j in range(len(table.columns))]
     lines = []
     if table.title:
@@ -82,34 +88,13 @@ def _render_markdown(table: Table) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _render_latex(table: Table) -> str:
-    def fmt(i: int, j: int, value) -> str:
-        text = _latex_escape(table.cell_text(value))
-        return rf"\textbf{{{text}}}" if (i, j) in table.bold and text else text
-
-    align = "".join("r" if all(isinstance(r[j], (int, float)) or r[j] is None for r in table.rows) else "l"
-                    for j in range(len(table.columns)))
-    lines = [r"\begin{table}[ht]", r"\centering"]
-    if table.title:
-        lines.append(rf"\caption{{{_latex_escape(table.title)}}}")
-    lines += [rf"\begin{{tabular}}{{{align}}}", r"\toprule",
-              " & ".join(_latex_escape(c) for c in table.columns) + r" \\", r"\midrule"]
-    for i, row in enumerate(table.rows):
-        lines.append(" & ".join(fmt(i, j, v) for j, v in enumerate(row)) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    for note in table.notes:
-        lines.append(rf"\par\footnotesize {_latex_escape(note)}")
-    lines.append(r"\end{table}")
-    return "\n".join(lines) + "\n"
-
-
 def _render_terminal(table: Table, width: int | None = None) -> str:
     from rich.console import Console
     from rich.table import Table as RichTable
 
     rich_table = RichTable(title=table.title, show_lines=False, header_style="bold")
     for j, column in enumerate(table.columns):
-        numeric = bool(table.rows) and all(isinstance(r[j], (int, float)) or r[j] is None for r in table.rows)
+        numeric = bool(table.rows) and all(isinstance(r[j], (int, float, Marked)) or r[j] is None for r in table.rows)
         rich_table.add_column(column, justify="right" if numeric else "left")
     for i, row in enumerate(table.rows):
         cells = []
@@ -135,7 +120,9 @@ def render_table(table: Table, fmt: str = "table", *, width: int | None = None) 
     if fmt == "markdown":
         return _render_markdown(table)
     if fmt == "latex":
-        return _render_latex(table)
+        from ._latex import render_latex
+
+        return render_latex(table)
     from ..errors import UsageError
 
     raise UsageError(f"unknown table format {fmt!r}; expected one of {', '.join(TABLE_FORMATS)} (or json)")

@@ -6,7 +6,7 @@ import math
 import string
 
 from ..errors import UsageError
-from ..report.tables import TABLE_FORMATS, Table, render_table, table_html
+from ..report.tables import TABLE_FORMATS, Marked, Table, render_table, table_html
 
 __all__ = ["comparison_dict", "summary_table", "pairs_table", "render_comparison", "comparison_frame", "comparison_html"]
 
@@ -76,19 +76,20 @@ def summary_table(c, *, digits: int = 4) -> Table:
                 mark = "(baseline)"
             if summary.mean == best[m]:
                 bold.add((r, len(row)))
-            row.append(f"{summary.mean:.{digits}f}" + (f" {mark}" if mark else ""))
+            row.append(Marked(f"{summary.mean:.{digits}f}", mark))
             row.append(f"[{summary.ci_low:.{digits}f}, {summary.ci_high:.{digits}f}]")
         rows.append(row)
     if s["baseline"] is not None:
         meaning = f"+ / -: significantly higher / lower than the baseline {s['baseline']}"
     else:
         meaning = "Letters after a mean: the system is significantly better than the systems with those ids"
-    notes = [f"Bold: best mean. {meaning} ({_method_note(c)}).",
+    notes = [f"Bold: highest mean per measure. {meaning} ({_method_note(c)}).",
              f"CI: {level} confidence interval of the mean over queries ({_CI_NAMES.get(s['ci'], s['ci'])})."]
     from .compare import query_counts_note  # each run's own query count, when it differs (issue 13)
 
     notes += [n for n in [query_counts_note(s.get("queries_per_system", {}), len(c.query_ids), s["missing"])] if n]
-    return Table(columns, rows, title="Systems", digits=digits, bold=bold, notes=notes)
+    return Table(columns, rows, title="Systems", digits=digits, bold=bold, notes=notes,
+                 bold_meaning="the highest mean per measure", column_group=2)
 
 
 def _p_text(p: float, digits: int) -> str:
