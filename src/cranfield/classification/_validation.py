@@ -302,7 +302,8 @@ def _check_numbers(values: Any, name: str, source: str | None, first_line: int |
     finite = np.isfinite(scores)
     if not finite.all():
         i = _first_bad(~finite)
-        _fail(f"expected a finite number, found {scores[i]}", i, name, source, first_line)
+        what = "finite numbers" if first_line is None else "a finite number"  # an array, or a field of a line
+        _fail(f"expected {what}, found {scores[i]}", i, name, source, first_line)
     return scores
 
 
