@@ -418,7 +418,10 @@ def binary_truth(y_true: Any, pos_label: Hashable | None = None, name: str = "y_
     """Ground truth as a boolean array ``y_true == positive label``; at most two classes allowed."""
     truth = check_labels(y_true, name, source=source, first_line=first_line)
     if pos_label is not None and len(truth):
-        check_same_kind((truth, name), (np.array([pos_label], dtype=object), "pos_label"), source=source)
+        kind, pos_kind = label_kind(truth), _kind_of_type(type(pos_label))
+        if kind != pos_kind and {kind, pos_kind} != {"bool", "number"}:
+            raise UsageError(f"pos_label={pos_label!r} ({pos_kind}) is not of the type of the labels in {name} "
+                             f"({kind}, e.g. {_show(truth[0])})")
     if truth.dtype == bool and pos_label in (None, True, 1):
         return truth
     classes, inverse = _unique_inverse(truth)

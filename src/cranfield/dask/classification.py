@@ -6,7 +6,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ._deps import compute, current_client, require_dask
 from .counts import ScoreStats
 
@@ -35,12 +35,12 @@ def score_stats(data: Any = None, *, y_true: Any = "y_true", y_score: Any = "y_s
     parts = _partitions(data, y_true, y_score, sample_weight)
     client = current_client(client)
     if bins is not None and range is None:
-        lows_highs = compute([dask.delayed(_min_max)(p[1]) for p in parts], client)
+        lows_highs = compute([dask.delayed(_min_max)(p[1], i) for i, p in enumerate(parts)], client)
         lows_highs = [v for v in lows_highs if v is not None]
         if not lows_highs:
             raise UsageError("no samples")
         range = (min(v[0] for v in lows_highs), max(v[1] for v in lows_highs))
-    level = [dask.delayed(_stats)(t, s, w, pos_label, bins, range) for t, s, w in parts]
+    level = [dask.delayed(_stats)(t, s, w, pos_label, bins, range, i) for i, (t, s, w) in enumerate(parts)]
     while len(level) > 1:  # a tree of merges, split_every parts at a time
         level = [dask.delayed(ScoreStats.merge)(level[i:i + split_every]) for i in np.arange(0, len(level), split_every)]
     return compute(level, client)[0]
@@ -72,17 +72,26 @@ def _partitions(data, y_true, y_score, sample_weight) -> list[tuple]:
 
 
 def _column(frame, name):
-    return frame[name].to_numpy()
+    return frame[name]  # the pandas Series: its nulls (NA, NaT, NaN) are checked as in memory
 
 
-def _min_max(scores):
-    values = np.asarray(scores, dtype=np.float64)
+def _min_max(scores, part: int = 0):
+    from ..classification._validation import check_scores
+
+    try:
+        values = check_scores(scores)
+    except InputError as error:
+        raise InputError(error.message, source=f"Dask partition {part}", field=error.field) from None
     return (float(values.min()), float(values.max())) if values.size else None
 
 
-def _stats(y_true, y_score, weight, pos_label, bins, value_range) -> ScoreStats | None:
-    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
-    if y_score.size == 0:
+def _stats(y_true, y_score, weight, pos_label, bins, value_range, part: int = 0) -> ScoreStats | None:
+    """The statistic of one partition; an input error names the partition (indexes are within it).
+    Columns are passed as they come (pandas Series keep their nulls; lists their element types)."""
+    if len(y_score) == 0:
         return None
-    return ScoreStats.from_arrays(y_true, y_score, sample_weight=None if weight is None else np.asarray(weight),
-                                  pos_label=pos_label, bins=bins, range=value_range)
+    try:
+        return ScoreStats.from_arrays(y_true, y_score, sample_weight=weight, pos_label=pos_label, bins=bins,
+                                      range=value_range)
+    except InputError as error:
+        raise InputError(error.message, source=f"Dask partition {part}", field=error.field) from None
