@@ -156,29 +156,44 @@ def _is_missing_value(v: Any) -> bool:
         return False
 
 
-def _object_labels(array: np.ndarray, name: str, source: str | None, first_line: int | None) -> set:
-    """One kind and no missing value in an object array (a Python pass over the types only); the
-    distinct types found."""
+def _object_labels(array: np.ndarray, name: str, source: str | None, first_line: int | None) -> np.ndarray:
+    """One kind and no missing value in an object array: a Python pass over the types, NaN found
+    vectorised; the array as int64, float64 or bool when it holds one such type (sorts faster)."""
     types = list(map(type, array.tolist()))
     distinct = set(types)
     kinds = {t: _kind_of_type(t) for t in distinct}
-    suspicious = [t for t in distinct if t.__name__ in _MISSING_TYPES or kinds[t] in ("number", "datetime",
-                                                                                      "timedelta")]
-    if suspicious:  # None / NA / NaT, or NaN among numbers
+    floats = None
+    clean = len(set(kinds.values())) <= 1 and not any(t.__name__ in _MISSING_TYPES for t in distinct)
+    if clean and kinds and next(iter(kinds.values())) == "number":
+        try:
+            floats = array.astype(np.float64)
+            clean = not np.isnan(floats).any()
+        except (OverflowError, TypeError, ValueError):  # Python ints beyond float64, odd numbers: look at each
+            clean = False
+    elif clean and kinds and next(iter(kinds.values())) in ("datetime", "timedelta"):
+        clean = False
+    if not clean:  # the first row that is missing or of another kind than the first one
+        first = None
         for i, v in enumerate(array.tolist()):
             if _is_missing_value(v):
                 _fail(f"expected a label, found a missing value ({_show(v)})", i, name, source, first_line)
-    if len({kinds[t] for t in distinct}) > 1:
-        first = kinds[types[0]]
-        i = next(i for i, t in enumerate(types) if kinds[t] != first)
-        v = array[i]
-        _fail(f"expected labels of one type ({first}, as the first one, {_show(array[0])}), found {_show(v)} "
-              f"({kinds[types[i]]})",
-              i, name, source, first_line)
-    return distinct
-
-
-_TIGHT = {int: np.int64, float: np.float64, bool: np.bool_, str: np.str_}
+            kind = kinds[types[i]]
+            first = kind if first is None else first
+            if kind != first:
+                _fail(f"expected labels of one type ({first}, as the first one, {_show(array[0])}), found {_show(v)} "
+                      f"({kind})", i, name, source, first_line)
+    if len(distinct) == 1:
+        only = next(iter(distinct))
+        try:
+            if issubclass(only, (bool, np.bool_)):
+                return array.astype(np.bool_)
+            if issubclass(only, (int, np.integer)):
+                return array.astype(np.int64)
+            if issubclass(only, (float, np.floating)) and floats is not None:
+                return floats
+        except OverflowError:  # Python ints beyond int64 stay objects
+            pass
+    return array
 
 
 def check_labels(values: Any, name: str = "y_true", *, source: str | None = None,
@@ -202,12 +217,7 @@ def check_labels(values: Any, name: str = "y_true", *, source: str | None = None
         array = as_1d(values, name)
     kind = array.dtype.kind
     if kind == "O":
-        distinct = _object_labels(array, name, source, first_line)
-        if len(distinct) == 1 and next(iter(distinct)) in _TIGHT:  # a typed array sorts much faster
-            try:
-                array = array.astype(_TIGHT[next(iter(distinct))])
-            except OverflowError:  # Python ints beyond int64 stay objects
-                pass
+        array = _object_labels(array, name, source, first_line)
     elif kind == "f":
         missing = np.isnan(array)
         if missing.any():

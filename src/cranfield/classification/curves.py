@@ -81,14 +81,25 @@ def _run_ends(ordered: np.ndarray) -> np.ndarray:
 
 def _counts_weighted(positive: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> ScoreCounts:
     weights, exponent = normalize_weights(weights)
-    order = np.argsort(scores)[::-1]
+    # The order and sums of scikit-learn's confusion_matrix_at_thresholds — decreasing scores, tied
+    # samples in input order, one cumulative sum per class — so that weighted curves are bitwise
+    # those of scikit-learn. A (fast) unstable sort, then only the tied samples put in input order.
+    order = np.argsort(scores)[::-1].copy()
     ordered = scores[order]
-    w = weights[order]
-    tps = np.cumsum(np.where(positive[order], w, 0.0))
-    fps = np.cumsum(w)
-    fps -= tps  # exact 0 while only positives have been seen (same additions in the same order)
-    del order, w
     ends = _run_ends(ordered)
+    if len(ends) < len(ordered):
+        sizes = np.diff(ends, prepend=-1)
+        tied = np.flatnonzero(np.repeat(sizes > 1, sizes))
+        run = np.repeat(np.arange(len(ends), dtype=np.int64), sizes)[tied]
+        key = run * len(order) + order[tied]  # (run, input position): unique keys
+        order[tied] = order[tied][np.argsort(key)]
+        del sizes, tied, run, key
+    w = weights[order]
+    pos = positive[order]
+    del order
+    tps = np.cumsum(np.where(pos, w, 0.0))
+    fps = np.cumsum(np.where(pos, 0.0, w))
+    del w, pos
     if len(ends) < len(ordered):
         ordered, tps, fps = ordered[ends], tps[ends], fps[ends]
     return ScoreCounts(ordered, tps, fps, exponent)
