@@ -70,6 +70,8 @@ def _fail(message: str, i: int, name: str, source: str | None = None, first_line
 
 def _show(value: Any) -> str:
     """repr of a value without NumPy's wrapper (``np.str_('a')`` → ``'a'``)."""
+    if isinstance(value, (np.datetime64, np.timedelta64)) and np.isnat(value):
+        return "NaT"
     return repr(value.item() if isinstance(value, np.generic) else value)
 
 
@@ -162,6 +164,11 @@ def _object_labels(array: np.ndarray, name: str, source: str | None, first_line:
     types = list(map(type, array.tolist()))
     distinct = set(types)
     kinds = {t: _kind_of_type(t) for t in distinct}
+    unhashable = [t for t in distinct if t.__hash__ is None]
+    if unhashable:
+        i = types.index(unhashable[0])
+        _fail(f"expected a label, found {_show(array[i])} ({unhashable[0].__name__}: a label must be hashable)", i,
+              name, source, first_line)
     floats = None
     clean = len(set(kinds.values())) <= 1 and not any(t.__name__ in _MISSING_TYPES for t in distinct)
     if clean and kinds and next(iter(kinds.values())) == "number":
@@ -196,6 +203,9 @@ def _object_labels(array: np.ndarray, name: str, source: str | None, first_line:
     return array
 
 
+_PLAIN = frozenset({int, float, bool, np.int64, np.int32, np.float64, np.bool_})
+
+
 def check_labels(values: Any, name: str = "y_true", *, source: str | None = None,
                  first_line: int | None = None) -> np.ndarray:
     """Labels as a 1-D array: one kind, no missing value (see the module docstring).
@@ -208,11 +218,15 @@ def check_labels(values: Any, name: str = "y_true", *, source: str | None = None
         i = _first_bad(mask)
         _fail(f"expected a label, found a missing value{_missing_shown(values, i)}", i, name, source, first_line)
     if isinstance(values, (list, tuple)):
-        array = np.empty(len(values), dtype=object)
-        try:
-            array[:] = values
-        except ValueError:
-            raise InputError("expected a one-dimensional sequence of labels", source=source, field=name) from None
+        distinct = set(map(type, values))
+        if len(distinct) == 1 and distinct <= _PLAIN or distinct == {int, float}:  # NumPy keeps these apart
+            array = as_1d(values, name)
+        else:  # np.asarray would turn [0, 1, '1'] into strings, [0, 1, True] into ints: element by element
+            array = np.empty(len(values), dtype=object)
+            try:
+                array[:] = values
+            except ValueError:
+                raise InputError("expected a one-dimensional sequence of labels", source=source, field=name) from None
     else:
         array = as_1d(values, name)
     kind = array.dtype.kind
