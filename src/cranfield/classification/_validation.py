@@ -314,7 +314,7 @@ def _check_numbers(values: Any, name: str, source: str | None, first_line: int |
         try:
             scores = original.astype(np.float64)
         except OverflowError:  # a Python int beyond float64
-            i = next(i for i, v in enumerate(items) if abs(v) > np.finfo(np.float64).max)
+            i = next(i for i, v in enumerate(items) if abs(v) > float(np.finfo(np.float64).max))
             _fail(f"expected a finite number, found {items[i]!r}", i, name, source, first_line)
         if exact and any(type(v) is int or isinstance(v, np.integer) for v in items):
             _exact_integers(original, scores, name, source, first_line)
