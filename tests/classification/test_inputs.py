@@ -348,3 +348,41 @@ def test_missing_scores_in_frames():
     for column in (pd.Series([0.1, None, 0.3]), pd.Series([1, None, 3], dtype="Int64"), pl.Series([0.1, None, 0.3])):
         with pytest.raises(InputError, match="field y_score: expected a .* at index 1"):
             cranfield.roc_auc([0, 1, 1], column)
+
+
+# ------------------------------------------------------------------ Dask partitions: the same rules
+def _dask_frame(columns, npartitions=2):
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    return dd.from_pandas(pd.DataFrame(columns), npartitions=npartitions, sort=False)
+
+
+def test_dask_partitions_follow_the_same_rules():
+    pytest.importorskip("dask")
+    import dask
+
+    import cranfield.dask as cd
+    pd = pytest.importorskip("pandas")
+    with dask.config.set(scheduler="synchronous"):
+        frame = _dask_frame({"y": pd.array([1, 0, 1, 0, None, 1], dtype="Int64"), "s": [.9, .1, .8, .3, .5, .6]})
+        with pytest.raises(InputError, match="Dask partition 1: field y_true: expected a label, found a missing "
+                                             "value .* at index 1"):
+            cd.score_stats(frame, y_true="y", y_score="s")
+        frame = _dask_frame({"y": [1, 0, 1, 0, 0, 1], "s": [.9, .1, np.nan, .3, .5, .6]})
+        with pytest.raises(InputError, match="Dask partition 0: field y_score: expected a number, found a missing value .nan. "
+                                             "at index 2"):
+            cd.score_stats(frame, y_true="y", y_score="s", bins=4)
+        # a partition may weigh 0; the statistic equals the in-memory one, at any weight scale
+        y, s, w = [1, 0, 1, 0, 0, 1], [.9, .1, .8, .3, .5, .6], np.array([0, 0, 0, 1, 2, 3.0])
+        for scale in (1.0, 2.0**-664, 1e300):
+            stats = cd.score_stats(_dask_frame({"y": y, "s": s, "w": w * scale}), y_true="y", y_score="s",
+                                   sample_weight="w")
+            assert stats.roc_auc() == cranfield.roc_auc(y, s, sample_weight=w * scale)
+    from cranfield.dask.counts import ScoreStats
+
+    numbers = ScoreStats.from_arrays([1, 0], [0.5, 0.2])
+    strings = ScoreStats.from_arrays(["1", "0"], [0.5, 0.2], pos_label="1")
+    with pytest.raises(InputError, match="expected labels of one type across parts: part 1 holds string labels"):
+        ScoreStats.merge([numbers, strings])
+    booleans = ScoreStats.from_arrays([True, False], [0.4, 0.1])
+    assert ScoreStats.merge([numbers, booleans]).n_pos == 2

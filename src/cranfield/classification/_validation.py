@@ -78,7 +78,7 @@ def _show(value: Any) -> str:
 def _missing_shown(values: Any, i: int) -> str:
     """How the missing element ``i`` of a pandas/polars/Arrow column is written (NA, NaN, NaT, null)."""
     try:
-        return f" ({values.iloc[i]!r})" if hasattr(values, "iloc") else " (null)"
+        return f" ({_show(values.iloc[i])})" if hasattr(values, "iloc") else " (null)"
     except Exception:  # pragma: no cover - display only
         return ""
 
