@@ -332,9 +332,10 @@ def _check_numbers(values: Any, name: str, source: str | None, first_line: int |
 
 
 def check_scores(y_score: Any, name: str = "y_score", *, source: str | None = None,
-                 first_line: int | None = None) -> np.ndarray:
-    """Scores as a finite float64 array (see the module docstring for integers beyond 2**53)."""
-    return _check_numbers(y_score, name, source, first_line, exact=True)
+                 first_line: int | None = None, exact: bool = True) -> np.ndarray:
+    """Scores as a finite float64 array (see the module docstring for integers beyond 2**53;
+    ``exact=False`` for values whose order does not matter, e.g. regression targets)."""
+    return _check_numbers(y_score, name, source, first_line, exact=exact)
 
 
 def check_weights(sample_weight: Any, n: int, *, nonzero: bool = True, source: str | None = None,
