@@ -16,7 +16,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._validation import as_1d, check_lengths, check_weights, encode_labels, resolve_pos_label, warn_undefined
+from ._validation import check_lengths, check_weights, encode_labels, resolve_pos_label, warn_undefined
 from .rates import RATES, compute_rate, counts_from_matrix, get_rate
 
 __all__ = ["ConfusionMatrix", "SUMMARY_RATES"]
@@ -72,10 +72,9 @@ class ConfusionMatrix:
                     sample_weight: Any = None, *, pos_label: Hashable | None = None) -> "ConfusionMatrix":
         """Count (weighted) pairs (actual, predicted). ``labels`` fixes the classes and their order;
         a value outside it is an error. Without it, the classes are the sorted union of the values."""
-        truth, pred = as_1d(y_true, "y_true"), as_1d(y_pred, "y_pred")
-        n = check_lengths(y_true=truth, y_pred=pred)
+        classes, (t, p) = encode_labels((y_true, "y_true"), (y_pred, "y_pred"), labels=labels)
+        n = check_lengths(y_true=t, y_pred=p)
         weights = check_weights(sample_weight, n)
-        classes, (t, p) = encode_labels((truth, "y_true"), (pred, "y_pred"), labels=labels)
         if labels is None and len(classes) == 1 and _is_binary_code(classes[0]):
             # one class only, 0, 1 or -1 (or a bool): still a binary problem, as scikit-learn reads it
             found = classes[0]
@@ -85,6 +84,9 @@ class ConfusionMatrix:
         if k == 0:
             raise InputError("no samples and no labels: cannot build a confusion matrix", field="y_true")
         flat = np.bincount(t * k + p, weights=weights, minlength=k * k)
+        if weights is not None and not np.isfinite(flat).all():
+            raise InputError("the weighted counts overflow float64 (sums of sample weights beyond 1.8e308); "
+                             "divide the weights by a constant: the rates do not change", field="sample_weight")
         return cls(flat.reshape(k, k), classes, pos_label=pos_label)
 
     @classmethod

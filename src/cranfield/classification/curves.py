@@ -8,7 +8,10 @@ threshold +inf (nothing predicted positive) and has one point per distinct score
 
 Without weights the statistic is computed from two plain sorts (all scores, and the positives'
 scores) and a ``searchsorted``, which is several times faster than an ``argsort``; with weights,
-from one ``argsort``.
+from one ``argsort``, on the weights times the power of two that brings the largest into [½, 1)
+(:func:`._validation.normalize_weights`): an exact rescaling, so every rate, area and curve is
+bitwise that of the raw weights where these do not overflow or underflow, and does not depend on
+their scale (weights of 1e-200 or 1e308 give the results of weights near 1).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from typing import Any, Hashable
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._validation import binary_truth, check_lengths, check_scores, check_weights
+from ._validation import binary_truth, check_lengths, check_scores, check_weights, normalize_weights
 
 __all__ = ["ScoreCounts", "Curve", "score_counts", "roc_curve", "pr_curve", "det_curve", "roc_auc",
            "average_precision", "interpolated_average_precision", "equal_error_rate", "threshold_sweep"]
@@ -27,11 +30,18 @@ __all__ = ["ScoreCounts", "Curve", "score_counts", "roc_curve", "pr_curve", "det
 
 @dataclass(frozen=True)
 class ScoreCounts:
-    """``tps[i]``/``fps[i]``: positive/negative weight with score ≥ ``thresholds[i]`` (decreasing)."""
+    """``tps[i]``/``fps[i]``: positive/negative weight with score ≥ ``thresholds[i]`` (decreasing),
+    divided by ``2**exponent`` (0 for the counts returned by :func:`score_counts`; the internal,
+    normalised statistic of weighted samples has the exponent of the largest weight)."""
 
     thresholds: np.ndarray
     tps: np.ndarray
     fps: np.ndarray
+    exponent: int = 0
+
+    def unscaled(self, values: np.ndarray) -> np.ndarray:
+        """``values`` (in the units of tps/fps) as weights: times ``2**exponent``, exactly."""
+        return values if self.exponent == 0 else np.ldexp(values, self.exponent)
 
     @property
     def n_pos(self) -> float:
@@ -70,22 +80,42 @@ def _run_ends(ordered: np.ndarray) -> np.ndarray:
 
 
 def _counts_weighted(positive: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> ScoreCounts:
-    order = np.argsort(scores)[::-1]
+    weights, exponent = normalize_weights(weights)
+    # The order and sums of scikit-learn's confusion_matrix_at_thresholds — decreasing scores, tied
+    # samples in input order, one cumulative sum per class — so that weighted curves are bitwise
+    # those of scikit-learn. A (fast) unstable sort, then only the tied samples put in input order.
+    order = np.argsort(scores)[::-1].copy()
     ordered = scores[order]
-    w = weights[order]
-    tps = np.cumsum(np.where(positive[order], w, 0.0))
-    fps = np.cumsum(w)
-    fps -= tps  # exact 0 while only positives have been seen (same additions in the same order)
-    del order, w
     ends = _run_ends(ordered)
     if len(ends) < len(ordered):
+        sizes = np.diff(ends, prepend=-1)
+        tied = np.flatnonzero(np.repeat(sizes > 1, sizes))
+        run = np.repeat(np.arange(len(ends), dtype=np.int64), sizes)[tied]
+        key = run * len(order) + order[tied]  # (run, input position): unique keys
+        order[tied] = order[tied][np.argsort(key)]
+        del sizes, tied, run, key
+    w = weights[order]
+    pos = positive[order]
+    del order
+    tps = np.cumsum(np.where(pos, w, 0.0))
+    fps = np.cumsum(np.where(pos, 0.0, w))
+    del w, pos
+    if len(ends) < len(ordered):
         ordered, tps, fps = ordered[ends], tps[ends], fps[ends]
-    return ScoreCounts(ordered, tps, fps)
+    return ScoreCounts(ordered, tps, fps, exponent)
 
 
 def score_counts(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None
                  ) -> ScoreCounts:
-    """The sufficient statistic of every score-based measure (see the module docstring)."""
+    """The sufficient statistic of every score-based measure (see the module docstring), in the
+    units of the weights."""
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    return ScoreCounts(counts.thresholds, counts.unscaled(counts.tps), counts.unscaled(counts.fps))
+
+
+def _score_counts(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None
+                  ) -> ScoreCounts:
+    """The statistic with weights normalised by a power of two (``exponent``) for the measures."""
     positive = binary_truth(y_true, pos_label)
     scores = check_scores(y_score)
     n = check_lengths(y_true=positive, y_score=scores)
@@ -96,8 +126,6 @@ def score_counts(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_la
         return _counts_unweighted(positive, scores)
     kept = weights != 0
     if not kept.all():  # samples of weight 0 give no threshold (as scikit-learn)
-        if not kept.any():
-            raise InputError("all sample weights are 0", field="sample_weight")
         positive, scores, weights = positive[kept], scores[kept], weights[kept]
     return _counts_weighted(positive, scores, weights)
 
@@ -182,10 +210,11 @@ def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label
 
     Equals ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``. Reference: Fawcett (2006).
     """
-    counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_both(counts, "the ROC curve")
     thresholds, tps, fps = _with_start(counts)
-    return Curve("roc", fps / counts.n_neg, tps / counts.n_pos, thresholds, tps, fps, "fpr", "tpr")
+    return Curve("roc", fps / counts.n_neg, tps / counts.n_pos, thresholds, counts.unscaled(tps),
+                 counts.unscaled(fps), "fpr", "tpr")
 
 
 def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None) -> Curve:
@@ -194,12 +223,13 @@ def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     The point at +inf has precision 1 by convention (as scikit-learn's last point). Equals
     ``sklearn.metrics.precision_recall_curve(..., drop_intermediate=False)`` read backwards.
     """
-    counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_positive(counts, "the precision-recall curve")
     thresholds, tps, fps = _with_start(counts)
     predicted = tps + fps
     precision = np.divide(tps, predicted, out=np.ones_like(tps), where=predicted > 0)
-    return Curve("pr", tps / counts.n_pos, precision, thresholds, tps, fps, "recall", "precision")
+    return Curve("pr", tps / counts.n_pos, precision, thresholds, counts.unscaled(tps), counts.unscaled(fps),
+                 "recall", "precision")
 
 
 def det_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None) -> Curve:
@@ -209,11 +239,11 @@ def det_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label
     the last FPR = 0 and after the first FNR = 0). Reference: Martin et al. (1997), "The DET curve
     in assessment of detection task performance", Eurospeech.
     """
-    counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_both(counts, "the DET curve")
     thresholds, tps, fps = _with_start(counts)
-    return Curve("det", fps / counts.n_neg, (counts.n_pos - tps) / counts.n_pos, thresholds, tps, fps,
-                 "fpr", "fnr")
+    return Curve("det", fps / counts.n_neg, (counts.n_pos - tps) / counts.n_pos, thresholds, counts.unscaled(tps),
+                 counts.unscaled(fps), "fpr", "fnr")
 
 
 def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
@@ -230,7 +260,7 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     ½ (1 + (A − A_min)/(A_max − A_min)), A_min = max_fpr²/2, A_max = max_fpr; ``mcclish=False``
     gives the raw partial area A. One-class ``y_true`` is an error.
     """
-    counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_both(counts, "ROC AUC")
     if max_fpr is None or max_fpr == 1:  # McClish standardisation is the identity at max_fpr = 1
         tps, fps = counts.tps, counts.fps
@@ -259,7 +289,7 @@ def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     Reference: Manning, Raghavan & Schütze (2008), Introduction to IR, §8.4; scikit-learn's
     ``average_precision_score``. Its no-skill baseline is the prevalence P / (P + N).
     """
-    counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_positive(counts, "average precision")
     tps, fps = counts.tps, counts.fps
     # precision at each threshold; tps + fps is 0 only before the first sample of non-zero weight,
@@ -310,7 +340,7 @@ def threshold_sweep(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     """Every distinct score as a threshold (plus +inf): columns ``threshold, tp, fp, fn, tn`` and
     ``tpr, fpr, precision, f1, accuracy`` (positive iff score ≥ threshold; 0/0 gives 0, as
     scikit-learn's default). A dict of equal-length arrays, e.g. for ``pandas.DataFrame``."""
-    counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     thresholds, tp, fp = _with_start(counts)
     fn, tn = counts.n_pos - tp, counts.n_neg - fp
     total = counts.n_pos + counts.n_neg
@@ -318,6 +348,7 @@ def threshold_sweep(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     def div(a, b):
         return np.divide(a, b, out=np.zeros_like(a), where=b != 0)
 
-    return {"threshold": thresholds, "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+    w = counts.unscaled
+    return {"threshold": thresholds, "tp": w(tp), "fp": w(fp), "fn": w(fn), "tn": w(tn),
             "tpr": div(tp, tp + fn), "fpr": div(fp, fp + tn), "precision": div(tp, tp + fp),
             "f1": div(2 * tp, 2 * tp + fp + fn), "accuracy": div(tp + tn, np.full_like(tp, total))}

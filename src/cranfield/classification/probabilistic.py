@@ -10,7 +10,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._validation import as_1d, binary_truth, check_lengths, check_scores, check_weights, encode_labels
+from ._validation import binary_truth, check_lengths, check_scores, check_weights, encode_labels, normalize_weights
 
 __all__ = ["log_loss", "brier_score", "roc_auc_multiclass", "mean_squared_error", "root_mean_squared_error",
            "mean_absolute_error", "r2_score"]
@@ -34,18 +34,17 @@ def _probabilities(y_prob: Any, n: int | None = None) -> np.ndarray:
 def _average(values: np.ndarray, weights: np.ndarray | None) -> float:
     if weights is None:
         return float(np.mean(values))
-    if weights.sum() == 0:
+    if not weights.any():
         raise InputError("all sample weights are 0", field="sample_weight")
-    return float(np.average(values, weights=weights))
+    return float(np.average(values, weights=normalize_weights(weights)[0]))  # scale-free (exact power of 2)
 
 
 def _multiclass(y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None, sample_weight: Any):
     """(one-hot truth, n×k probabilities, weights, classes); a 1-D y_prob is P(second class)."""
-    truth = as_1d(y_true, "y_true")
+    classes, (codes,) = encode_labels((y_true, "y_true"), labels=labels)
     prob = _probabilities(y_prob)
-    n = check_lengths(y_true=truth, y_prob=prob)
+    n = check_lengths(y_true=codes, y_prob=prob)
     weights = check_weights(sample_weight, n)
-    classes, (codes,) = encode_labels((truth, "y_true"), labels=labels)
     if prob.ndim == 1:
         prob = np.column_stack([1.0 - prob, prob])
     if len(classes) == 1 and prob.shape[1] == 2 and labels is None:
@@ -134,7 +133,8 @@ def roc_auc_multiclass(y_true: Any, y_prob: Any, *, multi_class: str = "ovr", av
 
 
 def _numeric(y_true: Any, y_pred: Any, sample_weight: Any):
-    truth, pred = check_scores(y_true, "y_true"), check_scores(y_pred, "y_pred")
+    # numeric errors: an integer beyond 2**53 is only rounded (a relative error of 1e-16), no order to keep
+    truth, pred = check_scores(y_true, "y_true", exact=False), check_scores(y_pred, "y_pred", exact=False)
     n = check_lengths(y_true=truth, y_pred=pred)
     if n == 0:
         raise InputError("no samples", field="y_true")
@@ -165,7 +165,7 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     otherwise, as scikit-learn's ``force_finite=True`` default.
     """
     truth, pred, weights = _numeric(y_true, y_pred, sample_weight)
-    w = np.ones_like(truth) if weights is None else weights
+    w = np.ones_like(truth) if weights is None else normalize_weights(weights)[0]
     residual = np.dot(w, (truth - pred) ** 2)
     mean = np.average(truth, weights=w) if w.sum() else 0.0
     total = np.dot(w, (truth - mean) ** 2)

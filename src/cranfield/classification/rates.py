@@ -26,6 +26,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import MeasureError, UsageError
+from ._validation import normalize_weights
 
 __all__ = ["RateDef", "RATES", "AVERAGES", "get_rate", "rate_names", "compute_rate", "counts_from_matrix"]
 
@@ -43,6 +44,7 @@ class RateDef:
     undefined: float = 0.0  # value under zero_division="warn" (scikit-learn's default)
     greater_is_better: bool = True
     parameters: tuple[str, ...] = ()
+    count: bool = False  # a (weighted) count, in the units of the matrix; else a ratio of counts (scale-free)
 
     @property
     def function_name(self) -> str:
@@ -98,12 +100,12 @@ _F = "Fawcett 2006"
 _P = "Powers 2011"
 
 RATES: tuple[RateDef, ...] = (
-    RateDef("tp", ("true_positives", "hits"), "TP", _F, lambda c, d: c.tp),
+    RateDef("tp", ("true_positives", "hits"), "TP", _F, lambda c, d: c.tp, count=True),
     RateDef("fp", ("false_positives", "false_alarms", "type_1_errors"), "FP", _F, lambda c, d: c.fp,
-            greater_is_better=False),
+            greater_is_better=False, count=True),
     RateDef("fn", ("false_negatives", "misses", "type_2_errors"), "FN", _F, lambda c, d: c.fn,
-            greater_is_better=False),
-    RateDef("tn", ("true_negatives", "correct_rejections"), "TN", _F, lambda c, d: c.tn),
+            greater_is_better=False, count=True),
+    RateDef("tn", ("true_negatives", "correct_rejections"), "TN", _F, lambda c, d: c.tn, count=True),
     RateDef("precision", ("ppv", "positive_predictive_value"), "TP / (TP + FP)", _F,
             lambda c, d: d(c.tp, c.tp + c.fp)),
     RateDef("recall", ("tpr", "sensitivity", "true_positive_rate", "hit_rate", "car", "correct_acceptance_rate"),
@@ -220,6 +222,8 @@ def compute_rate(rate: RateDef, matrix: np.ndarray, *, positive: int | None = No
     fill = _fill(rate, zero_division)
     div = _Divider()
     m = np.asarray(matrix, dtype=np.float64)
+    if not rate.count:  # ratios: counts times a power of two (exact) so that products cannot over/underflow
+        m = normalize_weights(m)[0]
     if rate.scope == "matrix":
         value = rate.kernel(m, div, **params)
         undefined = bool(np.any(div.undefined))

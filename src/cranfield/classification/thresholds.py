@@ -14,7 +14,7 @@ from typing import Any, Hashable
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .curves import _with_start, score_counts
+from .curves import _score_counts, _with_start
 
 __all__ = ["OperatingPoint", "CRITERIA", "best_threshold", "operating_point"]
 
@@ -95,9 +95,11 @@ _ALIASES = {"youden_j": "youden", "informedness": "youden", "closest_to_01": "cl
 
 
 def _counts(y_true, y_score, sample_weight, pos_label):
-    counts = score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    """Thresholds, the counts at each (weights normalised by 2**exponent: scale-free criteria) and
+    the function that turns counts back into weights."""
+    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     thresholds, tp, fp = _with_start(counts)
-    return thresholds, tp, fp, counts.n_pos - tp, counts.n_neg - fp
+    return thresholds, tp, fp, counts.n_pos - tp, counts.n_neg - fp, counts.unscaled
 
 
 def best_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden", beta: float = 1.0,
@@ -122,14 +124,13 @@ def best_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden", beta
             raise UsageError(f"prevalence must be in [0, 1], found {prevalence!r}")
     if key == "fbeta" and not (np.isfinite(beta) and beta >= 0):
         raise UsageError(f"beta must be a finite non-negative number, found {beta!r}")
-    thresholds, tp, fp, fn, tn = _counts(y_true, y_score, sample_weight, pos_label)
+    thresholds, tp, fp, fn, tn, w = _counts(y_true, y_score, sample_weight, pos_label)
     kernel, sign, _ = CRITERIA[key]
     scores = kernel(tp, fp, fn, tn, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence)
     best = scores.max()
     # first = highest threshold among ties; values equal up to rounding (1e-12 relative) are ties
     i = int(np.flatnonzero(scores >= best - 1e-12 * max(1.0, abs(best)))[0])
-    return OperatingPoint(float(thresholds[i]), key, float(sign * scores[i]), float(tp[i]), float(fp[i]),
-                          float(fn[i]), float(tn[i]))
+    return OperatingPoint(float(thresholds[i]), key, float(sign * scores[i]), *_weights(w, tp, fp, fn, tn, i))
 
 
 def operating_point(y_true: Any, y_score: Any, *, fpr: float | None = None, tpr: float | None = None,
@@ -149,7 +150,7 @@ def operating_point(y_true: Any, y_score: Any, *, fpr: float | None = None, tpr:
     (name, target), = given.items()
     if not 0 <= target <= 1:
         raise UsageError(f"{name} must be in [0, 1], found {target!r}")
-    thresholds, tp, fp, fn, tn = _counts(y_true, y_score, sample_weight, pos_label)
+    thresholds, tp, fp, fn, tn, w = _counts(y_true, y_score, sample_weight, pos_label)
     if name == "fpr":
         ok = _ratio(fp, fp + tn) <= target
         i = int(np.flatnonzero(ok)[-1])  # +inf always has FPR 0
@@ -165,5 +166,8 @@ def operating_point(y_true: Any, y_score: Any, *, fpr: float | None = None, tpr:
         i = int(ok[-1])
     rates = {"fpr": _ratio(fp[i], fp[i] + tn[i]), "tpr": _ratio(tp[i], tp[i] + fn[i]),
              "precision": _ratio(tp[i], tp[i] + fp[i])}
-    return OperatingPoint(float(thresholds[i]), name, float(rates[name]), float(tp[i]), float(fp[i]),
-                          float(fn[i]), float(tn[i]))
+    return OperatingPoint(float(thresholds[i]), name, float(rates[name]), *_weights(w, tp, fp, fn, tn, i))
+
+
+def _weights(unscaled, tp, fp, fn, tn, i) -> list[float]:
+    return [float(v) for v in unscaled(np.array([tp[i], fp[i], fn[i], tn[i]]))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import warnings
 from pathlib import Path
+from typing import Sequence
 
 import click
 import numpy as np
@@ -15,14 +16,24 @@ FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 CRITERIA = ("accuracy", "f1", "youden", "closest", "cost")
 
 
-def _read_table(path: str):
-    """The file as a pyarrow Table (CSV, TSV or Parquet, by extension; .gz/.bz2 allowed for text)."""
-    import pyarrow as pa
-
+def _plain_name(path: str) -> str:
+    """The lower-case file name without its compression suffix."""
     name = path.lower()
     for suffix in (".gz", ".bz2", ".zst"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
+    return name
+
+
+def _delimiter(path: str) -> str:
+    return "\t" if _plain_name(path).endswith((".tsv", ".tab", ".txt")) else ","
+
+
+def _read_table(path: str):
+    """The file as a pyarrow Table (CSV, TSV or Parquet, by extension; .gz/.bz2 allowed for text)."""
+    import pyarrow as pa
+
+    name = _plain_name(path)
     if not Path(path).is_file():
         raise InputError("no such file", source=path)
     try:
@@ -32,8 +43,7 @@ def _read_table(path: str):
             return pq.read_table(path), 1  # row r (0-based) is reported as row r + 1
         from pyarrow import csv
 
-        delimiter = "\t" if name.endswith((".tsv", ".tab", ".txt")) else ","
-        table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=delimiter))
+        table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=_delimiter(path)))
         try:
             table.column_names  # noqa: B018 - Arrow decodes the header names here
         except UnicodeDecodeError as error:
@@ -72,6 +82,9 @@ def _column(table, name: str, path: str, first_line: int):
 
 
 def _numbers(table, name: str, path: str, first_line: int) -> np.ndarray:
+    """A score column as finite float64 (the rules of :func:`cranfield.classification._validation.check_scores`)."""
+    from ..classification._validation import EXACT_INTEGERS, check_scores
+
     column = _column(table, name, path, first_line)
     import pyarrow as pa
 
@@ -85,16 +98,61 @@ def _numbers(table, name: str, path: str, first_line: int) -> np.ndarray:
                                  field=name) from None
         values = values.astype(np.float64)
     else:
-        values = column.to_numpy().astype(np.float64)
-    bad = ~np.isfinite(values)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"expected a finite number, found {values[i]}", source=path, line=i + first_line, field=name)
-    return values
+        values = column.to_numpy()
+    scores = check_scores(values, name, source=path, first_line=first_line)
+    if pa.types.is_floating(column.type) and first_line == 2 and np.any(np.abs(scores) >= EXACT_INTEGERS):
+        _integer_texts(path, name, scores, first_line)  # CSV: Arrow read huge integers as doubles
+    return scores
+
+
+def _integer_texts(path: str, name: str, scores: np.ndarray, first_line: int) -> None:
+    """Integers written in a text file beyond 2**53 (which Arrow reads as doubles when a value of
+    the column does not fit int64) must stay distinct as float64, as for an integer column."""
+    import re
+
+    from pyarrow import csv
+
+    from ..classification._validation import EXACT_INTEGERS, check_scores
+
+    table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=_delimiter(path)),
+                         convert_options=csv.ConvertOptions(include_columns=[name], column_types={name: "string"}))
+    texts = table.column(0).to_pylist()
+    rows = np.flatnonzero(np.abs(scores) >= EXACT_INTEGERS)
+    integer = re.compile(r"\s*[+-]?\d+\s*")
+    exact = np.empty(len(scores), dtype=object)
+    exact[:] = scores.tolist()
+    for i in rows.tolist():
+        if integer.fullmatch(texts[i]):
+            exact[i] = int(texts[i])
+    check_scores(exact, name, source=path, first_line=first_line)
 
 
 def _labels(table, name: str, path: str, first_line: int) -> np.ndarray:
-    return _column(table, name, path, first_line).to_numpy(zero_copy_only=False)
+    """A label column (one type, no missing value: the rules of ``check_labels``)."""
+    from ..classification._validation import check_labels
+
+    values = _column(table, name, path, first_line).to_numpy(zero_copy_only=False)
+    return check_labels(values, name, source=path, first_line=first_line)
+
+
+def _predictions(table, name: str, path: str, first_line: int) -> np.ndarray:
+    """The ``--pred`` column: classes, not scores — whole numbers if numeric, at most MAX_CLASSES."""
+    from ..classification._validation import MAX_CLASSES
+
+    values = _labels(table, name, path, first_line)
+    if values.dtype.kind == "f":
+        fractional = values != np.round(values)
+        if fractional.any():
+            i = int(np.flatnonzero(fractional)[0])
+            raise InputError(f"expected a predicted class, found the number {values[i].item()!r}: --pred takes class labels; "
+                             f"for scores use --score {name}", source=path, line=i + first_line, field=name)
+        if np.abs(values).max(initial=0) < 2**63:
+            values = values.astype(np.int64)  # 1.0 and 1 are the same class; shown as 1
+    n_classes = len(np.unique(values))
+    if n_classes > MAX_CLASSES:
+        raise InputError(f"expected at most {MAX_CLASSES} predicted classes, found {n_classes} distinct values; "
+                         f"for scores use --score {name}", source=path, field=name)
+    return values
 
 
 def _parse_label(text: str, values: np.ndarray):
@@ -140,32 +198,68 @@ def _number(value):
     return value if np.isfinite(value) else None
 
 
-def evaluate_file(path: str, *, truth: str, score: str | None = None, pred: str | None = None,
+def _threshold_note(threshold: float) -> str | None:
+    if threshold == np.inf:
+        return "the threshold is +inf (null in JSON): no sample is predicted positive"
+    if threshold == -np.inf:
+        return "the threshold is -inf (null in JSON): every sample is predicted positive"
+    return None
+
+
+def evaluate_file(path: str, *, truth: str, score: str | Sequence[str] | None = None, pred: str | None = None,
                   threshold: float | None = None, optimize: str | None = None, cost_fp: float = 1.0,
                   cost_fn: float = 1.0, positive: str | None = None) -> dict:
-    """The JSON-ready report of ``cranfield classify`` (library entry point of the command)."""
-    from ..classification import ConfusionMatrix
-    from ..classification.curves import average_precision, equal_error_rate, roc_auc
-    from ..classification.thresholds import best_threshold
+    """The JSON-ready report of ``cranfield classify`` (library entry point of the command).
 
-    if score is None and pred is None:
+    ``score`` is one column or several: with one (or none), the report of that system (its name
+    under ``"system"``); with several, ``{"file", "n", "truth", "systems": {column: report}}``, one
+    report per score column, each as it would be alone.
+    """
+    scores = [score] if isinstance(score, str) else list(dict.fromkeys(score or ()))
+    if not scores and pred is None:
         raise UsageError("give --score COL, --pred COL or both")
     if threshold is not None and optimize is not None:
         raise UsageError("--threshold and --optimize exclude each other")
-    if score is None and (threshold is not None or optimize is not None):
+    if not scores and (threshold is not None or optimize is not None):
         raise UsageError("--threshold and --optimize need --score")
     if threshold is not None and threshold != threshold:
         raise UsageError("--threshold nan: expected a number (±inf allowed)")
     if pred is not None and (threshold is not None or optimize is not None):
         raise UsageError("--threshold and --optimize decide the predictions; do not give --pred with them")
+    if pred is not None and len(scores) > 1:
+        raise UsageError(f"--pred gives one system's classes; with {len(scores)} --score columns, leave out --pred "
+                         "(each score column is thresholded) or give one --score")
+    if truth in scores or truth == pred:
+        raise UsageError(f"the truth column {truth!r} cannot also be a --score or --pred column")
     table, first_line = _read_table(path)
     y_true = _labels(table, truth, path, first_line)
-    y_pred = _labels(table, pred, path, first_line) if pred is not None else None
-    y_score = _numbers(table, score, path, first_line) if score is not None else None
+    y_pred = _predictions(table, pred, path, first_line) if pred is not None else None
+    values = {name: _numbers(table, name, path, first_line) for name in scores}
     if len(y_true) == 0:
         raise InputError("no rows", source=path)
-    pos = _positive(y_true, [] if y_pred is None else [y_pred], positive, needed=score is not None)
-    report: dict = {"file": path, "n": int(len(y_true)), "threshold": None, "criterion": None}
+    from ..classification._validation import check_class_count, check_same_kind
+
+    check_class_count(len(np.unique(y_true)), truth, source=path)
+    if y_pred is not None:
+        check_same_kind((y_true, truth), (y_pred, pred), source=path, first_line=first_line)
+    pos = _positive(y_true, [] if y_pred is None else [y_pred], positive, needed=bool(scores))
+    options = dict(threshold=threshold, optimize=optimize, cost_fp=cost_fp, cost_fn=cost_fn)
+    if len(scores) <= 1:
+        name = scores[0] if scores else None
+        return _system_report(path, truth, y_true, pos, name or pred, values.get(name), y_pred, **options)
+    return {"file": path, "n": int(len(y_true)), "truth": truth,
+            "systems": {name: _system_report(path, truth, y_true, pos, name, values[name], None, **options)
+                        for name in scores}}
+
+
+def _system_report(path: str, truth: str, y_true: np.ndarray, pos, system: str | None, y_score: np.ndarray | None,
+                   y_pred: np.ndarray | None, *, threshold: float | None, optimize: str | None, cost_fp: float,
+                   cost_fn: float) -> dict:
+    from ..classification import ConfusionMatrix
+    from ..classification.curves import average_precision, equal_error_rate, roc_auc
+    from ..classification.thresholds import best_threshold
+
+    report: dict = {"file": path, "n": int(len(y_true)), "system": system, "threshold": None, "criterion": None}
     if y_score is not None:
         from ..classification._validation import binary_truth
 
@@ -178,9 +272,9 @@ def evaluate_file(path: str, *, truth: str, score: str | None = None, pred: str 
             elif threshold is None:
                 threshold = 0.5
             report["threshold"] = _number(threshold)
-            if not np.isfinite(threshold):
-                report.setdefault("notes", []).append("the chosen threshold is +inf (null): nothing is predicted "
-                                                      "positive")
+            note = _threshold_note(threshold)
+            if note:
+                report.setdefault("notes", []).append(note)
             classes = sorted(set(np.unique(y_true).tolist()) | {pos})
             if len(classes) != 2:
                 raise InputError(f"a score needs two classes in the truth column, found {classes!r}",
@@ -207,13 +301,7 @@ def evaluate_file(path: str, *, truth: str, score: str | None = None, pred: str 
     return report
 
 
-def _tables(report: dict, digits: int):
-    from ..report.tables import Table
-
-    cm = report["confusion_matrix"]
-    matrix = Table(["actual \\ predicted", *[str(v) for v in cm["labels"]]],
-                   [[str(label), *row] for label, row in zip(cm["labels"], cm["matrix"])],
-                   title="confusion matrix (rows = actual)", digits=digits)
+def _measure_rows(report: dict) -> list[list]:
     rows = [[name, value] for name, value in report["metrics"].items()]
     for key in ("roc_auc", "average_precision", "eer"):
         if key in report:
@@ -222,17 +310,48 @@ def _tables(report: dict, digits: int):
         rows.append(["threshold", report["threshold"]])
     for key, value in report["baselines"].items():
         rows.append([f"baseline: {key}", value])
+    return rows
+
+
+def _notes(report: dict) -> list[str]:
     notes = list(report.get("notes", []))
     if report["average"] == "macro":
         notes.append("per-class rates are macro averages over classes")
-    metrics = Table(["measure", "value"], rows, title="measures", digits=digits, notes=notes)
-    return matrix, metrics
+    return notes
+
+
+def _matrix_table(report: dict, digits: int, title: str = "confusion matrix (rows = actual)"):
+    from ..report.tables import Table
+
+    cm = report["confusion_matrix"]
+    return Table(["actual \\ predicted", *[str(v) for v in cm["labels"]]],
+                 [[str(label), *row] for label, row in zip(cm["labels"], cm["matrix"])], title=title, digits=digits)
+
+
+def _tables(report: dict, digits: int):
+    """(confusion matrix tables, measures table): one system, or one tidy table with a system column."""
+    from ..report.tables import Table
+
+    if "systems" not in report:
+        metrics = Table(["measure", "value"], _measure_rows(report), title="measures", digits=digits,
+                        notes=_notes(report))
+        return [_matrix_table(report, digits)], metrics
+    systems = report["systems"]
+    matrices = [_matrix_table(r, digits, f"confusion matrix of {name} (rows = actual)") for name, r in systems.items()]
+    rows = [[name, *row] for name, r in systems.items() for row in _measure_rows(r)]
+    notes = list(dict.fromkeys(f"{name}: {note}" for name, r in systems.items() for note in r.get("notes", [])))
+    if any(r["average"] == "macro" for r in systems.values()):
+        notes.append("per-class rates are macro averages over classes")
+    metrics = Table(["system", "measure", "value"], rows, title=f"measures of {len(systems)} systems", digits=digits,
+                    notes=notes)
+    return matrices, metrics
 
 
 @click.command("classify")
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--truth", required=True, metavar="COL", help="Column with the actual class.")
-@click.option("--score", metavar="COL", help="Column with the system's score (higher = more positive).")
+@click.option("--score", metavar="COL", multiple=True,
+              help="Column with a system's score (higher = more positive); repeat for several systems.")
 @click.option("--pred", metavar="COL", help="Column with the system's predicted class.")
 @click.option("--threshold", type=float, help="Predict positive iff score ≥ T (default 0.5 with --score).")
 @click.option("--optimize", type=click.Choice(CRITERIA), help="Choose the threshold that optimises this criterion.")
@@ -250,6 +369,7 @@ def command(file, truth, score, pred, threshold, optimize, cost_fp, cost_fn, pos
       cranfield classify results.csv --truth label --score prob
       cranfield classify results.parquet --truth y --score s --optimize cost --cost-fn 5
       cranfield classify results.tsv --truth gold --pred system --format json
+      cranfield classify scores.csv --truth y --score model_a --score model_b
     """
     from ..io.atomic import write_text_output
     from ..report.tables import render_table
@@ -263,9 +383,9 @@ def command(file, truth, score, pred, threshold, optimize, cost_fp, cost_fn, pos
     if fmt == "json":
         text = json.dumps(report, indent=2, allow_nan=False) + "\n"
     else:
-        matrix, metrics = _tables(report, digits)
+        matrices, metrics = _tables(report, digits)
         if fmt in ("csv", "tsv"):
             text = render_table(metrics, fmt)
         else:
-            text = render_table(matrix, fmt) + "\n" + render_table(metrics, fmt)
+            text = "\n".join(render_table(t, fmt) for t in [*matrices, metrics])
     write_text_output(text, output)

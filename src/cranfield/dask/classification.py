@@ -107,27 +107,30 @@ def _partitions(data, y_true, y_score, sample_weight) -> list[tuple]:
 
 
 def _column(frame, name):
-    return frame[name].to_numpy()
+    return frame[name]  # the pandas Series: its nulls (NA, NaT, NaN) are checked as in memory
 
 
 def _min_max(scores):
+    from ..classification._validation import check_scores
+
     try:
-        values = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError):  # not numbers: the statistics of the partition say where
+        values = check_scores(scores)
+    except InputError:  # the statistics of the partition report it, with the sample's index
         return None
-    values = values[np.isfinite(values)]  # NaN and ±inf are reported, with their index, by _stats
     return (float(values.min()), float(values.max())) if values.size else None
 
 
 def _stats(y_true, y_score, weight, pos_label, bins, value_range, partition: int = 0):
-    y_true, y_score = np.asarray(y_true), np.asarray(y_score)
-    if y_score.size == 0:
+    """The statistic of one partition, or the partition's first bad sample (reported by the driver
+    with its index in the whole data). Columns are passed as they come (pandas Series keep their
+    nulls; lists their element types)."""
+    if len(y_score) == 0:
         return None
     try:
-        return ScoreStats.from_arrays(y_true, y_score, sample_weight=None if weight is None else np.asarray(weight),
-                                      pos_label=pos_label, bins=bins, range=value_range)
+        return ScoreStats.from_arrays(y_true, y_score, sample_weight=weight, pos_label=pos_label, bins=bins,
+                                      range=value_range)
     except InputError as error:
         found = _AT_INDEX.search(error.message)
         if found is None:  # not about one sample: the same error as on the whole data
-            raise
+            raise InputError(error.message, source=f"Dask partition {partition}", field=error.field) from None
         return _Bad(partition, int(found.group(1)), error)

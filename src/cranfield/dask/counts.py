@@ -54,34 +54,39 @@ class ScoreStats:
     """Positive and negative counts (or weights) per distinct score (ascending), or per bin.
 
     ``scores``: the distinct scores, or the lower edges of the bins (``edges`` not None);
-    ``pos``/``neg``: int64 counts without weights, float64 weights otherwise.
+    ``pos``/``neg``: int64 counts without weights, float64 weights otherwise; ``label_kind``: the
+    kind of the labels (parts whose labels differ in kind, e.g. 1 and '1', do not merge).
     """
 
     scores: np.ndarray
     pos: np.ndarray
     neg: np.ndarray
     edges: np.ndarray | None = None
+    label_kind: str | None = None  # kind of the labels it was built from ('number', 'string', ...)
 
     # ------------------------------------------------------------------ building and merging
     @classmethod
     def from_arrays(cls, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
                     bins: int | None = None, range: tuple[float, float] | None = None) -> "ScoreStats":
         """The statistic of one part of the data (``bins`` and ``range`` together: binned)."""
-        from ..classification._validation import binary_truth, check_lengths, check_scores, check_weights
+        from ..classification._validation import (binary_truth, check_labels, check_lengths, check_scores,
+                                                   check_weights, label_kind)
 
-        positive = binary_truth(y_true, pos_label)
+        labels = check_labels(y_true, "y_true")
+        kind = label_kind(labels)
+        positive = binary_truth(labels, pos_label)
         scores = check_scores(y_score)
         n = check_lengths(y_true=positive, y_score=scores)
-        weights = check_weights(sample_weight, n)
+        weights = check_weights(sample_weight, n, nonzero=False)  # one part may weigh 0; merge() checks the whole
         if bins is not None:
             if range is None:
                 raise UsageError("bins needs range=(low, high) (cranfield.dask.score_stats finds it for you)")
             edges = bin_edges(bins, range)
             index = np.clip(np.searchsorted(edges, scores, side="right") - 1, 0, edges.size - 2)
             size = edges.size - 1
-            return cls(edges[:-1].copy(), *_count(index, positive, weights, size), edges=edges)
+            return cls(edges[:-1].copy(), *_count(index, positive, weights, size), edges=edges, label_kind=kind)
         distinct, index = np.unique(scores, return_inverse=True)
-        return cls(distinct, *_count(index.reshape(-1), positive, weights, distinct.size))
+        return cls(distinct, *_count(index.reshape(-1), positive, weights, distinct.size), label_kind=kind)
 
     @classmethod
     def merge(cls, parts: Sequence["ScoreStats"]) -> "ScoreStats":
@@ -90,10 +95,17 @@ class ScoreStats:
         if not parts:
             raise InputError("no samples", field="y_score")
         first = parts[0]
+        kinds = [p.label_kind for p in parts if p.label_kind is not None]
+        kind = kinds[0] if kinds else None
+        for i, p in enumerate(parts):
+            if p.label_kind is not None and p.label_kind != kind and {p.label_kind, kind} != {"bool", "number"}:
+                raise InputError(f"expected labels of one type across parts: part {i} holds {p.label_kind} labels, "
+                                 f"an earlier one {kind} labels (1 and '1' would be different classes)", field="y_true")
         if first.edges is not None:
             if any(p.edges is None or not np.array_equal(p.edges, first.edges) for p in parts):
                 raise UsageError("cannot merge statistics binned differently (or binned with exact ones)")
-            return cls(first.scores, _sum([p.pos for p in parts]), _sum([p.neg for p in parts]), edges=first.edges)
+            return cls(first.scores, _sum([p.pos for p in parts]), _sum([p.neg for p in parts]), edges=first.edges,
+                       label_kind=kind)
         if any(p.edges is not None for p in parts):
             raise UsageError("cannot merge binned statistics with exact ones")
         scores = np.concatenate([p.scores for p in parts])
@@ -101,7 +113,7 @@ class ScoreStats:
         index = index.reshape(-1)
         pos = np.concatenate([p.pos for p in parts])
         neg = np.concatenate([p.neg for p in parts])
-        return cls(distinct, _add_at(distinct.size, index, pos), _add_at(distinct.size, index, neg))
+        return cls(distinct, _add_at(distinct.size, index, pos), _add_at(distinct.size, index, neg), label_kind=kind)
 
     # ------------------------------------------------------------------ properties
     @property
