@@ -18,7 +18,9 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["fixed4", "integers", "texts", "lines", "relstrings", "BLOCK_LINES"]
+from .._arrow import indices
+
+__all__ = ["fixed4", "integers", "texts", "strings", "lines", "relstrings", "BLOCK_LINES"]
 
 BLOCK_LINES = 1 << 16  # lines per formatted block: small enough to stay in cache, large enough to amortise
 SCALE = 10_000.0  # four decimals
@@ -43,14 +45,14 @@ def fixed4(values: np.ndarray):
         decided = finite & (np.abs(x) < SAFE) & (np.abs(x - np.floor(x) - 0.5) > NEAR_HALF)
     scaled = np.where(decided, np.rint(np.where(decided, x, 0.0)), 0.0)  # round half even, on the exact value
     whole = np.abs(scaled).astype(np.int64)
-    text = pc.binary_join_element_wise(pc.cast(pa.array(whole // 10_000), pa.string()),
-                                       _FOUR_DIGITS().take(pa.array(whole % 10_000)), ".")
-    text = pc.if_else(pa.array(np.signbit(values)), pc.binary_join_element_wise("-", text, ""), text)
+    text = pc.binary_join_element_wise(_SIGNS().take(indices(np.signbit(values))),
+                                       pc.cast(indices(whole // 10_000), pa.string()), _text("."),
+                                       _FOUR_DIGITS().take(indices(whole % 10_000)), _text("\n"), _text(""))
     undecided = np.flatnonzero(~decided)
     if undecided.size:  # NaN, infinities, halfway cases and huge values: few, each written exactly
-        exact = pa.array([_c_fixed4(v) for v in values[undecided].tolist()], pa.string())
+        exact = strings(np.array([_c_fixed4(v) + "\n" for v in values[undecided].tolist()], dtype=object))
         text = _put(text, undecided, exact)
-    return pc.binary_join_element_wise(text, "\n", "")
+    return text
 
 
 def _c_fixed4(value: float) -> str:
@@ -62,37 +64,58 @@ def _c_fixed4(value: float) -> str:
 
 def _put(array, index: np.ndarray, replacement):
     """``array`` with the elements at ``index`` replaced by ``replacement`` (in order)."""
-    pa, pc = _pa()
+    pa, _ = _pa()
     source = np.arange(len(array), dtype=np.int64)
     source[index] = len(array) + np.arange(index.size)
-    return pa.concat_arrays([array, replacement]).take(pa.array(source))
+    return pa.concat_arrays([array, replacement]).take(indices(source))
 
 
-_DIGITS: list = []
+_CONSTANTS: dict = {}
+
+
+def _text(value: str):
+    """An Arrow string scalar (taken from an array: ``pa.scalar`` would import pandas)."""
+    key = ("scalar", value)
+    if key not in _CONSTANTS:
+        _CONSTANTS[key] = strings(np.array([value], dtype=object))[0]
+    return _CONSTANTS[key]
+
+
+def _SIGNS():
+    """"" and "-"."""
+    if "signs" not in _CONSTANTS:
+        _CONSTANTS["signs"] = strings(np.array(["", "-"], dtype=object))
+    return _CONSTANTS["signs"]
 
 
 def _FOUR_DIGITS():
     """"0000" … "9999", built once."""
-    if not _DIGITS:
+    if "digits" not in _CONSTANTS:
         pa, pc = _pa()
-        _DIGITS.append(pc.utf8_lpad(pc.cast(pa.array(np.arange(10_000)), pa.string()), 4, "0"))
-    return _DIGITS[0]
+        _CONSTANTS["digits"] = pc.utf8_lpad(pc.cast(indices(np.arange(10_000)), pa.string()), 4, "0")
+    return _CONSTANTS["digits"]
+
+
+def strings(values: np.ndarray):
+    """An Arrow string array of a numpy array of str (object) or bytes, built from buffers
+    (``pa.array`` would import pandas first: 0.2–0.3 s). Trailing NUL characters are dropped."""
+    if values.dtype.kind != "S":
+        values = np.char.encode(values.astype(str), "utf-8")
+    return _from_fixed_width(values)
 
 
 def integers(values: np.ndarray):
     """``"%ld"`` of each (integer-valued) value followed by a newline."""
     pa, pc = _pa()
     ints = np.asarray(values, dtype=np.float64).astype(np.int64)
-    return pc.binary_join_element_wise(pc.cast(pa.array(ints), pa.string()), "\n", "")
+    return pc.binary_join_element_wise(pc.cast(indices(ints), pa.string()), _text("\n"), _text(""))
 
 
 def texts(values):
     """Each text value (``%s``) followed by a newline."""
     pa, pc = _pa()
-    if isinstance(values, np.ndarray) and values.dtype.kind == "S":  # fixed width, NUL-padded (relstrings)
-        values = _from_fixed_width(values)
-    array = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values, pa.string())
-    return pc.binary_join_element_wise(pc.cast(array, pa.string()), "\n", "")
+    array = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else strings(np.asarray(values))
+    return pc.binary_join_element_wise(pc.cast(array, pa.string()), _text("\n"), _text(""))
 
 
 def _from_fixed_width(values: np.ndarray):
@@ -114,8 +137,8 @@ def lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: int = 
     n, m = len(query_ids), len(names)
     if n == 0 or m == 0:
         return ""
-    heads = pa.array([f"{name:<22}" for name in names], pa.string())
-    qids = query_ids if isinstance(query_ids, pa.Array) else pa.array(np.asarray(query_ids, dtype=object), pa.string())
+    heads = strings(np.array([f"{name:<22}" for name in names], dtype=object))
+    qids = query_ids if isinstance(query_ids, pa.Array) else strings(np.asarray(query_ids, dtype=object))
     values = pa.concat_arrays([c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c for c in columns])
     per_block = max(1, BLOCK_LINES // m)
 
@@ -123,8 +146,8 @@ def lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: int = 
         q = np.arange(first, min(n, first + per_block), dtype=np.int64)
         which = np.tile(np.arange(m, dtype=np.int64), q.size)
         query = np.repeat(q, m)
-        joined = pc.binary_join_element_wise(heads.take(pa.array(which)), qids.take(pa.array(query)),
-                                             values.take(pa.array(which * n + query)), "\t")
+        joined = pc.binary_join_element_wise(heads.take(indices(which)), qids.take(indices(query)),
+                                             values.take(indices(which * n + query)), _text("\t"))
         return _data(joined)
 
     starts = range(0, n, per_block)
