@@ -479,16 +479,19 @@ def segmented_accumulate(ufunc, values: np.ndarray, lengths: np.ndarray, *, reve
     if n == 0:
         return values.astype(np.float64)
     width = int(lengths.max())
+    if n_seg * width <= max(4 * n, 1 << 20):  # each segment a row (right-aligned when reversed)
+        column = np.arange(width)
+        inside = column >= width - lengths[:, None] if reverse else column < lengths[:, None]
+        grid = np.full((n_seg, width), fill, dtype=np.float64)
+        grid[inside] = values
+        scan = grid[:, ::-1] if reverse else grid
+        ufunc.accumulate(scan, axis=1, out=scan)
+        return grid[inside]
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
     seg = np.repeat(np.arange(n_seg), lengths)
     pos = np.arange(n) - np.repeat(starts, lengths)
     if reverse:
         pos = np.repeat(lengths, lengths) - 1 - pos
-    if n_seg * width <= max(4 * n, 1 << 20):
-        grid = np.full((n_seg, width), fill, dtype=np.float64)
-        grid[seg, pos] = values
-        ufunc.accumulate(grid, axis=1, out=grid)
-        return grid[seg, pos]
     if ufunc is np.maximum:
         out = values.astype(np.float64).copy()
         order = np.lexsort((pos, seg))  # positions in scan order
