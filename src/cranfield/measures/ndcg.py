@@ -37,7 +37,10 @@ def _dcg_at(view, gv, k) -> np.ndarray:
 def _discounted(view, gv) -> np.ndarray:
     """gain / log2(rank + 1) of each ranked document, 0 where the gain is 0."""
     if "discounted" not in gv.memo:
-        gv.memo["discounted"] = np.where(gv.doc_gain != 0, gv.doc_gain / np.log2(view.pos + 2.0), 0.0)
+        discounted = np.zeros(gv.doc_gain.size, dtype=np.float64)
+        nonzero = np.flatnonzero(gv.doc_gain != 0)
+        discounted[nonzero] = gv.doc_gain[nonzero] / np.log2(view.pos[nonzero] + 2.0)
+        gv.memo["discounted"] = discounted
     return gv.memo["discounted"]
 
 

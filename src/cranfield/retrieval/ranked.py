@@ -234,6 +234,11 @@ class RankedView:
         return self.segment_cumsum(self.is_rel)
 
     @cached_property
+    def cum_judged_nonrel(self) -> np.ndarray:
+        """Number of judged non-relevant documents at or above each rank, within its query."""
+        return self.segment_cumsum(self.is_judged_nonrel)
+
+    @cached_property
     def num_rel_ret(self) -> np.ndarray:
         return np.bincount(self.relevant[1], minlength=self.n_queries).astype(np.int64)
 
@@ -248,10 +253,19 @@ class RankedView:
         return index, q, index - self.offsets[q], np.arange(1, index.size + 1) - first[q]
 
     def rel_ret_at(self, k: "np.ndarray | int") -> np.ndarray:
-        """Per query, the number of relevant documents in the top ``k`` (k per query or scalar)."""
+        """Per query, the number of relevant documents in the top ``k`` (k per query or scalar):
+        a binary search per query in the relevant ranks, which serves every cut-off."""
+        keys, width = self.cached(("relevant-keys", self.relevance_level), self._relevant_keys)
+        k = np.clip(np.asarray(k, dtype=np.int64), 0, width)
+        queries = np.arange(self.n_queries, dtype=np.int64) * width
+        found = np.searchsorted(keys, queries + k) - np.searchsorted(keys, queries)
+        return found.astype(np.int64)
+
+    def _relevant_keys(self) -> tuple[np.ndarray, int]:
+        """query · width + rank of each relevant document (ascending), width above every rank."""
         _, q, pos, _ = self.relevant
-        within = pos < (k if np.ndim(k) == 0 else np.asarray(k, dtype=np.int64)[q])
-        return np.bincount(q[within], minlength=self.n_queries).astype(np.int64)
+        width = int(self.num_ret.max(initial=0)) + 1
+        return q * width + pos, width
 
     def top_rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The first ``k`` ranked documents of each query: (flat index, query, 0-based rank)."""
