@@ -88,7 +88,7 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                          collection_size=options.collection_size)
 
     evaluator, run_data = prepare_and_read(make_evaluator, run)  # the run is read while the qrels are prepared
-    shown = {printed: measure for _, printed, measure in slots if isinstance(measure, int)}  # relstring lengths
+    shown = {printed: measure for _, printed, measure in slots if isinstance(measure, int) and options.query}
     results = evaluator.evaluate(  # large runs: all cores, same numbers; relstring read from each part's ranking
         run_data, extras=(lambda view: {p: trec_text.relstrings(view, k) for p, k in shown.items()}) if shown else None)
     values = results.per_query
