@@ -31,7 +31,7 @@ class RunningSums:
             self.groups.append((None, self._grid(values, lengths, width)))
             return
         bucket = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)  # lengths in (2^(b-1), 2^b]
-        for b in np.unique(bucket).tolist():  # at most 64 groups, each vectorised
+        for b in np.flatnonzero(np.bincount(bucket)).tolist():  # at most 64 groups, each vectorised
             rows = np.flatnonzero(bucket == b)
             rows_lengths = lengths[rows]
             take = np.repeat(starts[rows] - (np.cumsum(rows_lengths) - rows_lengths), rows_lengths) \

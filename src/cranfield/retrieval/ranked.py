@@ -406,7 +406,10 @@ def query_block_starts(qid) -> np.ndarray:
             starts.append(np.flatnonzero(change).astype(np.int64) + 1 + offset)
         previous_last = chunk[m - 1].as_py()
         offset += m
-    return np.unique(np.concatenate(starts)) if offset else np.zeros(0, dtype=np.int64)
+    if not offset:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.concatenate(starts)  # ascending, chunk after chunk (np.unique would import numpy.ma: 0.05 s)
+    return starts[np.concatenate(([True], starts[1:] != starts[:-1]))]
 
 
 def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarray:
