@@ -69,3 +69,15 @@ def test_lines_in_trec_eval_order(threads, monkeypatch):
         for i, q in enumerate(qids))
     assert text == expected
     assert trec_text.lines(names, [], [trec_text.fixed4(np.zeros(0))] * 4) == ""
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_formatted_by_kind(threads, monkeypatch):
+    monkeypatch.setattr(trec_text, "BLOCK_LINES", 3)  # several pieces
+    rng = np.random.default_rng(4)
+    floats, counts = rng.random(10), rng.integers(0, 100, 10).astype(np.float64)
+    rs = np.array([b"'1'"] * 10, dtype="S3")
+    got = trec_text.formatted([floats, counts, rs, -floats], ["f", "d", "s", "f"], threads=threads)
+    assert [a.to_pylist() for a in got] == [
+        [_c(v) + "\n" for v in floats.tolist()], [f"{int(v)}\n" for v in counts.tolist()], ["'1'\n"] * 10,
+        [_c(-v) + "\n" for v in floats.tolist()]]

@@ -107,20 +107,24 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     out: list[str] = []
     if options.query:  # formatted column-wise: see trec_text
         keep = np.flatnonzero(in_run | (version != "9"))  # trec_eval 9 prints no line for queries added by -c
-        names, columns = [], []
+        names, columns, kinds = [], [], []
         for spec, printed, measure in slots:
             if not spec.per_query:
                 continue
             if isinstance(measure, int):
                 names.append(printed)
-                columns.append(trec_text.texts(values[printed][keep]))
+                columns.append(values[printed][keep])
+                kinds.append("s")
                 continue
             column = values[str(measure)][keep]
             if zscores is not None:
                 column = np.array([per_query_value(printed, measure, q) for q in keep.tolist()])
             names.append(prefix + printed)
-            columns.append(trec_text.integers(column) if spec.long and zscores is None else trec_text.fixed4(column))
-        out.append(trec_text.lines(names, query_ids[keep], columns, threads=available_threads()))
+            columns.append(column)
+            kinds.append("d" if spec.long and zscores is None else "f")
+        threads = available_threads()
+        out.append(trec_text.lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
+                                   threads=threads))
     if options.summary:
         for spec, printed, measure in slots:
             if spec.name == "runid":

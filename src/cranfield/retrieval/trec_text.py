@@ -20,7 +20,7 @@ import numpy as np
 
 from .._arrow import indices
 
-__all__ = ["fixed4", "integers", "texts", "strings", "lines", "relstrings", "BLOCK_LINES"]
+__all__ = ["fixed4", "integers", "texts", "strings", "formatted", "lines", "relstrings", "BLOCK_LINES"]
 
 BLOCK_LINES = 1 << 16  # lines per formatted block: small enough to stay in cache, large enough to amortise
 SCALE = 10_000.0  # four decimals
@@ -127,6 +127,34 @@ def _from_fixed_width(values: np.ndarray):
     offsets = np.concatenate(([0], np.cumsum(lengths, dtype=np.int64))).astype(np.int32)
     data = grid[np.arange(width) < lengths[:, None]]
     return pa.Array.from_buffers(pa.string(), values.size, [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+
+
+def formatted(columns: Sequence, kinds: Sequence[str], *, threads: int = 1) -> list:
+    """Each column formatted by its kind: ``"f"`` ``%6.4f``, ``"d"`` ``%ld``, ``"s"`` ``%s`` (text); the
+    columns of one kind in one call, cut in pieces formatted by ``threads`` threads."""
+    pa, _ = _pa()
+    out: list = [None] * len(columns)
+    for kind, fmt in (("f", fixed4), ("d", integers)):
+        which = [i for i, k in enumerate(kinds) if k == kind]
+        if not which:
+            continue
+        values = np.concatenate([np.asarray(columns[i], dtype=np.float64) for i in which])
+        pieces = np.array_split(values, max(1, min(threads, values.size // BLOCK_LINES)))
+        if len(pieces) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                text = pa.concat_arrays(list(pool.map(fmt, pieces)))
+        else:
+            text = fmt(values)
+        start = 0
+        for i in which:
+            out[i] = text.slice(start, len(columns[i]))
+            start += len(columns[i])
+    for i, kind in enumerate(kinds):
+        if kind == "s":
+            out[i] = texts(columns[i])
+    return out
 
 
 def lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: int = 1) -> str:
