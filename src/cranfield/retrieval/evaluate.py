@@ -73,8 +73,9 @@ class Evaluator:
         """Per-query values and aggregates of every measure for ``run``.
 
         A run of a million rows or more, grouped by query, is split at query boundaries and
-        evaluated by ``threads`` threads (default: the cores available; the numbers are the
-        same, see :mod:`.parallel`). ``extras(view)``, if given, returns more per-query columns
+        evaluated in parts by ``threads`` threads (default: the cores available; one thread
+        still works part by part, which keeps the memory low; the numbers are the same, see
+        :mod:`.parallel`). ``extras(view)``, if given, returns more per-query columns
         ``{name: array}`` read from the ranked view (trec_eval's relstring); they are added to
         ``per_query``, without aggregates.
         """
@@ -83,7 +84,7 @@ class Evaluator:
         run = read_run(run, name=name)
         run_name = name or run.name or "run"
         threads = available_threads() if threads is None else max(1, int(threads))
-        if threads > 1 and len(run) >= MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":
+        if len(run) >= MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":  # in parts
             results = evaluate_parallel(self, run, run_name, threads, extras=extras)
             if results is not None:
                 return results

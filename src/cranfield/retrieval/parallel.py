@@ -72,8 +72,11 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
         view = rank(prepared, part, **evaluator.options)
         return evaluator.results_from_view(view, run_name, evaluator.measures, extras=extras)
 
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        pieces = list(pool.map(work, parts))
+    if threads > 1:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            pieces = list(pool.map(work, parts))
+    else:  # one thread: part after part, for the memory (each part's temporaries are reused)
+        pieces = [work(part) for part in parts]
     release_unused_memory()
     position = {qid: i for i, qid in enumerate(prepared.query_ids.tolist())}
     query_ids = np.concatenate([p.query_ids for p in pieces])
