@@ -103,6 +103,7 @@ def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path
     OUT_DIR.mkdir(exist_ok=True)
     te_out = OUT_DIR / "trec_eval.out"
     runs: dict[str, list[dict]] = {"trec_eval": []}
+    load = os.getloadavg()[0]
     checks = {}
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for _ in range(repeat):
@@ -113,7 +114,7 @@ def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path
                               dict(env, CRANFIELD_THREADS=str(t)))
             runs.setdefault(f"cranfield {t}", []).append(result)
             checks[t] = compare(te_out, cf_out)
-    return {"runs": {k: best(v) for k, v in runs.items()}, "checks": checks}
+    return {"runs": {k: best(v) for k, v in runs.items()}, "checks": checks, "load": load}
 
 
 def startup(repeat: int) -> dict:
@@ -129,8 +130,8 @@ def startup(repeat: int) -> dict:
 
 def table(results: dict, threads: list[int]) -> list[str]:
     head = "| lines | call | trec_eval -O3 | " + " | ".join(f"cranfield, {t} thread{'s' * (t > 1)}" for t in threads)
-    head += " | " + " | ".join(f"ratio ({t})" for t in threads) + " | peak memory te / cf | output |"
-    rows = [head, "|" + "---|" * (4 + 2 * len(threads) + 1) + "---|"]
+    head += " | " + " | ".join(f"ratio ({t})" for t in threads) + " | peak memory te / cf | output | load |"
+    rows = [head, "|" + "---|" * (3 + 2 * len(threads) + 3)]
     for (queries, case), result in results.items():
         r = result["runs"]
         te = r["trec_eval"]
@@ -141,6 +142,7 @@ def table(results: dict, threads: list[int]) -> list[str]:
         cells.append(f"{te['rss'] / 1e6:.0f} MB / " + " / ".join(f"{r[f'cranfield {t}']['rss'] / 1e6:.0f} MB"
                                                                  for t in threads))
         cells.append("; ".join(f"{t}: {result['checks'][t]}" for t in threads))
+        cells.append(f"{result['load']:.1f}")
         rows.append("| " + " | ".join(cells) + " |")
     return rows
 
@@ -168,7 +170,8 @@ def main(argv: list[str] | None = None) -> None:
              f"numpy {version('numpy')}, pyarrow {version('pyarrow')}.", "",
              "Each tool a fresh process, alternating, best wall time of "
              f"{args.repeat} (with that run's user + system CPU seconds and peak RSS). Ratio = trec_eval ÷ "
-             "cranfield wall time. Data: `benchmarks/make_data.py` (N queries × 1000 lines, graded judgments, "
+             "cranfield wall time. `load`: the 1-minute load average when the case started (2 cores: "
+             "above 2, the tools wait for a core and wall times grow). Data: `benchmarks/make_data.py` (N queries × 1000 lines, graded judgments, "
              "20 % of queries with tied scores). `output`: cranfield's stdout compared byte for byte with "
              "trec_eval's.", "", *table(results, args.threads), "",
              "Start-up (best of the same repeats): " + "; ".join(f"{name}: {r['wall']:.2f} s, {r['rss'] / 1e6:.0f} MB"

@@ -66,7 +66,7 @@ def _line(name: str, qid: str, value, *, long: bool = False) -> str:
         return f"{name:<22}\t{qid}\t{value}\n"
     if long:
         return f"{name:<22}\t{qid}\t{int(value)}\n"
-    return f"{name:<22}\t{qid}\t{value:6.4f}\n"
+    return f"{name:<22}\t{qid}\t{trec_text.c_fixed4(value)}\n"  # NaN printed with its sign, as printf does
 
 
 def trec_eval(qrels, run, options: TrecEvalOptions) -> str:

@@ -20,7 +20,8 @@ import numpy as np
 
 from .._arrow import indices
 
-__all__ = ["fixed4", "integers", "texts", "strings", "formatted", "lines", "relstrings", "BLOCK_LINES"]
+__all__ = ["c_fixed4", "fixed4", "integers", "texts", "strings", "formatted", "lines", "relstrings",
+           "BLOCK_LINES"]
 
 BLOCK_LINES = 1 << 16  # lines per formatted block: small enough to stay in cache, large enough to amortise
 SCALE = 10_000.0  # four decimals
@@ -50,12 +51,12 @@ def fixed4(values: np.ndarray):
                                        _FOUR_DIGITS().take(indices(whole % 10_000)), _text("\n"), _text(""))
     undecided = np.flatnonzero(~decided)
     if undecided.size:  # NaN, infinities, halfway cases and huge values: few, each written exactly
-        exact = strings(np.array([_c_fixed4(v) + "\n" for v in values[undecided].tolist()], dtype=object))
+        exact = strings(np.array([c_fixed4(v) + "\n" for v in values[undecided].tolist()], dtype=object))
         text = _put(text, undecided, exact)
     return text
 
 
-def _c_fixed4(value: float) -> str:
+def c_fixed4(value: float) -> str:
     """One value as C's printf("%6.4f") writes it (Python's % operator agrees except for NaN's sign)."""
     if value != value:
         return "  -nan" if np.signbit(value) else "   nan"
