@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> None:
              "Each tool a fresh process, alternating, best wall time of "
              f"{args.repeat} (with that run's user + system CPU seconds and peak RSS). Ratio = trec_eval ÷ "
              "cranfield wall time. `load`: the 1-minute load average when the case started (2 cores: "
-             "above 2, the tools wait for a core and wall times grow). Data: `benchmarks/make_data.py` (N queries × 1000 lines, graded judgments, "
+             "above 2, the tools wait for a core and wall times grow). Data: `benchmarks/make_data.py` "
+             "(N queries × 1000 lines, graded judgments, "
              "20 % of queries with tied scores). `output`: cranfield's stdout compared byte for byte with "
              "trec_eval's.", "", *table(results, args.threads), "",
              "Start-up (best of the same repeats): " + "; ".join(f"{name}: {r['wall']:.2f} s, {r['rss'] / 1e6:.0f} MB"
