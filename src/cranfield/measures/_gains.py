@@ -8,7 +8,7 @@ al. 2005); unjudged documents have gain 0.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -29,6 +29,7 @@ class GainView:
     rel: np.ndarray  # relevance codes of the ranked documents (view.rel)
     ideal_gains: np.ndarray  # the positive level gains, decreasing
     ideal_counts: np.ndarray  # (queries, len(ideal_gains)) judged documents at each of those levels
+    memo: dict = field(default_factory=dict, repr=False)  # statistics shared by the measures of one view
 
     def gain_of(self, rel: np.ndarray) -> np.ndarray:
         """Gain of documents with relevance codes ``rel`` (0 for unjudged ones)."""
@@ -64,13 +65,26 @@ class GainView:
     def ideal_pos(self) -> np.ndarray:
         return self._ideal[2]
 
+    @cached_property
+    def ideal_running(self):
+        """Running sums of the ideal gain / log2(position + 2), per query (every cut-off at once)."""
+        from ._running import RunningSums
+
+        return RunningSums(self.ideal / np.log2(self.ideal_pos + 2.0), self.ideal_len)
+
     def ideal_prefix(self, k) -> np.ndarray:
         """Per query, Σ over the first k ideal positions of gain / log2(position + 2) (k per
-        query or scalar); only those first k ideal gains are built."""
+        query or scalar), added in order. A small scalar k, asked before any other: only the
+        first k ideal gains are built; otherwise the running sums serve every k."""
         k = np.asarray(k, dtype=np.int64)
-        kept = np.minimum(np.cumsum(self.ideal_counts, axis=1), k if k.ndim == 0 else k[:, None])
-        ideal, seg, pos = _flatten(self.ideal_gains, np.diff(kept, axis=1, prepend=0))
-        return np.bincount(seg, weights=ideal / np.log2(pos + 2.0), minlength=self.ideal_counts.shape[0])
+        if k.ndim == 0 and k <= SMALL_CUTOFF and "ideal_running" not in self.__dict__:
+            kept = np.minimum(np.cumsum(self.ideal_counts, axis=1), k)
+            ideal, seg, pos = _flatten(self.ideal_gains, np.diff(kept, axis=1, prepend=0))
+            return np.bincount(seg, weights=ideal / np.log2(pos + 2.0), minlength=self.ideal_counts.shape[0])
+        return self.ideal_running.at(k)
+
+
+SMALL_CUTOFF = 32  # cut-offs up to this read only the top k rows, unless running sums are already built
 
 
 def _flatten(gains: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

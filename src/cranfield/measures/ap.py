@@ -42,7 +42,7 @@ def _ap(view, measure) -> np.ndarray:
 def _inf_ap(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
     rel = v.is_rel
-    nonrel_so_far = v.segment_cumsum(v.is_judged_nonrel)[rel].astype(np.float64)
+    nonrel_so_far = v.cum_judged_nonrel[rel].astype(np.float64)
     unjudged_so_far = v.segment_cumsum(v.rel == UNJUDGED)[rel].astype(np.float64)
     rel_so_far = v.cum_rel[rel].astype(np.float64)
     j = v.pos[rel].astype(np.float64)

@@ -187,6 +187,9 @@ def families() -> dict[str, Family]:
 
 
 def get_family(name: str) -> Family:
+    family = _REGISTRY.get(name)  # a canonical name (every Measure's): no alias lookup
+    if family is not None:
+        return family
     _load_families()
     canonical = _ALIASES.get(name.lower())
     if canonical is None:

@@ -17,8 +17,12 @@ from .base import Family, register
 
 def _bpref(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
+    return v.cached(("bpref", v.relevance_level), lambda: _bpref_values(v))  # shared by Bpref and GMBpref
+
+
+def _bpref_values(v) -> np.ndarray:
     rel = v.is_rel
-    nonrel_above = v.segment_cumsum(v.is_judged_nonrel)[rel]
+    nonrel_above = v.cum_judged_nonrel[rel]
     q = v.seg[rel]
     big_r = v.num_rel[q]
     denominator = np.minimum(v.num_nonrel[q], big_r).astype(np.float64)

@@ -11,24 +11,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..retrieval.ranked import segmented_accumulate
 from ._common import REL_PARAM, binary_view, safe_divide
 from ._gains import GAINS_PARAM, gain_view
+from ._running import RunningSums
 from .base import Family, register
 
 
 def _g(view, measure) -> np.ndarray:
     gv = gain_view(view, measure.param("gains"))
-    sum_results = segmented_accumulate(np.add, gv.doc_gain, view.num_ret)
-    # ideal gain at each ranked position (0 past the ideal list), cost = max(ideal, 1)
+    # running sums of the gains and of the costs, read at the documents with a gain only
+    nonzero = np.flatnonzero(gv.doc_gain != 0)
+    q, rank = view.seg[nonzero], view.pos[nonzero] + 1
+    sum_results = RunningSums(gv.doc_gain, view.num_ret).at_each(q, rank)
+    # cost of each rank: max(ideal gain there, 1), 1 past the ideal list
     ideal_starts = np.concatenate(([0], np.cumsum(gv.ideal_len)[:-1]))
-    inside = view.pos < gv.ideal_len[view.seg]
-    ideal_here = np.zeros(view.rel.size)
-    ideal_here[inside] = gv.ideal[ideal_starts[view.seg[inside]] + view.pos[inside]]
-    sum_cost = segmented_accumulate(np.add, np.maximum(ideal_here, 1.0), view.num_ret)
-    nonzero = gv.doc_gain != 0
-    terms = gv.doc_gain[nonzero] / np.log2(2.0 + sum_cost[nonzero] - sum_results[nonzero])
-    results_g = np.bincount(view.seg[nonzero], weights=terms, minlength=view.n_queries)
+    inside = np.flatnonzero(view.pos < gv.ideal_len[view.seg])
+    cost = np.ones(view.rel.size)
+    cost[inside] = np.maximum(gv.ideal[ideal_starts[view.seg[inside]] + view.pos[inside]], 1.0)
+    sum_cost = RunningSums(cost, view.num_ret).at_each(q, rank)
+    terms = gv.doc_gain[nonzero] / np.log2(2.0 + sum_cost - sum_results)
+    results_g = np.bincount(q, weights=terms, minlength=view.n_queries)
     sum_ideal = np.bincount(gv.ideal_seg, weights=gv.ideal, minlength=view.n_queries)
     return safe_divide(results_g, sum_ideal)
 

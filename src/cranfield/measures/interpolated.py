@@ -36,6 +36,11 @@ def _relevant_suffix_max(v):
 
 
 def _iprec_values(v, level: float, rounding: str) -> np.ndarray:
+    """IPrec at one recall level (computed once per view: IPrec and IPrec11 share it)."""
+    return v.cached(("iprec", v.relevance_level, level, rounding), lambda: _iprec_at(v, level, rounding))
+
+
+def _iprec_at(v, level: float, rounding: str) -> np.ndarray:
     suffix_max = v.cached(("iprec-suffix", v.relevance_level), lambda: _relevant_suffix_max(v))
     if rounding == "nearest":
         product = level * v.num_rel

@@ -17,19 +17,38 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import safe_divide
-from ._gains import GAIN_PARAM, GAINS_PARAM, gain_view
+from ._gains import GAIN_PARAM, GAINS_PARAM, SMALL_CUTOFF, gain_view
+from ._running import RunningSums
 from .base import Family, register
 
 
 def _dcg_at(view, gv, k) -> np.ndarray:
-    """Σ gain / log2(rank + 1) over the documents with a non-zero gain (in the top k)."""
-    if k is not None:  # only the top k of each query
+    """Σ gain / log2(rank + 1) over the documents with a non-zero gain (in the top k), added in
+    rank order: a small k asked first reads only the top k rows; otherwise one running sum per
+    query serves every k (the same sums, bit for bit)."""
+    if k is not None and k <= SMALL_CUTOFF and "dcg" not in gv.memo:
         index, q, pos = view.top_rows(k)
         gain = gv.gain_of(view.rel[index])
         nonzero = gain != 0
         return np.bincount(q[nonzero], weights=gain[nonzero] / np.log2(pos[nonzero] + 2.0), minlength=view.n_queries)
-    index = np.flatnonzero(gv.doc_gain != 0)
-    return view.sum_at(index, gv.doc_gain[index] / np.log2(view.pos[index] + 2.0))
+    return _dcg_running(view, gv).at(view.num_ret if k is None else k)
+
+
+def _discounted(view, gv) -> np.ndarray:
+    """gain / log2(rank + 1) of each ranked document, 0 where the gain is 0."""
+    if "discounted" not in gv.memo:
+        discounted = np.zeros(gv.doc_gain.size, dtype=np.float64)
+        nonzero = np.flatnonzero(gv.doc_gain != 0)
+        discounted[nonzero] = gv.doc_gain[nonzero] / np.log2(view.pos[nonzero] + 2.0)
+        gv.memo["discounted"] = discounted
+    return gv.memo["discounted"]
+
+
+def _dcg_running(view, gv) -> RunningSums:
+    """DCG at every rank of every query (shared by nDCG, nDCG@k for all k, DCG and nDCGRel)."""
+    if "dcg" not in gv.memo:
+        gv.memo["dcg"] = RunningSums(_discounted(view, gv), view.num_ret)
+    return gv.memo["dcg"]
 
 
 def _gv(view, measure):
@@ -50,26 +69,15 @@ def _ndcg(view, measure) -> np.ndarray:
 
 def _ndcg_rel(view, measure) -> np.ndarray:
     gv = gain_view(view, measure.param("gains"))
-    discounted = np.where(gv.doc_gain != 0, gv.doc_gain / np.log2(view.pos + 2.0), 0.0)
-    from ..retrieval.ranked import segmented_accumulate
-
-    results_prefix = segmented_accumulate(np.add, discounted, view.num_ret)
-    ideal_discounted = gv.ideal / np.log2(gv.ideal_pos + 2.0)
-    ideal_prefix = segmented_accumulate(np.add, ideal_discounted, gv.ideal_len)
-    ideal_total = np.bincount(gv.ideal_seg, weights=ideal_discounted, minlength=view.n_queries)
-    # ideal DCG at each ranked position: prefix up to that rank, capped at the ideal length
-    ideal_starts = np.concatenate(([0], np.cumsum(gv.ideal_len)[:-1]))
-    capped = np.minimum(view.pos, gv.ideal_len[view.seg] - 1)
-    has_ideal = gv.ideal_len[view.seg] > 0
-    ideal_here = np.zeros(view.rel.size)
-    ideal_here[has_ideal] = ideal_prefix[ideal_starts[view.seg[has_ideal]] + capped[has_ideal]]
-    positive = (gv.doc_gain > 0) & has_ideal
+    dcg, ideal = _dcg_running(view, gv), gv.ideal_running
+    # at each relevant document: DCG to its rank / ideal DCG to that rank (capped at the ideal length)
+    index = np.flatnonzero((gv.doc_gain > 0) & (gv.ideal_len[view.seg] > 0))
+    q, rank = view.seg[index], view.pos[index] + 1
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratios = results_prefix[positive] / ideal_here[positive]
-    total = np.bincount(view.seg[positive], weights=ratios, minlength=view.n_queries)
-    rel_ret = np.bincount(view.seg[positive], minlength=view.n_queries)
-    dcg_total = view.segment_sum(discounted)
-    total = total + safe_divide((gv.ideal_len - rel_ret) * dcg_total, ideal_total)
+        ratios = dcg.at_each(q, rank) / ideal.at_each(q, np.minimum(rank, gv.ideal_len[q]))
+    total = np.bincount(q, weights=ratios, minlength=view.n_queries)
+    rel_ret = np.bincount(q, minlength=view.n_queries)
+    total = total + safe_divide((gv.ideal_len - rel_ret) * dcg.at(view.num_ret), ideal.at(gv.ideal_len))
     return np.where(total > 0, safe_divide(total, gv.ideal_len), 0.0)
 
 

@@ -69,25 +69,29 @@ class Evaluator:
         release_unused_memory()
         return view
 
-    def evaluate(self, run, *, name: str | None = None, threads: int | None = None) -> Results:
+    def evaluate(self, run, *, name: str | None = None, threads: int | None = None, extras=None) -> Results:
         """Per-query values and aggregates of every measure for ``run``.
 
         A run of a million rows or more, grouped by query, is split at query boundaries and
-        evaluated by ``threads`` threads (default: the cores available; the numbers are the
-        same, see :mod:`.parallel`).
+        evaluated in parts by ``threads`` threads (default: the cores available; one thread
+        still works part by part, which keeps the memory low; the numbers are the same, see
+        :mod:`.parallel`). ``extras(view)``, if given, returns more per-query columns
+        ``{name: array}`` read from the ranked view (trec_eval's relstring); they are added to
+        ``per_query``, without aggregates.
         """
         from .parallel import MIN_ROWS, available_threads, evaluate_parallel
 
         run = read_run(run, name=name)
         run_name = name or run.name or "run"
         threads = available_threads() if threads is None else max(1, int(threads))
-        if threads > 1 and len(run) >= MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":
-            results = evaluate_parallel(self, run, run_name, threads)
+        if len(run) >= MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":  # in parts
+            results = evaluate_parallel(self, run, run_name, threads, extras=extras)
             if results is not None:
                 return results
-        return self.results_from_view(self.view(run), run_name, self.measures)
+        return self.results_from_view(self.view(run), run_name, self.measures, extras=extras)
 
-    def results_from_view(self, view: RankedView, run_name: str, measures: Sequence[Measure]) -> Results:
+    def results_from_view(self, view: RankedView, run_name: str, measures: Sequence[Measure], *,
+                          extras=None) -> Results:
         """Compute ``measures`` on a ranked view.
 
         Policy for queries added by ``complete`` (absent from the run): every measure is 0
@@ -108,6 +112,8 @@ class Evaluator:
                 means[key] = micro_aggregate(np.where(missing, 0.0, numerator), denominator)
             else:
                 means[key] = aggregate(values, measure.family.aggregate, view.n_queries)
+        if extras is not None:
+            per_query.update(extras(view))
         return Results(run_name=run_name, measures=tuple(measures), query_ids=view.query_ids,
                        per_query=per_query, mean=means, settings={**self.options, "aggregate": self.aggregate},
                        in_run=view.in_run)

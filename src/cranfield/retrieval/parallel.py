@@ -54,9 +54,9 @@ def split_run(run, parts: int):
     return [run.slice(a, b) for a, b in zip(cuts[:-1], cuts[1:]) if b > a]
 
 
-def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | None:
+def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=None) -> Results | None:
     """Results of ``evaluator`` on ``run`` computed by ``threads`` threads, or None when the
-    run is not suited (not grouped by query)."""
+    run is not suited (not grouped by query). ``extras``: see :meth:`.Evaluator.evaluate`."""
     # more parts than threads: each part's temporaries are smaller, so the peak memory is lower;
     # a multiple of the threads, so that they finish together
     parts = split_run(run, threads * max(2, -(-len(run) // (PART_ROWS * threads))))
@@ -70,10 +70,13 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int) -> Results | 
 
     def work(part):  # memory freed by a part is reused by the next: released once, at the end
         view = rank(prepared, part, **evaluator.options)
-        return evaluator.results_from_view(view, run_name, evaluator.measures)
+        return evaluator.results_from_view(view, run_name, evaluator.measures, extras=extras)
 
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        pieces = list(pool.map(work, parts))
+    if threads > 1:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            pieces = list(pool.map(work, parts))
+    else:  # one thread: part after part, for the memory (each part's temporaries are reused)
+        pieces = [work(part) for part in parts]
     release_unused_memory()
     position = {qid: i for i, qid in enumerate(prepared.query_ids.tolist())}
     query_ids = np.concatenate([p.query_ids for p in pieces])

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import MeasureError, UsageError
+from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
-from .ranked import NONPOOL, UNJUDGED, RankedView
+from .parallel import available_threads
 from .results import aggregate
 from .trec_names import NICKNAMES, TREC_MEASURES, expand
 
@@ -60,33 +61,12 @@ def _marked(measure_args: tuple[str, ...], version: str) -> tuple[list[str], dic
     return order, params
 
 
-def _relstring(view: RankedView, length: int) -> list[str]:
-    out = []
-    for q in range(view.n_queries):
-        start = int(view.offsets[q])
-        rels = view.rel[start: start + min(length, int(view.num_ret[q]))]
-        chars = []
-        for rel in rels.tolist():
-            if rel > 9:
-                chars.append(">")
-            elif rel >= 0:
-                chars.append(chr(48 + rel))
-            elif rel == NONPOOL:
-                chars.append("-")
-            elif rel == UNJUDGED:
-                chars.append(".")
-            else:  # pragma: no cover - no other codes exist
-                chars.append("<")
-        out.append("".join(chars))
-    return out
-
-
 def _line(name: str, qid: str, value, *, long: bool = False) -> str:
     if isinstance(value, str):
         return f"{name:<22}\t{qid}\t{value}\n"
     if long:
         return f"{name:<22}\t{qid}\t{int(value)}\n"
-    return f"{name:<22}\t{qid}\t{value:6.4f}\n"
+    return f"{name:<22}\t{qid}\t{trec_text.c_fixed4(value)}\n"  # NaN printed with its sign, as printf does
 
 
 def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
@@ -108,10 +88,9 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                          collection_size=options.collection_size)
 
     evaluator, run_data = prepare_and_read(make_evaluator, run)  # the run is read while the qrels are prepared
-    needs_view = any(isinstance(measure, int) for _, _, measure in slots)  # relstring reads the ranking
-    view = evaluator.view(run_data) if needs_view else None
-    results = (evaluator.results_from_view(view, run_data.name or "run", evaluator.measures) if needs_view
-               else evaluator.evaluate(run_data))  # large runs: all cores, same numbers
+    shown = {printed: measure for _, printed, measure in slots if isinstance(measure, int) and options.query}
+    results = evaluator.evaluate(  # large runs: all cores, same numbers; relstring read from each part's ranking
+        run_data, extras=(lambda view: {p: trec_text.relstrings(view, k) for p, k in shown.items()}) if shown else None)
     values = results.per_query
     query_ids = results.query_ids
     n = query_ids.size
@@ -126,23 +105,26 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         return value
 
     out: list[str] = []
-    relstrings = {}
-    for spec, printed, measure in slots:
-        if isinstance(measure, int):
-            relstrings[printed] = _relstring(view, measure)
-    if options.query:
-        for q in range(n):
-            if not in_run[q] and version == "9":
-                continue  # trec_eval 9 prints no line for queries added by -c
-            qid = str(query_ids[q])
-            for spec, printed, measure in slots:
-                if not spec.per_query:
-                    continue
-                if isinstance(measure, int):
-                    out.append(_line(printed, qid, f"'{relstrings[printed][q]}'"))
-                    continue
-                value = per_query_value(printed, measure, q)
-                out.append(_line(prefix + printed, qid, value, long=spec.long and zscores is None))
+    if options.query:  # formatted column-wise: see trec_text
+        keep = np.flatnonzero(in_run | (version != "9"))  # trec_eval 9 prints no line for queries added by -c
+        names, columns, kinds = [], [], []
+        for spec, printed, measure in slots:
+            if not spec.per_query:
+                continue
+            if isinstance(measure, int):
+                names.append(printed)
+                columns.append(values[printed][keep])
+                kinds.append("s")
+                continue
+            column = values[str(measure)][keep]
+            if zscores is not None:
+                column = np.array([per_query_value(printed, measure, q) for q in keep.tolist()])
+            names.append(prefix + printed)
+            columns.append(column)
+            kinds.append("d" if spec.long and zscores is None else "f")
+        threads = available_threads()
+        out.append(trec_text.lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
+                                   threads=threads))
     if options.summary:
         for spec, printed, measure in slots:
             if spec.name == "runid":

@@ -1,0 +1,188 @@
+"""`cranfield trec_eval` against the trec_eval program itself (9.0.8, built with -O3), side by side.
+
+    python benchmarks/bench_trec_eval.py                          # 1M and 10M lines, 2 threads
+    python benchmarks/bench_trec_eval.py --threads 1 2            # also record 1 thread
+    python benchmarks/bench_trec_eval.py --queries 1000 --repeat 1 --no-output   # quick look
+
+trec_eval is compiled from ``../shared/reference/trec_eval-9.0.8`` (relative to the repository
+root) into ``benchmarks/_out/trec_eval-O3`` (git-ignored) with ``-O3`` and nothing else changed.
+Data comes from ``make_data.py`` (N queries × 1000 lines). Each tool runs as a fresh process,
+in turn (trec_eval, then cranfield with each thread count, repeated), so both see the same
+machine load; the table keeps the best wall time of the repeats, with that run's user + system
+CPU time and peak resident memory (``os.wait4``). Every cranfield output is compared byte for
+byte with trec_eval's: differences are counted and reported, never hidden.
+
+Writes ``docs/benchmarks/trec_eval.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import make_data  # noqa: E402
+from _machine import cpu, version  # noqa: E402
+
+OUT_DIR = HERE / "_out"
+BUILD_DIR = OUT_DIR / "trec_eval-O3"
+SOURCE = ROOT.parent / "shared" / "reference" / "trec_eval-9.0.8"
+DOC = ROOT / "docs" / "benchmarks" / "trec_eval.md"
+
+FIVE = ["-m", "map", "-m", "P.10", "-m", "ndcg_cut.10", "-m", "recip_rank", "-m", "recall.1000"]
+CASES = {"-q -m all_trec": ["-q", "-m", "all_trec"], "-m all_trec": ["-m", "all_trec"], "5 measures": FIVE}
+
+
+def build_trec_eval() -> Path:
+    """trec_eval 9.0.8 compiled with -O3 (rebuilt only when missing)."""
+    binary = BUILD_DIR / "trec_eval"
+    if binary.exists():
+        return binary
+    if not SOURCE.is_dir():
+        sys.exit(f"trec_eval sources not found at {SOURCE}")
+    shutil.rmtree(BUILD_DIR, ignore_errors=True)
+    shutil.copytree(SOURCE, BUILD_DIR)
+    subprocess.run(["make", "-s", "CFLAGS=-I. -O3 -DVERSIONID=\\\"9.0.8\\\""], cwd=BUILD_DIR, check=True,
+                   stdout=subprocess.DEVNULL)
+    return binary
+
+
+def run_once(command: list[str], out_path: Path, env: dict | None = None) -> dict:
+    """Run ``command`` with stdout to ``out_path``: wall time, CPU time and peak memory.
+
+    Measured by GNU time when installed: the peak memory ``os.wait4`` reports for a child of this
+    process counts the pages it shared with this (large) Python process before ``exec``.
+    """
+    timer = shutil.which("time") or ("/usr/bin/time" if Path("/usr/bin/time").exists() else None)
+    report = OUT_DIR / "time.txt"
+    full = [timer, "-f", "%e %U %S %M", "-o", str(report), *command] if timer else command
+    with open(out_path, "wb") as out:
+        start = time.perf_counter()
+        process = subprocess.Popen(full, stdout=out, stderr=subprocess.PIPE, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+    error = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {error.strip()[-500:]}")
+    if timer:
+        _, user, system, peak_kb = report.read_text().split()[-4:]
+        return {"wall": wall, "cpu": float(user) + float(system), "rss": int(peak_kb) * 1024}
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss * 1024}
+
+
+def compare(reference: Path, candidate: Path) -> str:
+    """'identical', or how many lines differ and in which measures."""
+    a, b = reference.read_bytes(), candidate.read_bytes()
+    if a == b:
+        return "identical"
+    lines_a, lines_b = a.splitlines(), b.splitlines()
+    if len(lines_a) != len(lines_b):
+        return f"DIFFERENT: {len(lines_a)} vs {len(lines_b)} lines"
+    bad = [(x, y) for x, y in zip(lines_a, lines_b) if x != y]
+    names = sorted({x.split(b"\t")[0].strip().decode() for x, _ in bad})
+    return f"DIFFERENT: {len(bad)} lines ({', '.join(names)})"
+
+
+def best(runs: list[dict]) -> dict:
+    return min(runs, key=lambda r: r["wall"])
+
+
+def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path) -> dict:
+    qrels, run = (str(p) for p in make_data.ensure(queries))
+    args = CASES[case]
+    OUT_DIR.mkdir(exist_ok=True)
+    te_out = OUT_DIR / "trec_eval.out"
+    runs: dict[str, list[dict]] = {"trec_eval": []}
+    load = os.getloadavg()[0]
+    checks = {}
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for _ in range(repeat):
+        runs["trec_eval"].append(run_once([str(binary), *args, qrels, run], te_out))
+        for t in threads:
+            cf_out = OUT_DIR / f"cranfield_{t}.out"
+            result = run_once([sys.executable, "-m", "cranfield", "trec_eval", *args, qrels, run], cf_out,
+                              dict(env, CRANFIELD_THREADS=str(t)))
+            runs.setdefault(f"cranfield {t}", []).append(result)
+            checks[t] = compare(te_out, cf_out)
+    return {"runs": {k: best(v) for k, v in runs.items()}, "checks": checks, "load": load}
+
+
+def startup(repeat: int) -> dict:
+    """Interpreter start and the imports `cranfield trec_eval` needs, nothing evaluated."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    commands = {"python -c pass": [sys.executable, "-c", "pass"],
+                "imports (cranfield.cli, trec_eval, pyarrow.csv, pyarrow.compute)":
+                    [sys.executable, "-c", "import cranfield.cli, cranfield.retrieval.trec_eval, pyarrow.csv, "
+                     "pyarrow.compute"]}
+    return {name: best([run_once(cmd, Path(os.devnull), env) for _ in range(repeat)])
+            for name, cmd in commands.items()}
+
+
+def table(results: dict, threads: list[int]) -> list[str]:
+    head = "| lines | call | trec_eval -O3 | " + " | ".join(f"cranfield, {t} thread{'s' * (t > 1)}" for t in threads)
+    head += " | " + " | ".join(f"ratio ({t})" for t in threads) + " | peak memory te / cf | output | load |"
+    rows = [head, "|" + "---|" * (3 + 2 * len(threads) + 3)]
+    for (queries, case), result in results.items():
+        r = result["runs"]
+        te = r["trec_eval"]
+        cells = [f"{queries * 1000 // 1_000_000}M", f"`{case}`",
+                 f"{te['wall']:.2f} s ({te['cpu']:.2f} cpu)"]
+        cells += [f"{r[f'cranfield {t}']['wall']:.2f} s ({r[f'cranfield {t}']['cpu']:.2f} cpu)" for t in threads]
+        cells += [f"**{te['wall'] / r[f'cranfield {t}']['wall']:.2f}×**" for t in threads]
+        cells.append(f"{te['rss'] / 1e6:.0f} MB / " + " / ".join(f"{r[f'cranfield {t}']['rss'] / 1e6:.0f} MB"
+                                                                 for t in threads))
+        cells.append("; ".join(f"{t}: {result['checks'][t]}" for t in threads))
+        cells.append(f"{result['load']:.1f}")
+        rows.append("| " + " | ".join(cells) + " |")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--queries", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
+    parser.add_argument("--threads", type=int, nargs="+", default=[2], help="cranfield thread counts to time")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-output", action="store_true", help="print only, do not write the report")
+    args = parser.parse_args(argv)
+    binary = build_trec_eval()
+    load = os.getloadavg()[0]
+    results = {}
+    for queries in args.queries:
+        for case in args.cases:
+            results[(queries, case)] = bench(queries, case, args.threads, args.repeat, binary)
+            print("\n".join(table({(queries, case): results[(queries, case)]}, args.threads)[2:]), flush=True)
+    starts = startup(args.repeat)
+    command = "python benchmarks/bench_trec_eval.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    lines = ["# cranfield trec_eval vs trec_eval 9.0.8 (-O3)", "",
+             f"`{command.strip()}` — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {cpu()}, "
+             f"{os.cpu_count()} cores, load {load:.1f} at the start; Python {platform.python_version()}, "
+             f"numpy {version('numpy')}, pyarrow {version('pyarrow')}.", "",
+             "Each tool a fresh process, alternating, best wall time of "
+             f"{args.repeat} (with that run's user + system CPU seconds and peak RSS). Ratio = trec_eval ÷ "
+             "cranfield wall time. `load`: the 1-minute load average when the case started (2 cores: "
+             "above 2, the tools wait for a core and wall times grow). Data: `benchmarks/make_data.py` "
+             "(N queries × 1000 lines, graded judgments, "
+             "20 % of queries with tied scores). `output`: cranfield's stdout compared byte for byte with "
+             "trec_eval's.", "", *table(results, args.threads), "",
+             "Start-up (best of the same repeats): " + "; ".join(f"{name}: {r['wall']:.2f} s, {r['rss'] / 1e6:.0f} MB"
+                                                                for name, r in starts.items()) + "."]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not args.no_output:
+        DOC.write_text(text)
+        print(f"wrote {DOC}")
+
+
+if __name__ == "__main__":
+    main()
