@@ -85,7 +85,7 @@ def test_qrels_errors(tmp_path, content, message):
 
 def test_binary_and_bad_encoding(tmp_path):
     path = write(tmp_path, "run.bin", b"q1 Q0 d1 1 1.0 t\nq1 Q0 d\xff\xfe 2 0.5 t\n", "wb")
-    with pytest.raises(InputError, match=r"run.bin:2: invalid UTF-8 byte 0xff"):
+    with pytest.raises(InputError, match=r"run.bin:2: field docno: invalid UTF-8 byte 0xff"):
         cranfield.read_run(path)
 
 

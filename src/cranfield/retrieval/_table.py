@@ -105,12 +105,15 @@ class TrecTable:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def _from_file(cls, path, kind: str, **kwargs):
+    def _from_file(cls, path, kind: str, *, dialect: str = "cranfield", **kwargs):
         from ..io.parquet import is_parquet, read_parquet_columns
         from ..io.trec import read_trec_columns
+        from ..io.trec_grammar import check_dialect
 
+        check_dialect(dialect)
         parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
-        cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind)
+        cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind,
+                                                                                        dialect=dialect)
         return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=not parquet,
                    _query_starts=cols.query_starts, _longest_docno=cols.longest_docno,
                    **kwargs), cols
