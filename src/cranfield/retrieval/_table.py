@@ -123,6 +123,9 @@ class TrecTable:
         """From ``{qid: {docno: value}}``."""
         source = f"{cls.__name__.lower()} dict"
         qids, docnos, values = columns_from_dict(mapping, source=source, value_field=cls.value_field)
+        exact = np.asarray(values) if values and cls.value_dtype is np.int64 else None
+        if exact is not None and exact.dtype.kind == "i":  # integers kept exact (no float64 rounding)
+            return cls(qids, docnos, exact, source=source, name=name)
         try:
             array = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):
