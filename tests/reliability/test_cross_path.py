@@ -369,3 +369,16 @@ def test_unicode_space_id_every_path(tmp_path, path):
     else:
         run = cranfield.Run.from_dict({"q1": {"\u00a0": 2.5, "d2": 1.5}}, name="tag")
     assert _results(cranfield.evaluate(qrels, run, MEASURES)) == expected
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_parquet_non_finite_score_same_error_whole_and_blocks(tmp_path, partners, bad):
+    """A NaN score in a Parquet run: the block-wise path refuses it as the whole-file one does
+    (it used to give AP 1.0)."""
+    path = tmp_path / "run.parquet"
+    pq.write_table(pa.table({"qid": ["q1"] * 4, "docno": ["d1", "d2", "d3", "D4"], "score": [3.0, 2.0, bad, 1.0]}),
+                   path)
+    whole = _outcome(lambda: _results(cranfield.evaluate(partners[0], cranfield.read_run(path), MEASURES)))
+    blocks = _outcome(lambda: _results(large.evaluate_large(partners[0], path, MEASURES, batch_rows=2)))
+    assert whole[0] == "error" and whole[3:] == (3, "score")
+    assert blocks == whole

@@ -75,7 +75,13 @@ def iter_run_blocks(path: "str | os.PathLike", *, block_bytes: int = 1 << 26, ba
 
         for qid, docno, score, first in iter_parquet_batches(path, kind="run", batch_rows=batch_rows):
             qid = qid if isinstance(qid, pa.Array) else qid.combine_chunks()
-            yield Block(qid, docno, score.astype(np.float64, copy=False), None, first, first - 1 + len(score))
+            score = score.astype(np.float64, copy=False)
+            finite = np.isfinite(score)
+            if not finite.all():  # as the whole-file Parquet reader (Run's check): no NaN/inf score
+                index = int(np.flatnonzero(~finite)[0])
+                raise InputError(f"expected a finite number, found {score[index].item()!r}", source=str(path),
+                                 line=first + index, field="score")
+            yield Block(qid, docno, score, None, first, first - 1 + len(score))
         return
     if file_path.is_dir():
         raise InputError("is a directory, expected a file or a Parquet dataset", source=str(path))
