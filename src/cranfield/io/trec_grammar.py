@@ -11,9 +11,14 @@ Formats::
     run:    qid  Q0    docno  rank  score  tag     6 fields or more (text after the 6th is ignored)
 
 Lines
-    A file is split into lines on LF (``\\n``) only. The file must be UTF-8 text: invalid UTF-8
-    anywhere is an error naming the line; so is a NUL byte (binary data). A UTF-8 byte-order
-    mark at the very start of the file is dropped (in every dialect).
+    A file is split into lines on LF (``\\n``) only. A NUL byte anywhere is an error (binary
+    data; the message names its line). A UTF-8 byte-order mark at the very start of the file
+    is dropped (in every dialect).
+Text
+    ``qid`` and ``docno`` must be UTF-8 (an error names the line and the field); the other
+    fields (iter/Q0, rank, tag, text after the 6th field) and comment lines are bytes that are
+    never decoded (trec_eval ignores them; the run's name, from the first tag, is decoded with
+    replacement characters).
 Fields
     Fields are separated by runs of the ASCII blanks of C's ``isspace``: space, TAB, CR, VT, FF.
     Blanks before the first field and after the last are not fields. No other character
@@ -51,9 +56,14 @@ Dialects (the ``dialect=`` keyword of every reader):
     a comment and a blank line is an error. (10.0 skips only the first of two consecutive qrels
     comment lines and reads the second as data; every one is a comment here.)
 
+Deliberate differences from trec_eval, in every dialect (each a clear error or a documented
+reading, never a silent guess): numbers must match the syntax above (trec_eval's ``atol`` and
+``atof`` read any prefix: ``0x10`` → 0, ``1.5`` → 1, ``abc`` → 0, ``nan``); a NUL byte and an id
+that is not UTF-8 are errors; a BOM is dropped (trec_eval makes it part of the first query id).
+
 Errors: the first bad line of the file is reported (whatever the block size), with the field
-where there is one; within one line the order is: invalid UTF-8, NUL byte, lone CR, blank line
-/ leading blank, number of fields, the value field (``rel`` or ``score``).
+where there is one; within one line the order is: an id that is not UTF-8, a NUL byte, a lone
+CR, a blank line / leading blank / wrong number of fields, the value field (``rel``/``score``).
 """
 
 from __future__ import annotations
