@@ -382,3 +382,31 @@ def test_parquet_non_finite_score_same_error_whole_and_blocks(tmp_path, partners
     blocks = _outcome(lambda: _results(large.evaluate_large(partners[0], path, MEASURES, batch_rows=2)))
     assert whole[0] == "error" and whole[3:] == (3, "score")
     assert blocks == whole
+
+
+DASK_TEXTS = [
+    "q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\n\tq2 Q0 d1 1 0.5 tag\n",
+    "# comment\r\nq\u00a04\tQ0\t\u2003d6 1 +1 t\r\n\r\nq\u00a04 Q0 d1 2 .5 t\r\n#q3 Q0 d1 1 1 t\n",
+    "\ufeffq2\vQ0\fd3  1  1e-2  tag extra words\nq1 Q0 D4 1 007 tag\nq2 Q0 0x10 2 -0 tag",
+]
+
+
+def test_dask_partitions_agree(tmp_path, partners):
+    """Parquet written from parsed text rows, evaluated by cranfield.dask on a LocalCluster
+    (threads): the same Results as the text path."""
+    pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    from cranfield.dask import evaluate as dask_evaluate
+
+    cases = []
+    for i, text in enumerate(DASK_TEXTS):
+        path = tmp_path / f"run{i}.txt"
+        path.write_bytes(text.encode("utf-8"))
+        run = cranfield.read_run(path)
+        run.to_parquet(tmp_path / f"run{i}.parquet")
+        cases.append((tmp_path / f"run{i}.parquet", _results(cranfield.evaluate(partners[0], run, MEASURES))))
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        for parquet, expected in cases:
+            got = _results(dask_evaluate(partners[0], str(parquet), MEASURES))
+            assert got[1:] == expected[1:]
