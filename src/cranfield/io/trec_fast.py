@@ -12,8 +12,10 @@ reference parser on that block. The checks, all over the whole block (never a sa
 * no comment line (per dialect: a query id starting with ``#`` at the first row of each run of
   equal ids, which is where one would show);
 * the value field: scores parse and are finite (Arrow parses exactly the decimal syntax, plus
-  the words nan/inf that are not finite); a relevance is kept only if it is the canonical
-  decimal text of the integer Arrow read (``0x10``, ``+1``, ``007`` go to the reference parser).
+  the words nan/inf that are not finite); Arrow's integer parser reads ``[-]digits`` (the
+  grammar, less ``+1``, which Arrow refuses: the block goes to the reference parser) and
+  hexadecimal ``0x..``: a block holding the bytes ``0x``/``0X`` anywhere goes to the reference
+  parser.
 """
 
 from __future__ import annotations
@@ -47,7 +49,9 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     types = {name: pa.binary() for name in names}  # iter/Q0, rank, tag: bytes, never decoded
     types["f0"] = types["f2"] = pa.string()  # ids: UTF-8, checked by Arrow
     value_name = names[fmt.value]
-    types[value_name] = pa.float64() if fmt is RUN else pa.string()
+    types[value_name] = pa.float64() if fmt is RUN else pa.int64()
+    if fmt is not RUN and (data.find(b"0x", start, end) >= 0 or data.find(b"0X", start, end) >= 0):
+        return None  # Arrow's integer parser also reads hexadecimal: such blocks go to the reference parser
     try:
         table = csv.read_csv(
             pa.BufferReader(pa.py_buffer(memoryview(data)[start:end])),
@@ -63,7 +67,7 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
         return None
     longest = 0
     for name in names:
-        if name == value_name and fmt is RUN:
+        if name == value_name:  # parsed as a number: never empty
             continue
         lengths = pc.min_max(pc.binary_length(table.column(name))).as_py()
         if lengths["min"] == 0:
@@ -80,13 +84,7 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
         if not np.isfinite(value).all():
             return None
     else:
-        try:
-            numbers = pc.cast(value, pa.int64())
-        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            return None
-        if not pc.all(pc.equal(pc.cast(numbers, pa.string()), value)).as_py():
-            return None
-        value = _np(numbers)
+        value = _np(value)
     tag = table.column("f5")[0].as_py().decode("utf-8", "replace") if fmt is RUN else None
     parsed = Parsed(qid, table.column("f2"), value, None, first, table.num_rows, tag)
     parsed.query_starts = starts
