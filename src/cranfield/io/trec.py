@@ -65,6 +65,7 @@ def open_input(path: "str | os.PathLike | IO[bytes]", source: str):
     The one place that opens inputs (to be replaced by a shared ``io.sources.open_input``).
     The container is sniffed; the grammar applied to the bytes never is.
     """
+    owned = not hasattr(path, "read") and str(path) != "-"  # the caller's streams are not closed here
     if hasattr(path, "read"):
         stream = path
     elif str(path) == "-":
@@ -80,9 +81,10 @@ def open_input(path: "str | os.PathLike | IO[bytes]", source: str):
         except OSError as error:  # pragma: no cover - permissions and the like
             raise InputError(f"cannot read file: {error.strerror or error}", source=source) from None
     head = _read(stream, 2, source)
+    raw = stream if owned else None
     if head == b"\x1f\x8b":
-        return _Prefixed(gzip.GzipFile(fileobj=_Prefixed(stream, head), mode="rb"), b"", stream)
-    return _Prefixed(stream, head, stream)
+        return _Prefixed(gzip.GzipFile(fileobj=_Prefixed(stream, head), mode="rb"), b"", raw)
+    return _Prefixed(stream, head, raw)
 
 
 class _Prefixed:
@@ -109,7 +111,7 @@ class _Prefixed:
             return 0
 
     def close(self) -> None:
-        if self.raw is not None and self.raw is not sys.stdin.buffer and hasattr(self.raw, "close"):
+        if self.raw is not None:  # a file opened here (never stdin or the caller's stream)
             self.raw.close()
 
 
@@ -176,8 +178,9 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
     stream = open_input(path, source)
     first = 1
     seen_bytes = seen_rows = False
+    chunks = _chunks(stream, CHUNK_BYTES if chunk_bytes is None else chunk_bytes, source)
     try:
-        for data, start, end in _chunks(stream, CHUNK_BYTES if chunk_bytes is None else chunk_bytes, source):
+        for data, start, end in chunks:
             seen_bytes = True
             parsed = None if general else parse_fast(data, start, end, fmt, dialect, first)
             if parsed is None:
@@ -189,6 +192,7 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
                     positions.append(stream.position())
                 yield parsed
     finally:
+        chunks.close()  # waits for a read in flight before the file is closed
         stream.close()
     expected = f"\"{' '.join(fmt.fields)}\""
     if not seen_bytes:
