@@ -33,7 +33,7 @@ RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 
 #: bytes of text per block (whole lines; a longer line makes a longer block). Tests set it tiny.
-CHUNK_BYTES = 1 << 25
+CHUNK_BYTES = 1 << 23
 
 
 @dataclass

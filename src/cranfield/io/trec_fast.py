@@ -50,7 +50,7 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     types["f0"] = types["f2"] = pa.string()  # ids: UTF-8, checked by Arrow
     value_name = names[fmt.value]
     types[value_name] = pa.float64() if fmt is RUN else pa.int64()
-    if fmt is not RUN and (data.find(b"0x", start, end) >= 0 or data.find(b"0X", start, end) >= 0):
+    if fmt is not RUN and _holds_hex(data, start, end):
         return None  # Arrow's integer parser also reads hexadecimal: such blocks go to the reference parser
     try:
         table = csv.read_csv(
@@ -90,3 +90,8 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     parsed.query_starts = starts
     parsed.longest_docno = longest
     return parsed
+
+
+def _holds_hex(data, start: int, end: int) -> bool:
+    """Whether the block holds ``0x`` or ``0X`` (a cheap one-byte scan first: most blocks hold no x)."""
+    return any(data.find(x, start, end) >= 0 and data.find(b"0" + x, start, end) >= 0 for x in (b"x", b"X"))
