@@ -85,7 +85,7 @@ def test_qrels_errors(tmp_path, content, message):
 
 def test_binary_and_bad_encoding(tmp_path):
     path = write(tmp_path, "run.bin", b"q1 Q0 d1 1 1.0 t\nq1 Q0 d\xff\xfe 2 0.5 t\n", "wb")
-    with pytest.raises(InputError, match=r"run.bin:2: invalid UTF-8 byte 0xff"):
+    with pytest.raises(InputError, match=r"run.bin:2: field docno: invalid UTF-8 byte 0xff"):
         cranfield.read_run(path)
 
 
@@ -182,3 +182,43 @@ def test_output_is_atomic_on_error(tmp_path):
     assert status == 2
     assert out.read_text() == "previous content"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".out.json")] == []
+
+
+def test_dialect_keyword_on_every_reader(tmp_path):
+    """`dialect=` on read_qrels/read_run/from_file and the block-wise iterator: '#' is a comment
+    in cranfield's dialect, an id character in trec_eval 9.0.8's."""
+    from cranfield.io.blocks import iter_run_blocks
+
+    run = write(tmp_path, "run.txt", "#q0 Q0 d1 1 2.5 tag\n" + RUN)
+    qrels = write(tmp_path, "qrels.txt", "#q0 0 d1 1\n" + QRELS)
+    assert cranfield.read_run(run).query_ids == ["q1", "q2"]
+    assert cranfield.read_run(run, dialect="trec_eval-9").query_ids == ["#q0", "q1", "q2"]
+    assert cranfield.Run.from_file(run, dialect="trec_eval-10").query_ids == ["q1", "q2"]
+    assert cranfield.read_qrels(qrels, dialect="trec_eval-9").query_ids == ["#q0", "q1", "q2"]
+    assert cranfield.Qrels.from_file(qrels, dialect="cranfield").query_ids == ["q1", "q2"]
+    blocks = list(iter_run_blocks(run, block_bytes=16, dialect="trec_eval-9"))
+    assert sum(len(b) for b in blocks) == 4 and blocks[0].qid.to_pylist() == ["#q0"]
+    assert [int(x) for b in blocks for x in b.line_numbers()] == [1, 2, 3, 4]
+
+
+def test_line_numbers_after_skipped_lines_and_across_blocks(tmp_path, monkeypatch):
+    """Rows keep their file line numbers (comments, blank lines and block edges in between)."""
+    import cranfield.io.trec as trec
+
+    text = "# c\n\nq1 Q0 d1 1 2.5 tag\n  \nq1 Q0 d2 2 1.5 tag\r\n# x\nq2 Q0 d1 1 0.5 tag"
+    path = write(tmp_path, "run.txt", text)
+    for chunk in (1 << 20, 1, 5, 19):
+        monkeypatch.setattr(trec, "CHUNK_BYTES", chunk)
+        run = cranfield.read_run(path)
+        assert run.lines.tolist() == [3, 5, 7] and run.to_dict() == {"q1": {"d1": 2.5, "d2": 1.5}, "q2": {"d1": 0.5}}
+        assert run.name == "tag"
+
+
+def test_file_objects_and_gzip_stream(tmp_path):
+    import io
+
+    assert len(cranfield.Run.from_file(io.BytesIO(RUN.encode()))) == 3
+    data = gzip.compress(("\ufeff" + RUN * 1000).encode())  # decompressed as a stream, BOM dropped
+    path = write(tmp_path, "run.gz", data, "wb")
+    run = cranfield.read_run(path, dialect="trec_eval-9")
+    assert len(run) == 3000 and run.query_ids == ["q1", "q2"]

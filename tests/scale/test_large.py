@@ -161,3 +161,26 @@ def test_low_memory_threshold(tmp_path, monkeypatch):
     assert not large.use_low_memory(path) and large.use_low_memory(path, True) and not large.use_low_memory("-", True)
     monkeypatch.setattr(large, "LOW_MEMORY_BYTES", 4)
     assert large.use_low_memory(path)
+
+
+def test_block_wise_reads_like_the_whole_file(tmp_path, monkeypatch):
+    """The block-wise reader is the whole-file grammar: Unicode spaces stay inside ids, leading
+    blanks are not fields, '#' lines are comments, whatever the block size (it used to split on
+    Unicode whitespace and keep leading blanks: queries lost)."""
+    import cranfield.retrieval.large as large
+
+    lines = []
+    for i in range(400):
+        q = f"q\u00a0{i % 40}" if i % 3 else f"q{i % 40}"
+        lines.append(f"{'  ' if i % 7 == 0 else ''}{q}\tQ0 d\u3000{i} {i} {1 / (i + 1)!r} tag\n")
+        if i % 50 == 0:
+            lines.append("# comment\n\n")
+    path = tmp_path / "run.txt"
+    path.write_text("".join(sorted(lines, key=lambda line: line.split()[0] if line[0] != "#" else "")),
+                    encoding="utf-8")
+    qrels = {(f"q\u00a0{i % 40}" if i % 3 else f"q{i % 40}"): {f"d\u3000{i}": 1} for i in range(0, 400, 9)}
+    expected = cranfield.evaluate(qrels, cranfield.read_run(path), MEASURES)
+    monkeypatch.setattr(large, "MIN_BLOCK_BYTES", 1)
+    for batch_rows in (1, 7, 1000):
+        assert_same(evaluate_large(qrels, path, MEASURES, batch_rows=batch_rows), expected)
+    assert len(expected.query_ids) == len(qrels)

@@ -95,9 +95,34 @@ def open_input(source, *, display_name: str | None = None):
     return pa.PythonFile(io.BufferedReader(_open_stream(source, name), buffer_size=_READ_SIZE), mode="r")
 
 
-def _open_stream(source, name: str) -> io.RawIOBase:
-    """The decompressed bytes of ``source`` as a raw stream (sniffed, never rewound)."""
+def open_input_counted(source, *, display_name: str | None = None) -> "CountedInput":
+    """:func:`open_input` for readers that report progress: ``read(n)``, ``close()`` and
+    ``position()``, the bytes consumed from the source itself (compressed bytes for a compressed
+    file, so that progress is measured against the file's size)."""
+    name = display_name if display_name is not None else display_name_of(source)
     raw = _raw_binary(source, name)
+    return CountedInput(io.BufferedReader(_open_stream(source, name, raw), buffer_size=_READ_SIZE), raw)
+
+
+class CountedInput:
+    """The decompressed bytes of a source, with the count of source bytes consumed so far."""
+
+    def __init__(self, stream, raw: "_Guarded") -> None:
+        self._stream, self._raw = stream, raw
+
+    def read(self, size: int = -1) -> bytes:
+        return self._stream.read(size)
+
+    def position(self) -> int:
+        return self._raw.consumed
+
+    def close(self) -> None:
+        self._stream.close()
+
+
+def _open_stream(source, name: str, raw=None) -> io.RawIOBase:
+    """The decompressed bytes of ``source`` as a raw stream (sniffed, never rewound)."""
+    raw = _raw_binary(source, name) if raw is None else raw
     try:
         head = _read_exactly(raw, SNIFF_BYTES, name)
         compression = _compression(head)
@@ -238,6 +263,7 @@ class _Guarded(_Raw):
 
     def __init__(self, handle, name: str, *, owned: bool) -> None:
         self._handle, self._name, self._owned = handle, name, owned
+        self.consumed = 0  # bytes read from the source (compressed bytes, for a compressed file)
 
     def read(self, size: int = -1) -> bytes:
         try:
@@ -254,6 +280,7 @@ class _Guarded(_Raw):
                              source=self._name)
         if isinstance(data, str):
             raise InputError("text where bytes were expected", source=self._name)
+        self.consumed += len(data)
         return bytes(data)
 
     def close(self) -> None:

@@ -1,40 +1,35 @@
 """Read and write TREC qrels and run files, fast and strictly.
 
-Format (trec_eval's; text after a run line's 6th field is ignored, as trec_eval does)::
-
-    qrels:  qid  iter  docno  rel                  (4 fields)
-    run:    qid  Q0    docno  rank  score  tag     (6 fields)
-
-Fields are separated by any run of spaces or tabs; lines starting with ``#`` and blank lines
-are skipped; CRLF line ends, a UTF-8 byte-order mark and gzip compression (``.gz`` or the
-gzip magic bytes) are accepted; ``-`` reads standard input.
-
-The file is read in blocks by Arrow's multi-threaded CSV reader (one column per line) and
-split with vectorised string kernels: there is no Python loop per line. Every error names the
-file, the line and the field, what was found and what was expected.
+The grammar (fields, separators, numbers, comments per dialect, errors) is specified once in
+:mod:`cranfield.io.trec_grammar`. This module opens the input (a path, ``-`` for standard
+input, a binary file object; gzip is decompressed as a stream) and cuts it into blocks of whole
+lines (:data:`CHUNK_BYTES` each); every block is parsed by the verified fast path
+(:mod:`cranfield.io.trec_fast`) or, when any of its lines is outside that subset, by the
+reference parser: the same rows, or the same error (file, line, field), whatever the block
+size. The whole-file reader (:func:`read_trec_columns`) and the block-wise one
+(:func:`cranfield.io.blocks.iter_run_blocks`) are the same loop (:func:`iter_parsed`).
 """
 
 from __future__ import annotations
 
-import gzip
 import os
-import sys
 from dataclasses import dataclass
-from pathlib import Path
-from typing import IO, Iterable
+from typing import IO, Iterable, Iterator
 
 import numpy as np
 
-from .._arrow import release_unused_memory, take_sorted
-from .._arrow import to_numpy as _np
+from .._arrow import release_unused_memory
 from ..errors import InputError
+from .trec_grammar import BOM, Parsed, check_dialect, format_of, parse_lines
 
-__all__ = ["read_trec_columns", "TrecColumns", "RUN_FIELDS", "QRELS_FIELDS", "write_trec_lines"]
+__all__ = ["read_trec_columns", "iter_parsed", "TrecColumns", "RUN_FIELDS", "QRELS_FIELDS", "write_trec_lines",
+           "CHUNK_BYTES"]
 
 RUN_FIELDS = ("qid", "Q0", "docno", "rank", "score", "tag")
 QRELS_FIELDS = ("qid", "iter", "docno", "rel")
 
-_BLOCK_SIZE = 1 << 22  # 4 MiB of text per block: parallel parsing, small peak memory
+#: bytes of text per block (whole lines; a longer line makes a longer block). Tests set it tiny.
+CHUNK_BYTES = 1 << 23
 
 
 @dataclass
@@ -51,235 +46,154 @@ class TrecColumns:
     longest_docno: "int | None" = None  # bytes, if known
 
 
-def _display_name(path: "str | os.PathLike | None") -> str:
+def _display_name(path) -> str:
+    if hasattr(path, "read"):
+        return str(getattr(path, "name", "<stream>"))
     if path is None or str(path) == "-":
         return "<stdin>"
     return str(path)
 
 
-def _open_source(path: "str | os.PathLike | IO[bytes]", source: str):
-    """Return an Arrow input stream for a path, '-', or a binary file object."""
-    import pyarrow as pa
+# ------------------------------------------------------------------------------ opening
+def open_input(path: "str | os.PathLike | IO[bytes]", source: str):
+    """A binary stream of the input's bytes, read once and decompressed on the fly by
+    :func:`cranfield.io.sources.open_input_counted` (the one opener of every reader): ``read(n)``,
+    ``position()`` (source bytes consumed, for progress) and ``close()``. The container is sniffed;
+    the grammar applied to the bytes never is."""
+    from .sources import open_input_counted
 
-    if hasattr(path, "read"):
-        data = path.read()
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        return _maybe_gunzip(data, source)
-    if str(path) == "-":
-        return _maybe_gunzip(sys.stdin.buffer.read(), source)
-    file_path = Path(path)
-    if not file_path.exists():
-        raise InputError("no such file", source=source)
-    if file_path.is_dir():
-        raise InputError("is a directory, expected a file", source=source)
-    with open(file_path, "rb") as handle:
-        magic = handle.read(2)
-    if magic == b"\x1f\x8b":
-        return _maybe_gunzip(file_path.read_bytes(), source)
-    try:
-        return pa.OSFile(str(file_path), "r")  # buffered reads: no memory map inflating the resident set
-    except OSError as error:  # pragma: no cover - permissions and the like
-        raise InputError(f"cannot read file: {error.strerror or error}", source=source) from None
+    return open_input_counted(path, display_name=source)
 
 
-def _maybe_gunzip(data: bytes, source: str):
-    import pyarrow as pa
-
-    if data[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(data)
-        except (EOFError, OSError, gzip.BadGzipFile) as error:
-            raise InputError(f"corrupt or truncated gzip data ({error})", source=source) from None
-    return pa.BufferReader(data)
+def _read(stream, n: int, source: str) -> bytes:
+    """``n`` bytes (fewer at the end); the opener turns read and decompression errors into InputError."""
+    return stream.read(n)
 
 
-def _read_lines(stream, source: str):
-    """All lines of the stream as one Arrow binary ChunkedArray (empty lines kept)."""
-    import pyarrow as pa
-    import pyarrow.csv as csv
+def _chunks(stream, chunk_bytes: int, source: str) -> Iterator[tuple[bytes, int, int]]:
+    """``(data, start, end)``: ``data[start:end]`` is a block of whole lines (the file's last line
+    may lack its LF); a UTF-8 BOM at the start of the file is dropped. The next read overlaps
+    the parsing of the current block; blocks are cut without copying (a line split by a read
+    is joined into a one-line block of its own)."""
+    from concurrent.futures import ThreadPoolExecutor
 
-    read_options = csv.ReadOptions(column_names=["line"], block_size=_BLOCK_SIZE, use_threads=True)
-    parse_options = csv.ParseOptions(delimiter="\x1f", quote_char=False, escape_char=False,
-                                     ignore_empty_lines=False, newlines_in_values=False)
-    convert_options = csv.ConvertOptions(column_types={"line": pa.binary()}, strings_can_be_null=False,
-                                         quoted_strings_can_be_null=False)
-    try:
-        table = csv.read_csv(stream, read_options=read_options, parse_options=parse_options,
-                             convert_options=convert_options)
-    except pa.ArrowInvalid as error:
-        text = str(error)
-        if "Empty CSV file" in text:
-            return pa.chunked_array([], pa.binary())
-        # A line containing the 0x1f separator byte yields two columns: treat as binary garbage.
-        raise InputError(f"unreadable content ({text.splitlines()[0]}); expected a text file", source=source) from None
-    return table.column("line")
-
-
-def _to_utf8(lines, source: str):
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    try:
-        return pc.cast(lines, pa.string())
-    except pa.ArrowInvalid:
-        # Slow path, only to name the offending line.
-        for number, raw in enumerate(lines.to_pylist(), start=1):
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                snippet = raw[max(0, error.start - 10): error.start + 10]
-                raise InputError(f"invalid UTF-8 byte 0x{raw[error.start]:02x} near {snippet!r}; "
-                                 "expected UTF-8 text", source=source, line=number) from None
-        raise  # pragma: no cover
+    size = max(int(chunk_bytes), 1)
+    carry = _read(stream, len(BOM), source)
+    if carry == BOM:
+        carry = b""
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(_read, stream, size, source)
+        while True:
+            data = future.result()
+            if not data:
+                if carry:
+                    yield carry, 0, len(carry)
+                return
+            future = pool.submit(_read, stream, size, source)
+            begin = 0
+            if carry:
+                newline = data.find(b"\n")
+                if newline < 0:
+                    carry += data
+                    continue
+                joint = carry + data[:newline + 1]
+                carry = b""
+                yield joint, 0, len(joint)
+                begin = newline + 1
+            cut = data.rfind(b"\n") + 1
+            if cut <= begin:
+                carry = data[begin:]
+                continue
+            yield data, begin, cut
+            carry = data[cut:]
 
 
-def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str) -> TrecColumns:
-    """Read a TREC ``run`` or ``qrels`` file into columns, validating every line.
+def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: str = "cranfield",
+                chunk_bytes: "int | None" = None, general: bool = False, positions: "list | None" = None
+                ) -> Iterator[Parsed]:
+    """The rows of a TREC file, block by block (blocks without rows are not yielded).
 
-    Well-formed files with one separator character are parsed by Arrow's typed CSV reader
-    directly (the fast path); anything else — runs of blanks, comments, blank lines, a bad
-    field — goes through the general whitespace-splitting path, which names the bad line.
+    ``general=True`` parses every block with the reference parser (for tests: the result is
+    the same). ``positions``, if given, receives the input position after each yielded block.
+    Raises the error of the first bad line, or one for an empty file / a file without rows.
     """
-    source = _display_name(path if not hasattr(path, "read") else getattr(path, "name", "<stream>"))
-    stream = _open_source(path, source)
+    from .trec_fast import parse_fast
+
+    check_dialect(dialect)
+    fmt = format_of(kind)
+    source = _display_name(path)
+    stream = open_input(path, source)
+    first = 1
+    seen_bytes = seen_rows = False
+    chunks = _chunks(stream, CHUNK_BYTES if chunk_bytes is None else chunk_bytes, source)
     try:
-        fast = _read_fast(stream, kind, source)
-        if fast is not None:
-            return fast
-        stream.seek(0)
-        return _read_general(stream, kind, source)
+        for data, start, end in chunks:
+            seen_bytes = True
+            parsed = None if general else parse_fast(data, start, end, fmt, dialect, first)
+            if parsed is None:
+                parsed = parse_lines(data, start, end, fmt, dialect, first, source)
+            first += parsed.n_lines
+            if len(parsed):
+                seen_rows = True
+                if positions is not None:
+                    positions.append(stream.position())
+                yield parsed
+    finally:
+        chunks.close()  # waits for a read in flight before the file is closed
+        stream.close()
+    expected = f"\"{' '.join(fmt.fields)}\""
+    if not seen_bytes:
+        raise InputError(f"empty file; expected {kind} lines {expected}", source=source)
+    if not seen_rows:
+        raise InputError(f"no {kind} lines (only comments or blank lines); expected {expected}", source=source)
+
+
+def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, dialect: str = "cranfield") -> TrecColumns:
+    """Read a TREC ``run`` or ``qrels`` file into columns, validating every line (see
+    :mod:`cranfield.io.trec_grammar` for the grammar and the dialects)."""
+    import pyarrow as pa
+
+    from ..retrieval.ranked import query_block_starts
+
+    source = _display_name(path)
+    try:
+        parts = list(iter_parsed(path, kind, dialect=dialect))
+        qid = pa.chunked_array([c for p in parts for c in _chunks_of(p.qid)], type=pa.string())
+        docno = pa.chunked_array([c for p in parts for c in _chunks_of(p.docno)], type=pa.string())
+        value = parts[0].value if len(parts) == 1 else np.concatenate([p.value for p in parts])
+        contiguous = all(p.lines is None for p in parts) and sum(map(len, parts)) == parts[-1].first + \
+            parts[-1].n_lines - 1
+        lines = None if contiguous else np.concatenate(
+            [p.lines if p.lines is not None else np.arange(p.first, p.first + len(p), dtype=np.int64) for p in parts])
+        starts = _merged_starts(parts) if all(p.query_starts is not None for p in parts) else query_block_starts(qid)
+        longest = None
+        if all(p.longest_docno is not None for p in parts):
+            longest = max(p.longest_docno for p in parts)
+        return TrecColumns(qid=qid, docno=docno, value=value, line=lines, tag=parts[0].tag, source=source,
+                           query_starts=starts, longest_docno=longest)
     finally:
         release_unused_memory()
 
 
-def _read_fast(stream, kind: str, source: str) -> "TrecColumns | None":
+def _chunks_of(array):
     import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.csv as csv
 
-    from ..retrieval.ranked import query_block_starts
-
-    sample = stream.read(1 << 16)
-    stream.seek(0)
-    if not sample or b"\r" in sample or b"#" in sample[:1] or b"\n\n" in sample or b"\n#" in sample:
-        return None
-    has_tab, has_space = b"\t" in sample, b" " in sample
-    if has_tab == has_space:
-        return None
-    delimiter = "\t" if has_tab else " "
-    fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
-    names = [f"f{i}" for i in range(len(fields))]
-    value_column, value_type = ("f4", pa.float64()) if kind == "run" else ("f3", pa.int64())
-    try:
-        table = csv.read_csv(
-            stream,
-            read_options=csv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE, use_threads=True),
-            parse_options=csv.ParseOptions(delimiter=delimiter, quote_char=False, escape_char=False,
-                                           ignore_empty_lines=False, newlines_in_values=False),
-            convert_options=csv.ConvertOptions(
-                column_types={"f0": pa.string(), "f2": pa.string(), value_column: value_type},
-                include_columns=["f0", "f2", value_column], strings_can_be_null=False,
-                quoted_strings_can_be_null=False, null_values=[]))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
-        return None
-    if table.num_rows == 0:
-        return None
-    qid, docno, value = table.column("f0"), table.column("f2"), table.column(value_column)
-    # A comment line or an empty query id past the sample differs from the line before it, so
-    # checking the first row of each run of equal ids is enough.
-    starts = query_block_starts(qid)
-    block_ids = take_sorted(qid, starts)
-    docno_lengths = pc.min_max(pc.binary_length(docno)).as_py()
-    if value.null_count or docno_lengths["min"] == 0 \
-            or pc.min(pc.binary_length(block_ids)).as_py() == 0 or pc.any(pc.starts_with(block_ids, "#")).as_py():
-        return None
-    if kind == "run":
-        # one Arrow buffer from the memory the parser just freed, seen by numpy without a copy
-        scores = _np(pa.concat_arrays(value.chunks)) if value.num_chunks > 1 else _np(value)
-        if not np.isfinite(scores).all():
-            return None
-        value = scores
-        first_line = sample.split(b"\n", 1)[0].split()
-        tag = first_line[5].decode("utf-8", "replace") if len(first_line) > 5 else None
-    else:
-        value = _np(value)
-        tag = None
-    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=tag, source=source, query_starts=starts,
-                       longest_docno=docno_lengths["max"])
+    return array.chunks if isinstance(array, pa.ChunkedArray) else [array]
 
 
-def _read_general(stream, kind: str, source: str) -> TrecColumns:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    fields = RUN_FIELDS if kind == "run" else QRELS_FIELDS
-    lines = _to_utf8(_read_lines(stream, source), source)
-    if len(lines) == 0:
-        raise InputError(f"empty file; expected {kind} lines \"{' '.join(fields)}\"", source=source)
-
-    # ASCII whitespace only, as trec_eval's isspace() and the fast path; leading blanks are not a field
-    parts = pc.ascii_split_whitespace(pc.ascii_trim_whitespace(lines))
-    lengths = _np(pc.list_value_length(parts))
-    first = pc.list_element(parts, 0)
-    # skip blank lines ([""]) and comments (first field starts with '#')
-    blank = (lengths == 1) & _np(pc.equal(first, ""))
-    comment = _np(pc.starts_with(first, "#"))
-    keep = ~(blank | comment)
-    line_numbers = np.flatnonzero(keep).astype(np.int64) + 1
-    if line_numbers.size == 0:
-        raise InputError(f"no {kind} lines (only comments or blank lines); expected "
-                         f"\"{' '.join(fields)}\"", source=source)
-    # trec_eval ignores text after the 6th field of a run line (its test suite relies on it)
-    wrong = (lengths < len(fields)) if kind == "run" else (lengths != len(fields))
-    bad = np.flatnonzero(keep & wrong)
-    if bad.size:
-        index = int(bad[0])
-        raise InputError(f"expected {len(fields)} fields \"{' '.join(fields)}\", found {int(lengths[index])}",
-                         source=source, line=index + 1)
-    if not keep.all():
-        parts = parts.filter(pa.chunked_array([pa.array(keep)]) if isinstance(parts, pa.ChunkedArray) else pa.array(keep))
-
-    def column(j: int):
-        return pc.list_element(parts, j)
-
-    qid, docno = column(0), column(2)
-    if kind == "run":
-        value = _parse_numbers(column(4), pa.float64(), source, line_numbers, "score", "a number")
-        scores = _np(value)
-        finite = np.isfinite(scores)
-        if not finite.all():
-            index = int(np.flatnonzero(~finite)[0])
-            raise InputError(f"expected a finite number, found {column(4)[index].as_py()!r}",
-                             source=source, line=int(line_numbers[index]), field="score")
-        value = scores
-        tag = column(5)[0].as_py()
-    else:
-        value = _np(_parse_numbers(column(3), pa.int64(), source, line_numbers, "rel", "an integer relevance"))
-        tag = None
-    return TrecColumns(qid=qid, docno=docno, value=value, line=line_numbers, tag=tag, source=source)
-
-
-def _parse_numbers(strings, arrow_type, source: str, line_numbers: np.ndarray, field: str, expected: str,
-                   *, check_only: bool = False):
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    try:
-        values = pc.cast(strings, arrow_type)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        if check_only:
-            # trec_eval ignores the rank column; we accept anything there.
-            return None
-        pattern = r"^[+-]?\d+$" if arrow_type == pa.int64() else r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
-        ok = pc.match_substring_regex(strings, pattern)
-        ok_np = _np(ok)
-        bad = np.flatnonzero(~ok_np)
-        index = int(bad[0]) if bad.size else 0
-        found = strings[index].as_py() if hasattr(strings, "__getitem__") else "?"
-        raise InputError(f"expected {expected}, found {found!r}", source=source,
-                         line=int(line_numbers[index]), field=field) from None
-    return values
+def _merged_starts(parts: list[Parsed]) -> np.ndarray:
+    """The query starts of the blocks, as rows of the whole file (a query may go on across blocks)."""
+    pieces = []
+    offset = 0
+    previous_last = None
+    for part in parts:
+        starts = part.query_starts
+        if previous_last is not None and part.qid[0].as_py() == previous_last:
+            starts = starts[1:]
+        pieces.append(starts + offset)
+        previous_last = part.qid[len(part) - 1].as_py()
+        offset += len(part)
+    return np.concatenate(pieces).astype(np.int64, copy=False)
 
 
 def write_trec_lines(rows: Iterable[str], handle: IO[str]) -> None:

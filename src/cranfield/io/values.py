@@ -253,7 +253,6 @@ def score_column(values, *, source: str, field: str = "score", first_row: int = 
 def id_column(values, *, source: str, field: str, first_row: int = 1, lines: np.ndarray | None = None,
               where: Where | None = None):
     """Ids as an Arrow ChunkedArray of ``string`` (integers become their decimal text)."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
     array = _arrow_ids(values, source=source, field=field, first_row=first_row, lines=lines, where=where)

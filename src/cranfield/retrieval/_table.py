@@ -105,12 +105,15 @@ class TrecTable:
 
     # ------------------------------------------------------------------ constructors
     @classmethod
-    def _from_file(cls, path, kind: str, **kwargs):
+    def _from_file(cls, path, kind: str, *, dialect: str = "cranfield", **kwargs):
         from ..io.parquet import is_parquet, read_parquet_columns
         from ..io.trec import read_trec_columns
+        from ..io.trec_grammar import check_dialect
 
+        check_dialect(dialect)
         parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
-        cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind)
+        cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind,
+                                                                                        dialect=dialect)
         return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=not parquet,
                    _query_starts=cols.query_starts, _longest_docno=cols.longest_docno,
                    **kwargs), cols
@@ -120,6 +123,9 @@ class TrecTable:
         """From ``{qid: {docno: value}}``."""
         source = f"{cls.__name__.lower()} dict"
         qids, docnos, values = columns_from_dict(mapping, source=source, value_field=cls.value_field)
+        exact = np.asarray(values) if values and cls.value_dtype is np.int64 else None
+        if exact is not None and exact.dtype.kind == "i":  # integers kept exact (no float64 rounding)
+            return cls(qids, docnos, exact, source=source, name=name)
         try:
             array = np.asarray(values, dtype=np.float64)
         except (TypeError, ValueError):

@@ -22,7 +22,6 @@ per-query values, whatever the size of the run.
 
 from __future__ import annotations
 
-import gzip
 import os
 import sys
 import tempfile
@@ -31,7 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import InputError, UsageError
 from ..measures.base import Measure
 from .evaluate import DEFAULT_MEASURES, Evaluator
 from ._segments import run_starts
@@ -53,42 +52,40 @@ def evaluate_large(qrels, run: "str | os.PathLike", measures: "Sequence[str | Me
                    batch_rows: int = 1 << 20, progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
                    name: str | None = None, relevance_level: int = 1, complete: bool = False,
                    max_results: int | None = None, judged_only: bool = False, collection_size: int | None = None,
-                   aggregate: str = "macro") -> Results:
+                   aggregate: str = "macro", dialect: str = "cranfield") -> Results:
     """Evaluate a run file of any size in bounded memory; the same results as :func:`cranfield.evaluate`.
 
     ``batch_rows``: rows per block (memory grows with it: about 150 bytes per row); ``progress``:
     a progress bar on standard error (on a terminal); ``tmp_dir``: where a run that is not grouped
-    by query is partitioned (default: the system's temporary folder; about 15 bytes per row).
+    by query is partitioned (default: the system's temporary folder; about 15 bytes per row);
+    ``dialect``: of the TREC text run (see :mod:`cranfield.io.trec_grammar`).
     The other options are :class:`~cranfield.Evaluator`'s.
     """
     evaluator = Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
                           max_results=max_results, judged_only=judged_only, collection_size=collection_size,
                           aggregate=aggregate)
-    return evaluate_path(evaluator, run, batch_rows=batch_rows, progress=progress, tmp_dir=tmp_dir, name=name)
+    return evaluate_path(evaluator, run, batch_rows=batch_rows, progress=progress, tmp_dir=tmp_dir, name=name,
+                         dialect=dialect)
 
 
 def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows: int = 1 << 20,
                   progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
-                  name: str | None = None) -> Results:
+                  name: str | None = None, dialect: str = "cranfield") -> Results:
     """:func:`evaluate_large` with an existing :class:`~cranfield.Evaluator` (qrels prepared once)."""
-    from ..io.blocks import Irregular
+    from ..io.trec_grammar import check_dialect
 
+    check_dialect(dialect)
     if batch_rows < 1:
         raise UsageError(f"batch_rows must be ≥ 1, found {batch_rows}")
     with _Progress(path, enabled=progress) as bar:
-        for general in (False, True):
-            try:
-                partials = _grouped(evaluator, path, batch_rows, general, bar)
-                break
-            except Irregular:  # an irregular line: read again with the general text parser
-                bar.restart()
-            except _NotGrouped:
-                bar.restart("partitioning by query")
-                partials = _partitioned(evaluator, path, batch_rows, general, bar, tmp_dir)
-                break
+        try:
+            partials = _grouped(evaluator, path, batch_rows, dialect, bar)
+        except _NotGrouped:
+            bar.restart("partitioning by query")
+            partials = _partitioned(evaluator, path, batch_rows, dialect, bar, tmp_dir)
     if evaluator.options["complete"]:
         partials.append(missing_piece(evaluator, seen_mask(partials, evaluator)))
-    return combine(evaluator, partials, name or _default_name(path), source=str(path))
+    return combine(evaluator, partials, name or _default_name(path, dialect), source=str(path))
 
 
 def use_low_memory(run: "str | os.PathLike", requested: bool = False) -> bool:
@@ -105,7 +102,7 @@ def use_low_memory(run: "str | os.PathLike", requested: bool = False) -> bool:
     return path.is_file() and path.stat().st_size > LOW_MEMORY_BYTES
 
 
-def _default_name(path) -> str:
+def _default_name(path, dialect: str = "cranfield") -> str:
     from ..io.parquet import NAME_KEY, is_parquet
 
     if is_parquet(path):
@@ -115,33 +112,30 @@ def _default_name(path) -> str:
         if metadata.get(NAME_KEY):
             return metadata[NAME_KEY].decode("utf-8", "replace")
         return Path(str(path)).name
-    # the tag of the first run line, as read_run names a run
-    opener = gzip.open if _gzip(path) else open
-    with opener(path, "rb") as handle:
-        for raw in handle:
-            fields = raw.split()
-            if fields and not fields[0].startswith(b"#"):
-                return fields[5].decode("utf-8", "replace") if len(fields) > 5 else Path(str(path)).name
-    return Path(str(path)).name
+    # the tag of the first run line, as read_run names a run (read by the grammar, first block only)
+    from ..io.trec import iter_parsed
+
+    for parsed in iter_parsed(path, "run", dialect=dialect, chunk_bytes=1 << 16):
+        return parsed.tag or Path(str(path)).name
+    return Path(str(path)).name  # pragma: no cover - iter_parsed raises on a file without rows
 
 
-def _gzip(path) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(2) == b"\x1f\x8b"
+#: smallest text block of the block-wise reader (bytes); tests set it tiny to cross block edges
+MIN_BLOCK_BYTES = 1 << 16
 
 
-def _blocks(path, batch_rows: int, general: bool):
+def _blocks(path, batch_rows: int, dialect: str):
     from ..io.blocks import iter_run_blocks
 
-    return iter_run_blocks(path, block_bytes=max(1 << 16, min(batch_rows * 40, 1 << 30)), batch_rows=batch_rows,
-                           general=general)
+    return iter_run_blocks(path, block_bytes=max(MIN_BLOCK_BYTES, min(batch_rows * 40, 1 << 30)),
+                           batch_rows=batch_rows, dialect=dialect)
 
 
 def _run_of(qid, docno, score, lines, source: str) -> Run:
     return Run(qid, docno, score, source=source, lines=lines, _trusted=True)
 
 
-def _grouped(evaluator: Evaluator, path, batch_rows: int, general: bool, bar) -> list[Partial | None]:
+def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar) -> list[Partial | None]:
     """One pass over a run grouped by query; raises _NotGrouped as soon as it is seen not to be.
 
     Each block's rows up to its last query are evaluated together with the query carried from
@@ -149,13 +143,13 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, general: bool, bar) ->
     import pyarrow as pa
 
     prepared = evaluator._prepared
-    pieces_evaluator = PieceEvaluator(evaluator)
+    pieces = _Deferred(PieceEvaluator(evaluator))
     seen = np.zeros(len(prepared.query_ids), dtype=bool)
     partials: list[Partial | None] = []
     carry = None  # (qid, docno, score, lines) of the last query of the previous block
     carry_code = -1
     source = str(path)
-    for block in _blocks(path, batch_rows, general):
+    for block in _blocks(path, batch_rows, dialect):
         codes = query_codes(block.qid, prepared.query_index)
         lines = block.line_numbers()
         starts = run_starts(codes)
@@ -172,18 +166,42 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, general: bool, bar) ->
             carry = _concat([carry, tail])
             bar.advance(block.position)
             continue
-        pieces = [carry] if carry is not None else []
+        done = [carry] if carry is not None else []
         take = np.flatnonzero(codes[:last] >= 0)
         if take.size:
             index = pa.array(take)
-            pieces.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
-        if pieces:
-            partials.append(pieces_evaluator.evaluate(_run_of(*_concat(pieces), source)))
+            done.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
+        if done:
+            partials.append(pieces.evaluate(_run_of(*_concat(done), source)))
         carry, carry_code = (tail, tail_code) if tail_code >= 0 else (None, -1)
         bar.advance(block.position)
     if carry is not None:
-        partials.append(pieces_evaluator.evaluate(_run_of(*_concat([carry]), source)))
+        partials.append(pieces.evaluate(_run_of(*_concat([carry]), source)))
+    pieces.raise_pending()
     return partials
+
+
+class _Deferred:
+    """Evaluates pieces; an input error found while evaluating (a duplicate document) is raised
+    only after the whole file was read, so that a bad line further down wins, as when the whole
+    file is read first."""
+
+    def __init__(self, evaluator: PieceEvaluator) -> None:
+        self.evaluator = evaluator
+        self.pending: InputError | None = None
+
+    def evaluate(self, run: Run) -> Partial | None:
+        if self.pending is not None:
+            return None
+        try:
+            return self.evaluator.evaluate(run)
+        except InputError as error:
+            self.pending = error
+            return None
+
+    def raise_pending(self) -> None:
+        if self.pending is not None:
+            raise self.pending
 
 
 def _concat(pieces):
@@ -199,13 +217,11 @@ def _concat(pieces):
             np.concatenate([p[2] for p in pieces]), np.concatenate([p[3] for p in pieces]))
 
 
-def _partitioned(evaluator: Evaluator, path, batch_rows: int, general: bool, bar, tmp_dir) -> list[Partial | None]:
+def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, tmp_dir) -> list[Partial | None]:
     """Partition the run by ranges of the sorted qrels query ids into temporary Parquet files,
     then evaluate each file (every query wholly in one)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from ..io.blocks import Irregular
 
     prepared = evaluator._prepared
     pieces_evaluator = PieceEvaluator(evaluator)
@@ -216,34 +232,24 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, general: bool, bar
         writers: dict[int, object] = {}
         n_parts = None
         try:
-            for blocks_general in ((general,) if general else (False, True)):
-                try:
-                    for block in _blocks(path, batch_rows, blocks_general):
-                        if n_parts is None:  # about batch_rows rows per part, from the first block's density
-                            n_parts = _n_parts(path, block, batch_rows, n_queries)
-                        codes = query_codes(block.qid, prepared.query_index)
-                        keep = np.flatnonzero(codes >= 0)
-                        part = codes[keep] * n_parts // n_queries
-                        order = keep[np.argsort(part, kind="stable")]
-                        part = np.sort(part, kind="stable")
-                        bounds = np.flatnonzero(np.r_[True, part[1:] != part[:-1], True]) if part.size else []
-                        table = pa.table({"qid": block.qid, "docno": block.docno, "score": block.score,
-                                          "line": block.line_numbers()}, schema=schema).take(pa.array(order))
-                        for a, b in zip(bounds[:-1], bounds[1:]):  # a loop over parts, not rows
-                            p = int(part[a])
-                            if p not in writers:
-                                writers[p] = pq.ParquetWriter(os.path.join(folder, f"part-{p:05d}.parquet"), schema,
-                                                              compression="lz4")
-                            writers[p].write_table(table.slice(int(a), int(b - a)))
-                        bar.advance(block.position)
-                    break
-                except Irregular:
-                    for writer in writers.values():
-                        writer.close()
-                    writers = {}
-                    for file in Path(folder).glob("*.parquet"):
-                        file.unlink()
-                    bar.restart("partitioning by query")
+            for block in _blocks(path, batch_rows, dialect):
+                if n_parts is None:  # about batch_rows rows per part, from the first block's density
+                    n_parts = _n_parts(path, block, batch_rows, n_queries)
+                codes = query_codes(block.qid, prepared.query_index)
+                keep = np.flatnonzero(codes >= 0)
+                part = codes[keep] * n_parts // n_queries
+                order = keep[np.argsort(part, kind="stable")]
+                part = np.sort(part, kind="stable")
+                bounds = np.flatnonzero(np.r_[True, part[1:] != part[:-1], True]) if part.size else []
+                table = pa.table({"qid": block.qid, "docno": block.docno, "score": block.score,
+                                  "line": block.line_numbers()}, schema=schema).take(pa.array(order))
+                for a, b in zip(bounds[:-1], bounds[1:]):  # a loop over parts, not rows
+                    p = int(part[a])
+                    if p not in writers:
+                        writers[p] = pq.ParquetWriter(os.path.join(folder, f"part-{p:05d}.parquet"), schema,
+                                                      compression="lz4")
+                    writers[p].write_table(table.slice(int(a), int(b - a)))
+                bar.advance(block.position)
         finally:
             for writer in writers.values():
                 writer.close()

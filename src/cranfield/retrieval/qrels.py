@@ -24,9 +24,11 @@ class Qrels(TrecTable):
         return self.values
 
     @classmethod
-    def from_file(cls, path: "str | os.PathLike") -> "Qrels":
-        """Read a TREC qrels file (plain, .gz, or '-' for standard input)."""
-        qrels, _ = cls._from_file(path, "qrels")
+    def from_file(cls, path: "str | os.PathLike", *, dialect: str = "cranfield") -> "Qrels":
+        """Read a TREC qrels file (plain, .gz, or '-' for standard input). ``dialect``:
+        ``"cranfield"``, ``"trec_eval-9"`` or ``"trec_eval-10"`` (comments and blank lines; see
+        :mod:`cranfield.io.trec_grammar`)."""
+        qrels, _ = cls._from_file(path, "qrels", dialect=dialect)
         return qrels
 
     def to_trec(self, path: "str | os.PathLike") -> None:
@@ -35,16 +37,19 @@ class Qrels(TrecTable):
                                  zip(self.qid.to_pylist(), self.docno.to_pylist(), self.values.tolist())))
 
 
-def read_qrels(source) -> Qrels:
+def read_qrels(source, *, dialect: str = "cranfield") -> Qrels:
     """Qrels from a file path, '-', a ``{qid: {docno: rel}}`` dict, a DataFrame or Arrow table,
-    or an existing :class:`Qrels`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`."""
+    or an existing :class:`Qrels`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`.
+    ``dialect`` applies to TREC text files (see :mod:`cranfield.io.trec_grammar`)."""
     from ..io.ecosystem import qrels_source  # ir_measures/ir_datasets/ranx/PyTerrier forms, irds:<id>
+    from ..io.trec_grammar import check_dialect
 
+    check_dialect(dialect)
     source = qrels_source(source)
     if isinstance(source, Qrels):
         return source
     if isinstance(source, dict):
         return Qrels.from_dict(source)
     if isinstance(source, (str, os.PathLike)):
-        return Qrels.from_file(source)
+        return Qrels.from_file(source, dialect=dialect)
     return Qrels.from_frame(source)

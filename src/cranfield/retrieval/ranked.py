@@ -295,6 +295,7 @@ class RankedView:
         """The same view with another relevance level (for measures with a ``rel`` parameter)."""
         if level is None or level == self.relevance_level:
             return self
+        check_relevance_level(level)
         key = ("level", int(level))
         if key not in self._cache:
             self._cache[key] = RankedView(self.query_ids, self.offsets, self.rel, self.level_values, self.level_counts,
@@ -319,6 +320,20 @@ class RankedView:
         return self._cache[key]
 
 
+def check_relevance_level(level) -> None:
+    """A relevance level below 0 is refused (policy, docs/reliability.md): it would make documents
+    outside the qrels (code -1) and negative judgments ("in the pool, not judged", -2) relevant
+    in the ranking while R counts judged documents only, so AP exceeds 1 and NumRelRet exceeds
+    NumRel (trec_eval 9.0.8 with ``-l -2`` does print such values). Level 0 is allowed: every
+    judged document (rel ≥ 0) is relevant, negative judgments are not."""
+    if int(level) < 0:
+        from ..errors import UsageError
+
+        raise UsageError(f"relevance_level (-l) must be ≥ 0, found {int(level)}: with a negative level, documents "
+                         "outside the qrels and negative (unjudged) judgments would count as relevant in the ranking "
+                         "but not in R (AP > 1, NumRelRet > NumRel)")
+
+
 def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complete: bool = False,
          max_results: int | None = None, judged_only: bool = False,
          collection_size: int | None = None) -> RankedView:
@@ -330,6 +345,7 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     without a judgment (after ranking, keeping the order of the rest).
     """
 
+    check_relevance_level(relevance_level)
     if len(run) == 0:
         raise InputError("the run is empty", source=run.source)
     if max_results is not None and max_results < 0:

@@ -25,9 +25,10 @@ class Run(TrecTable):
         return self.values
 
     @classmethod
-    def from_file(cls, path: "str | os.PathLike", *, name: str | None = None) -> "Run":
-        """Read a TREC run file. The name defaults to the tag of its first line."""
-        run, cols = cls._from_file(path, "run")
+    def from_file(cls, path: "str | os.PathLike", *, name: str | None = None, dialect: str = "cranfield") -> "Run":
+        """Read a TREC run file. The name defaults to the tag of its first line. ``dialect``:
+        ``"cranfield"``, ``"trec_eval-9"`` or ``"trec_eval-10"`` (see :mod:`cranfield.io.trec_grammar`)."""
+        run, cols = cls._from_file(path, "run", dialect=dialect)
         run.name = name or cols.tag or (Path(str(path)).name if str(path) != "-" else "run")
         return run
 
@@ -62,16 +63,19 @@ class Run(TrecTable):
                                  zip(table.column("qid").to_pylist(), table.column("docno").to_pylist(),
                                      ranks.tolist(), table.column("score").to_pylist())))
 
-def read_run(source, *, name: str | None = None) -> Run:
+def read_run(source, *, name: str | None = None, dialect: str = "cranfield") -> Run:
     """A run from a file path, '-', a ``{qid: {docno: score}}`` dict, a DataFrame or Arrow
-    table, or an existing :class:`Run`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`."""
+    table, or an existing :class:`Run`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`.
+    ``dialect`` applies to TREC text files (see :mod:`cranfield.io.trec_grammar`)."""
     from ..io.ecosystem import run_source  # ir_measures/ir_datasets/ranx/PyTerrier forms, irds:<id>
+    from ..io.trec_grammar import check_dialect
 
+    check_dialect(dialect)
     source, name = run_source(source, name=name)
     if isinstance(source, Run):
         return source
     if isinstance(source, dict):
         return Run.from_dict(source, name=name)
     if isinstance(source, (str, os.PathLike)):
-        return Run.from_file(source, name=name)
+        return Run.from_file(source, name=name, dialect=dialect)
     return Run.from_frame(source, name=name)
