@@ -11,8 +11,7 @@ every path, with block sizes forced tiny so that the block-wise paths cross many
   and Arrow frames, and dicts built from them.
 
 Every path must give identical ``Results`` (``==`` on every per-query value and aggregate), or
-the identical error (class, message, line, field). Known bugs of paths owned elsewhere are
-skipped in the property and pinned by strict ``xfail`` tests naming the bug (``UNICODE_SPACE_ID``).
+the identical error (class, message, line, field), with no path excused.
 """
 
 from __future__ import annotations
@@ -192,19 +191,6 @@ def _same_error_modulo_rows(text_error, other, text_lines_contiguous: bool):
         assert other[3] == text_error[3], (text_error, other)
 
 
-# Paths owned elsewhere (h3b: io/parquet.py, retrieval/_columns.py): known differences, skipped
-# here and pinned by the strict xfail tests at the end of this file (which fail once fixed).
-UNICODE_SPACE_ID = ("to_chunked_strings (retrieval/_columns.py) trims Unicode whitespace and rejects an id made "
-                    "only of Unicode spaces (U+00A0, U+3000) as 'empty id'; the TREC grammar (and trec_eval) "
-                    "reads it as an id: Parquet, frames and dicts refuse what the text path accepts")
-
-
-def _known_difference(label: str, rows, got) -> bool:
-    qid, docno = rows[0], rows[1]
-    blank_id = any(not x.strip() for x in qid + docno)
-    return label != "text" and blank_id and got[0] == "error" and "empty id" in got[2]
-
-
 # ------------------------------------------------------------------------------ the tests
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=False,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -257,9 +243,6 @@ def test_run_every_path(tmp_path_factory, partners, data, dialect, chunk, batch)
                                                              MEASURES))
     for label, function in others.items():
         got = _outcome(function)
-        if got != expected and _known_difference(label, reference[1], got):
-            event(f"known difference: {label}")
-            continue
         if expected[0] == "ok":
             assert got == expected, label
         else:
@@ -302,9 +285,6 @@ def test_qrels_every_path(tmp_path_factory, partners, data, dialect, chunk):
         others["dict"] = lambda: _results(cranfield.evaluate(cranfield.Qrels.from_dict(mapping), RUN, MEASURES))
     for label, function in others.items():
         got = _outcome(function)
-        if got != expected and _known_difference(label, reference[1], got):
-            event(f"known difference: {label}")
-            continue
         if expected[0] == "ok":
             assert got == expected, label
         else:
@@ -351,7 +331,6 @@ def test_bad_line_far_past_the_first_block(tmp_path, line, expected, chunk, monk
 
 
 @pytest.mark.parametrize("path", ["parquet", "arrow frame", "pandas frame", "dict"])
-@pytest.mark.xfail(strict=True, reason=UNICODE_SPACE_ID)
 def test_unicode_space_id_every_path(tmp_path, path):
     """An id made only of a no-break space is an id in a TREC file; the other paths must agree."""
     text = tmp_path / "run.txt"

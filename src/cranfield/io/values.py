@@ -6,8 +6,9 @@ same rows or the same error whatever the path (DESIGN principle 11). The rules a
 grammar's (:mod:`cranfield.io.trec`), stated for typed columns:
 
 * **id** (``qid``, ``docno``): text, or an integer (written as its decimal text); not null, not
-  empty, no ASCII whitespace (space, tab, CR, LF, VT, FF: a TREC line could not hold it), and a
-  query id does not start with ``#`` (a TREC reader takes that line for a comment).
+  empty, no ASCII whitespace (space, tab, CR, LF, VT, FF: a TREC line could not hold it). A query
+  id may start with ``#``: trec_eval 9.0.8 reads such a line as data (dialect ``trec_eval-9``); only
+  cranfield's own text dialect skips it as a comment.
 * **relevance** (``rel``): an integer within int64 (−2⁶³ … 2⁶³−1). Integer columns of any width,
   unsigned ones included (uint64 2⁶⁴−1 is an error, not −1), and floating columns whose values are
   whole numbers (pandas turns integers with gaps into floats); a fraction, NaN, ±inf or a value
@@ -272,12 +273,6 @@ def id_column(values, *, source: str, field: str, first_row: int = 1, lines: np.
         index = int(np.flatnonzero(has_space)[0])
         _fail(f"id {array[index].as_py()!r} contains whitespace, which TREC files cannot hold", index, source=source,
               field=field, first_row=first_row, lines=lines, where=where)
-    if field == "qid":
-        comment = to_numpy(pc.starts_with(array, "#"))
-        if comment.any():
-            index = int(np.flatnonzero(comment)[0])
-            _fail(f"query id {array[index].as_py()!r} starts with '#', which TREC files read as a comment", index,
-                  source=source, field=field, first_row=first_row, lines=lines, where=where)
     return array
 
 

@@ -122,22 +122,9 @@ class TrecTable:
     def from_dict(cls, mapping: dict, *, name: str | None = None):
         """From ``{qid: {docno: value}}``."""
         source = f"{cls.__name__.lower()} dict"
+        # ids and values checked by io.values (int64 relevance kept exact, finite float64 scores)
         qids, docnos, values = columns_from_dict(mapping, source=source, value_field=cls.value_field)
-        exact = np.asarray(values) if values and cls.value_dtype is np.int64 else None
-        if exact is not None and exact.dtype.kind == "i":  # integers kept exact (no float64 rounding)
-            return cls(qids, docnos, exact, source=source, name=name)
-        try:
-            array = np.asarray(values, dtype=np.float64)
-        except (TypeError, ValueError):
-            bad = next(i for i, v in enumerate(values) if not _is_number(v))
-            raise InputError(f"query {qids[bad]!r}, document {docnos[bad]!r}: expected a number, found {values[bad]!r}",
-                             source=source, field=cls.value_field) from None
-        bad = ~np.isfinite(array)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise InputError(f"query {qids[i]!r}, document {docnos[i]!r}: expected a finite number, found {values[i]!r}",
-                             source=source, field=cls.value_field)
-        return cls(qids, docnos, array, source=source, name=name)
+        return cls(qids, docnos, values, source=source, name=name)
 
     @classmethod
     def from_frame(cls, frame, *, qid: str = "qid", docno: str = "docno", value: str | None = None,
@@ -202,10 +189,3 @@ class TrecTable:
         name = f" {self.name!r}" if self.name else ""
         return f"<{type(self).__name__}{name}: {len(self)} rows, {len(self.query_ids)} queries, from {self.source}>"
 
-
-def _is_number(value) -> bool:
-    try:
-        float(value)
-    except (TypeError, ValueError):
-        return False
-    return True
