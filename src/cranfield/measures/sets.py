@@ -1,7 +1,8 @@
 """Set (unranked) measures over the whole retrieved list, and trec_eval's utility.
 
 With P = relret/ret, R = relret/rel: SetP = P, SetR = R, SetRelP = relret/min(ret, rel),
-SetAP = P·R (trec_eval set_map), SetF(beta) = (1+β²)·P·R/(β²·P + R) (van Rijsbergen 1979),
+SetAP = relret²/(ret·rel) (trec_eval set_map: the product P·R
+rounded once, not twice), SetF(beta) = (1+β²)·P·R/(β²·P + R) (van Rijsbergen 1979),
 Utility(a,b,c,d) = a·relret + b·(ret−relret) + c·(rel−relret) + d·(N + relret − ret − rel).
 """
 
@@ -35,7 +36,8 @@ def _set_rel_p(view, measure):
 
 
 def _set_ap(view, measure):
-    return _set_p(view, measure) * _set_r(view, measure)
+    relret, ret, rel = _counts(view, measure)
+    return safe_divide(relret * relret, ret * rel)  # m_set_map.c's order of operations, not P·R
 
 
 def _set_f(view, measure):
@@ -86,7 +88,7 @@ register(Family("SetR", _set_r, "Set recall: relevant retrieved / relevant.", "t
                 params={"rel": REL_PARAM}, micro=_set_r_micro))
 register(Family("SetRelP", _set_rel_p, "Set relative precision: relevant retrieved / min(retrieved, relevant).",
                 "trec_eval set_relative_P", params={"rel": REL_PARAM}, micro=_set_rel_p_micro))
-register(Family("SetAP", _set_ap, "Set average precision: SetP × SetR.", "trec_eval set_map",
+register(Family("SetAP", _set_ap, "Set average precision: relret² / (ret·rel) = SetP × SetR.", "trec_eval set_map",
                 params={"rel": REL_PARAM}))
 register(Family("SetF", _set_f, "Set F-measure: (1+β²)·P·R / (β²·P + R), 0 when P = R = 0.",
                 "van Rijsbergen 1979; trec_eval set_F",

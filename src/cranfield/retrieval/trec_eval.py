@@ -8,14 +8,19 @@ given (queries in byte-wise order, measures in trec_eval's order), then the summ
 
 from __future__ import annotations
 
+import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import MeasureError, UsageError
-from .evaluate import Evaluator, prepare_and_read
+from ..measures.base import Measure
+from .evaluate import Evaluator
+from .qrels import read_qrels
 from .ranked import NONPOOL, UNJUDGED, RankedView
-from .results import aggregate
+from .results import MIN_GEO_MEAN
+from .run import read_run
 from .trec_names import NICKNAMES, TREC_MEASURES, expand
 
 __all__ = ["trec_eval", "TrecEvalOptions"]
@@ -86,7 +91,105 @@ def _line(name: str, qid: str, value, *, long: bool = False) -> str:
         return f"{name:<22}\t{qid}\t{value}\n"
     if long:
         return f"{name:<22}\t{qid}\t{int(value)}\n"
+    if value != value:  # NaN, printed as C's printf("%6.4f") prints this platform's 0/0
+        return f"{name:<22}\t{qid}\t{NAN_TEXT:>6}\n"
     return f"{name:<22}\t{qid}\t{value:6.4f}\n"
+
+
+COUNTS = (Measure("NumRet"), Measure("NumRel"))
+with np.errstate(invalid="ignore"):
+    NAN_TEXT = "-nan" if np.signbit(np.divide(np.float64(0.0), np.float64(0.0))) else "nan"  # x86-64: -nan
+
+
+def read_input(reader, source, version: str):
+    """``reader(source)`` in trec_eval's line grammar of ``version`` where the reader offers it
+    (``dialect="trec_eval-9"``: a ``#`` starts an ordinary id, a blank qrels line is an error)."""
+    import inspect
+
+    if isinstance(source, (str, os.PathLike)) and "dialect" in inspect.signature(reader).parameters:
+        return reader(source, dialect=f"trec_eval-{version}")
+    return reader(source)
+
+
+def _prepare_and_read(make_evaluator, run, version: str):
+    """``(make_evaluator() warmed, the run read)``: a run file is read in a background thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        is_file = isinstance(run, (str, os.PathLike)) and str(run) != "-"
+        pending = pool.submit(read_input, read_run, run, version) if is_file else None
+        evaluator = make_evaluator()
+        evaluator.warm()
+        return evaluator, (pending.result() if pending is not None else read_input(read_run, run, version))
+
+
+def last_run_tag(run, version: str = "9") -> str | None:
+    """trec_eval's runid: the tag (6th field) of the last non-blank line of the run file (with
+    version 10, the last line that is not a ``#`` comment). None when ``run`` is not a file
+    that can be read again (standard input, a frame, a dict): the caller falls back to the
+    reader's name. Only the end of the file is read."""
+    if not isinstance(run, (str, os.PathLike)) or str(run) == "-" or str(run).endswith((".gz", ".bz2", ".xz")):
+        return None
+    try:
+        with open(run, "rb") as handle:
+            end = handle.seek(0, os.SEEK_END)
+            size, tail = 1 << 16, b""
+            while True:
+                start = max(0, end - size)
+                handle.seek(start)
+                tail = handle.read(end - start)
+                lines = [line for line in tail.splitlines() if line.strip()
+                         and not (version == "10" and line.lstrip().startswith(b"#"))]
+                if len(lines) > 1 or start == 0:  # the last line is complete
+                    break
+                size *= 4
+    except OSError:
+        return None
+    if not lines:
+        return None
+    fields = lines[-1].split()
+    return fields[5].decode("utf-8", "replace") if len(fields) > 5 else None
+
+
+def _interpolation_nan(values: dict, measures, in_run: np.ndarray, version: str) -> None:
+    """trec_eval's NaN in iprec_at_recall and 11pt_avg: for a query with no document retrieved
+    (after -J or -M), the precision it interpolates is 0/0; it lands on the recall levels whose
+    cut-off in relevant documents is 0, and 11pt_avg averages it in. cranfield's measures are 0
+    there (no NaN in the library); the trec_eval command prints what trec_eval prints."""
+    nothing = in_run & (values[str(COUNTS[0])] == 0)
+    if not nothing.any():
+        return
+    num_rel = values[str(COUNTS[1])]
+
+    def zero_cutoff(level: float) -> np.ndarray:  # iprec's cut-off rule, interpolated.py
+        cut = np.floor(level * num_rel + (0.5 if version == "10" else 0.9))
+        return nothing & (cut == 0)
+
+    for measure in measures:
+        if measure.name == "IPrec":
+            mask = zero_cutoff(float(measure.cutoff))
+        elif measure.name == "IPrec11":
+            mask = np.zeros(nothing.size, dtype=bool)
+            for level in measure.param("levels"):
+                mask |= zero_cutoff(float(level))
+        else:
+            continue
+        values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
+
+
+def summary(column: np.ndarray, how: str, in_run: np.ndarray, n: int) -> float:
+    """trec_eval's summary: the values of the evaluated queries added in query order, then
+    divided by ``n`` (all qrels queries with -c); for a geometric mean (gm_map, gm_bpref) the
+    log(1e-5) of each query added by -c comes after that sum (meas_avg.c)."""
+    if n == 0:
+        return 0.0
+    evaluated = column[in_run] if not in_run.all() else column
+    if how == "gmean":
+        total = float(np.cumsum(np.log(np.maximum(evaluated, MIN_GEO_MEAN)))[-1]) if evaluated.size else 0.0
+        total += (n - evaluated.size) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / n)
+    total = float(np.cumsum(evaluated)[-1]) if evaluated.size else 0.0
+    return total if how == "sum" else total / n
 
 
 def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
@@ -101,21 +204,31 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         for printed, measure in expand(name, params.get(name), version=version):
             slots.append((by_name[name], printed, measure))
     measures = [m for _, _, m in slots if m is not None and not isinstance(m, int)]
+    nan_prone = any(m.name in ("IPrec", "IPrec11") for m in measures)
+    if nan_prone:  # their NaN (0/0) needs each query's numbers retrieved and relevant
+        measures += [COUNTS[0], COUNTS[1]]
+    qrels_data = None
+
     def make_evaluator():
-        return Evaluator(qrels, list(dict.fromkeys(measures)) or ["NumRet"],
+        nonlocal qrels_data
+        qrels_data = read_input(read_qrels, qrels, version)
+        # trec_eval's -N defaults to 0 (utility's 4th coefficient then weighs ret+rel-relret negatively)
+        return Evaluator(qrels_data, list(dict.fromkeys(measures)) or ["NumRet"],
                          relevance_level=options.relevance_level, complete=options.complete,
                          max_results=options.max_results, judged_only=options.judged_only,
-                         collection_size=options.collection_size)
+                         collection_size=0 if options.collection_size is None else options.collection_size)
 
-    evaluator, run_data = prepare_and_read(make_evaluator, run)  # the run is read while the qrels are prepared
+    evaluator, run_data = _prepare_and_read(make_evaluator, run, version)
     needs_view = any(isinstance(measure, int) for _, _, measure in slots)  # relstring reads the ranking
     view = evaluator.view(run_data) if needs_view else None
     results = (evaluator.results_from_view(view, run_data.name or "run", evaluator.measures) if needs_view
                else evaluator.evaluate(run_data))  # large runs: all cores, same numbers
-    values = results.per_query
+    values = dict(results.per_query)
     query_ids = results.query_ids
     n = query_ids.size
     in_run = results.in_run if results.in_run is not None else np.ones(n, dtype=bool)
+    if nan_prone:
+        _interpolation_nan(values, measures, in_run, version)
     zscores = _load_zscores(options.zscores) if options.zscores else None
     prefix = "Z" if zscores is not None else ""
 
@@ -146,7 +259,10 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     if options.summary:
         for spec, printed, measure in slots:
             if spec.name == "runid":
-                out.append(_line("runid", "all", run_data.name or "run"))
+                out.append(_line("runid", "all", last_run_tag(run, version) or run_data.name or "run"))
+            elif spec.name == "num_rel" and options.complete and zscores is None:
+                # trec_eval -c: every judgment > 0 of the qrels file, whatever -l, -J or -M
+                out.append(_line("num_rel", "all", int(np.count_nonzero(qrels_data.values > 0)), long=True))
             elif spec.name == "num_q":
                 out.append(_line(prefix + "num_q", "all", n if zscores is None else float(n), long=zscores is None))
             elif isinstance(measure, int):
@@ -159,7 +275,8 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                     how = "sum" if spec.long else ("mean" if how == "gmean" else how)
                     if measure.family.aggregate == "gmean":
                         column = np.zeros(n)
-                out.append(_line(prefix + printed, "all", aggregate(column, how, n), long=spec.long and zscores is None))
+                out.append(_line(prefix + printed, "all", summary(column, how, in_run, n),
+                                 long=spec.long and zscores is None))
     return "".join(out)
 
 

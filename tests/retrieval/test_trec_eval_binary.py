@@ -1,0 +1,204 @@
+"""Differential test: ``cranfield trec_eval`` against the trec_eval 9.0.8 binary, byte for byte.
+
+The binary is built from the reference sources by the ``trec_eval_binary`` fixture (conftest.py).
+Each case writes a qrels and a run file, runs the binary and ``cranfield.cli.main`` (in process)
+with the same arguments, and requires
+
+* both exit statuses zero and the whole standard output identical, byte for byte, or
+* both non-zero (trec_eval uses several codes; cranfield exits 2 with one line on stderr), or
+* cranfield non-zero where the input holds a value cranfield refuses on purpose and trec_eval
+  reads as garbage (``atol("1.5")``, ``atol("0x10")``, ``atof("1,5")``: docs/trec_eval.md).
+
+hypothesis draws adversarial inputs: ties and near ties (1 ulp apart), graded and negative
+judgments, queries on one side only, exotic and byte-order-tricky ids, ids starting with ``#``,
+duplicates, empty files, no query in common, and the options ``-q -c -l -M -J -N -n -m``.
+A failing example is printed with its files and the command that reproduces it.
+``CRANFIELD_TREC_EVAL_EXAMPLES`` sets the number of examples (default 150).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import io
+import math
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+
+from cranfield.cli import main
+from cranfield.retrieval.qrels import read_qrels
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "cranfield" / "data" / "cranfield"
+EXAMPLES = int(os.environ.get("CRANFIELD_TREC_EVAL_EXAMPLES", "150"))
+
+# The trec_eval-9 line grammar (a '#' starts an ordinary id, a blank qrels line is an error) is
+# chosen by the readers' ``dialect``; before the readers have it, inputs that need it are not drawn.
+HAS_DIALECT = "dialect" in inspect.signature(read_qrels).parameters
+
+
+def run_binary(binary: Path, args: list[str], folder: Path) -> tuple[int, bytes, bytes]:
+    done = subprocess.run([str(binary), *args], cwd=folder, capture_output=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+def run_cranfield(args: list[str], folder: Path) -> tuple[int, bytes, str]:
+    out, err = io.StringIO(), io.StringIO()
+    cwd = os.getcwd()
+    try:
+        os.chdir(folder)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = main(["trec_eval", *args])
+    finally:
+        os.chdir(cwd)
+    return status, out.getvalue().encode("utf-8"), err.getvalue()
+
+
+def compare(binary: Path, args: list[str], folder: Path, *, cranfield_refuses: bool = False) -> None:
+    status, expected, expected_err = run_binary(binary, args, folder)
+    assert status >= 0, f"trec_eval died from signal {-status}; the generator must not draw this input"
+    mine, output, error = run_cranfield(args, folder)
+    command = f"trec_eval {shlex.join(args)}  # in {folder}"
+    if cranfield_refuses:
+        assert mine == 2 and output == b"", f"{command}: cranfield should refuse this input\n{error}"
+        assert error.startswith("cranfield: error: ") and error.count("\n") == 1, error
+        return
+    if status != 0:
+        assert mine != 0, f"{command}: trec_eval exits {status} ({expected_err!r}), cranfield exits 0"
+        assert error.startswith("cranfield: error: ") and error.count("\n") == 1, error
+        return
+    assert mine == 0, f"{command}: cranfield exits {mine}: {error}"
+    if output != expected:
+        import difflib
+
+        diff = "".join(list(difflib.unified_diff(expected.decode("utf-8", "replace").splitlines(True),
+                                                 output.decode("utf-8", "replace").splitlines(True),
+                                                 "trec_eval", "cranfield", n=0))[:60])
+        pytest.fail(f"{command}: outputs differ\n{diff}", pytrace=False)
+
+
+# ----------------------------------------------------------------------------- shipped runs
+
+SHIPPED_OPTIONS = [
+    "-q -m all_trec",
+    "-q -c -J -m all_trec",
+    "-q -l 2 -M 100 -m all_trec -m relstring.30",
+    "-c -N 1400 -m all_trec -m utility.1,-1,-0.5,0.25 -m Rndcg.2=1.5 -m map_cut.5,150",
+]
+
+
+@pytest.mark.parametrize("options", SHIPPED_OPTIONS)
+@pytest.mark.parametrize("qrels", ["qrels.raw.trec", "qrels.graded.trec"])
+@pytest.mark.parametrize("run", ["bm25.run", "tfidf.run", "coord_title.run"])
+def test_shipped_cranfield_runs(trec_eval_binary, options, qrels, run):
+    compare(trec_eval_binary, [*shlex.split(options), str(DATA / qrels), str(DATA / "runs" / run)], DATA)
+
+
+# ----------------------------------------------------------------------------- random inputs
+
+QIDS = ["1", "2", "9", "10", "q1", "Q1", "é", "a.b"]
+HASH_QIDS = ["#1", "#"]
+DOCNOS = ["d1", "d2", "d3", "d9", "d10", "d100", "D5", "x-1", "é1", "0009"]
+HASH_DOCNOS = ["#d"]
+TAGS = ["runA", "runB", "r-1"]
+GARBAGE_GRADES = ["1.5", "0x10", "1e0"]  # trec_eval reads them with atol; cranfield refuses them
+MEASURES = [
+    "all_trec", "official", "set", "P.1,2,3", "recall.2,3", "ndcg.1=3,2=9", "ndcg.0=1,1=2.5", "Rndcg.2=1.5",
+    "Rndcg", "ndcg_rel.2=3", "utility.1,-1,0,2", "utility.2,-1,0.5,0", "map_cut.1,2,50", "success.1,2",
+    "iprec_at_recall.0.15,0.33", "11pt_avg.0.2,0.5,0.8", "Rprec_mult.0.5,1.5", "set_F.0.5", "set_F.2",
+    "relstring.3", "ndcg_cut.2,4", "G.1=2", "relative_P.2", "gm_map", "gm_bpref", "infAP", "bpref",
+    "num_nonrel_judged_ret", "set_map", "11pt_avg", "iprec_at_recall", "num_rel", "runid", "num_q",
+]
+
+
+def _score(base: float, nudge: int) -> float:
+    for _ in range(abs(nudge)):
+        base = math.nextafter(base, math.inf if nudge > 0 else -math.inf)
+    return base
+
+
+scores = st.builds(_score, st.sampled_from([0.0, -0.0, 1.0, 0.5, 2.0, -1.0, 3.25, 1e-300, 1e300]),
+                   st.integers(-2, 2)) | st.floats(-1e6, 1e6, allow_nan=False)
+separators = st.sampled_from([" ", " ", " ", "\t", "  "])
+
+
+@st.composite
+def case(draw):
+    """(qrels text, run text, options, cranfield_refuses)."""
+    hashes = HAS_DIALECT and draw(st.booleans())
+    qids = draw(st.lists(st.sampled_from(QIDS + (HASH_QIDS if hashes else [])), min_size=1, max_size=4,
+                         unique=True))
+    docnos = DOCNOS + (HASH_DOCNOS if hashes else [])
+    qrels_lines, run_lines = [], []
+    qrels_qids = draw(st.lists(st.sampled_from(qids), min_size=0 if draw(st.integers(0, 30)) == 0 else 1,
+                               unique=True))
+    for qid in qrels_qids:
+        judged = draw(st.lists(st.sampled_from(docnos), min_size=1, max_size=7, unique=True))
+        grades = draw(st.lists(st.sampled_from([-1, 0, 0, 1, 1, 2, 3, 4]), min_size=len(judged),
+                               max_size=len(judged)))
+        if max(grades) < 0:  # trec_eval 9.0.8 crashes when a query's grades are all negative
+            grades[0] = 0
+        for docno, grade in zip(judged, grades):
+            sep = draw(separators)
+            qrels_lines.append(sep.join([qid, "0", docno, str(grade)]) + draw(st.sampled_from(["", "", " "])))
+    run_qids = draw(st.lists(st.sampled_from(qids), min_size=0 if draw(st.integers(0, 30)) == 0 else 1,
+                             unique=True))
+    for qid in run_qids:
+        retrieved = draw(st.lists(st.sampled_from(docnos + ["u1", "u2", "u10"]), min_size=1, max_size=9,
+                                  unique=True))
+        for rank, docno in enumerate(retrieved):
+            score = draw(scores)
+            sep = draw(separators)
+            run_lines.append(sep.join([qid, "Q0", docno, str(rank), repr(score), draw(st.sampled_from(TAGS))]))
+    refuses = False
+    if qrels_lines and draw(st.integers(0, 25)) == 0:  # a grade trec_eval misreads
+        index = draw(st.integers(0, len(qrels_lines) - 1))
+        fields = qrels_lines[index].split()
+        qrels_lines[index] = " ".join(fields[:3] + [draw(st.sampled_from(GARBAGE_GRADES))])
+        refuses = True
+    if qrels_lines and draw(st.integers(0, 25)) == 0:  # a duplicate judgment: both refuse
+        qrels_lines.append(draw(st.sampled_from(qrels_lines)))
+    if run_lines and draw(st.integers(0, 25)) == 0:  # a duplicate document: both refuse
+        run_lines.append(draw(st.sampled_from(run_lines)))
+    qrels_lines = draw(st.permutations(qrels_lines))
+    run_lines = draw(st.permutations(run_lines))
+    if HAS_DIALECT and qrels_lines and draw(st.integers(0, 20)) == 0:
+        qrels_lines.insert(draw(st.integers(0, len(qrels_lines))), draw(st.sampled_from(["", "  ", "\t"])))
+    if run_lines and draw(st.integers(0, 10)) == 0:
+        run_lines.insert(draw(st.integers(0, len(run_lines))), draw(st.sampled_from(["", "  "])))
+    qrels_text = "\n".join(qrels_lines) + ("\n" if qrels_lines and draw(st.booleans()) or qrels_lines else "")
+    run_text = "\n".join(run_lines) + ("\n" if run_lines and draw(st.integers(0, 5)) else "")
+    options: list[str] = []
+    if draw(st.booleans()):
+        options.append("-q")
+    for flag in ("-c", "-J", "-n"):
+        if draw(st.integers(0, 3)) == 0:
+            options.append(flag)
+    if draw(st.integers(0, 3)) == 0:
+        options += ["-M", str(draw(st.integers(0, 6)))]
+    if draw(st.integers(0, 3)) == 0:
+        options += ["-l", str(draw(st.integers(0, 4)))]
+    if draw(st.integers(0, 3)) == 0:
+        options += ["-N", str(draw(st.integers(0, 40)))]
+    for measure in draw(st.lists(st.sampled_from(MEASURES), max_size=3)):
+        options += ["-m", measure]
+    return qrels_text, run_text, options, refuses
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case())
+def test_random_inputs_byte_identical(trec_eval_binary, example):
+    qrels_text, run_text, options, refuses = example
+    with tempfile.TemporaryDirectory(prefix="cranfield-te-") as folder:
+        folder = Path(folder)
+        (folder / "qrels").write_bytes(qrels_text.encode("utf-8"))
+        (folder / "run").write_bytes(run_text.encode("utf-8"))
+        note(f"qrels:\n{qrels_text}\nrun:\n{run_text}\nargs: {shlex.join(options)} qrels run")
+        compare(trec_eval_binary, [*options, "qrels", "run"], folder, cranfield_refuses=refuses)
