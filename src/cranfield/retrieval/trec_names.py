@@ -83,6 +83,8 @@ def _gains_measure(name: str, **fixed) -> Callable[..., object]:
                 params["p"] = val
         if gains:
             params["gains"] = tuple(gains)
+            if name in ("nDCG", "nDCGRel", "RnDCG", "G") and any(value != int(value) for _, value in gains):
+                params["ideal"] = "trec_eval"  # fractional gains: trec_eval's order of the ideal ranking
         return Measure(name, params)
 
     return build
