@@ -40,9 +40,16 @@ def _set_ap(view, measure):
     return safe_divide(relret * relret, ret * rel)  # m_set_map.c's order of operations, not P·R
 
 
+def _beta2(measure) -> float:
+    """β²: the beta2 parameter when given (trec_eval's set_F.x is β² itself: sqrt(x)² need not be
+    x again), else beta²."""
+    beta2 = measure.param("beta2")
+    return beta2 if beta2 >= 0 else measure.param("beta") ** 2
+
+
 def _set_f(view, measure):
     precision, recall = _set_p(view, measure), _set_r(view, measure)
-    beta2 = measure.param("beta") ** 2
+    beta2 = _beta2(measure)
     return safe_divide((beta2 + 1.0) * precision * recall, beta2 * precision + recall)
 
 
@@ -74,7 +81,7 @@ def _set_rel_p_micro(view, measure):
 
 def _set_f_micro(view, measure):  # F = (1+β²)·relret / (β²·rel + ret)
     relret, ret, rel = _counts(view, measure)
-    beta2 = measure.param("beta") ** 2
+    beta2 = _beta2(measure)
     return (beta2 + 1.0) * relret, beta2 * rel + ret
 
 
@@ -92,7 +99,9 @@ register(Family("SetAP", _set_ap, "Set average precision: relret² / (ret·rel) 
                 params={"rel": REL_PARAM}))
 register(Family("SetF", _set_f, "Set F-measure: (1+β²)·P·R / (β²·P + R), 0 when P = R = 0.",
                 "van Rijsbergen 1979; trec_eval set_F",
-                params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative)},
+                params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative),
+                        "beta2": Param("float", -1.0, "β² itself, as trec_eval's set_F.x (default -1: beta²)",
+                                       lambda v: None if v >= 0 or v == -1 else "must be ≥ 0 (or -1: beta²)")},
                 micro=_set_f_micro))
 register(Family("Utility", _utility, "Linear utility a·relret + b·nonrelret + c·relmissed + d·nonrelmissed "
                 "(d needs the collection size).", "trec_eval utility (TREC filtering track)",

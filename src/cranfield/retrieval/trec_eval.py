@@ -56,6 +56,9 @@ def _marked(measure_args: tuple[str, ...], version: str) -> tuple[list[str], dic
             marked.update(nicknames[name])
         elif name in known:
             marked.add(name)
+        elif name in NICKNAMES["10"] or any(m.name == name for m in TREC_MEASURES):
+            raise MeasureError(f"trec_eval: measure '{name}' is new in trec_eval 10.0; trec_eval 9.0.8 refuses it "
+                               f"(use --trec-eval-version 10)")
         else:
             from ..measures.base import _unknown_message
 
