@@ -207,3 +207,100 @@ def test_random_inputs_byte_identical(trec_eval_binary, example):
         (folder / "run").write_bytes(run_text.encode("utf-8"))
         note(f"qrels:\n{qrels_text}\nrun:\n{run_text}\nargs: {shlex.join(options)} qrels run")
         compare(trec_eval_binary, [*options, "qrels", "run"], folder, cranfield_refuses=refuses)
+
+
+# ----------------------------------------------------------------------------- pinned cases
+# Each deviation of issue 18, by hand, with its expected text derived from trec_eval's definition
+# (these run without the binary).
+
+
+def _cranfield(tmp_path, qrels: str, run: str, *args: str) -> tuple[int, str, str]:
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    status, out, err = run_cranfield([*args, "qrels", "run"], tmp_path)
+    return status, out.decode("utf-8"), err
+
+
+def _value(out: str, name: str, qid: str) -> str:
+    return next(line.split("\t")[2] for line in out.splitlines() if line.split("\t")[:2] == [f"{name:<22}", qid])
+
+
+def test_set_map_is_relret_squared_over_ret_times_rel(tmp_path):
+    """m_set_map.c: relret² / (ret·rel). With relret=1, ret=3, rel=15 that double differs from P·R."""
+    import cranfield
+
+    qrels = {"q": {f"r{i}": 1 for i in range(15)}}
+    run = {"q": {"r0": 3.0, "x1": 2.0, "x2": 1.0}}
+    value = cranfield.evaluate(qrels, run, ["set_map"]).per_query["SetAP"][0]
+    assert value == (1.0 * 1.0) / (3.0 * 15.0)
+    assert value != (1.0 / 3.0) * (1.0 / 15.0)
+
+
+def test_nothing_judged_retrieved_prints_nan_under_J(tmp_path):
+    """-J drops every retrieved document of query 2: trec_eval's interpolated precision is 0/0 there,
+    at recall 0 (cut-off 0 documents) and in 11pt_avg, and the summary of both becomes NaN."""
+    status, out, _ = _cranfield(tmp_path, "1 0 a 1\n2 0 b 1\n2 0 c 0\n", "1 Q0 a 1 1 t\n2 Q0 x 1 1 t\n",
+                                "-q", "-J", "-m", "iprec_at_recall.0,0.5", "-m", "11pt_avg", "-m", "P.1")
+    assert status == 0
+    assert _value(out, "iprec_at_recall_0.00", "2") == "  -nan"
+    assert _value(out, "iprec_at_recall_0.50", "2") == "0.0000"  # cut-off 1 document: never reached
+    assert _value(out, "11pt_avg", "2") == "  -nan"
+    assert _value(out, "iprec_at_recall_0.00", "all") == "  -nan"
+    assert _value(out, "11pt_avg", "all") == "  -nan"
+    assert _value(out, "P_1", "all") == "0.5000"
+    assert _value(out, "iprec_at_recall_0.00", "1") == "1.0000"
+
+
+def test_library_keeps_its_no_nan_policy():
+    import cranfield
+
+    res = cranfield.evaluate({"2": {"b": 1}}, {"2": {"x": 1.0}}, ["iprec_at_recall_0.00", "11pt_avg"],
+                             judged_only=True)
+    assert [float(v[0]) for v in res.per_query.values()] == [0.0, 0.0]
+
+
+def test_runid_is_the_tag_of_the_last_line(tmp_path):
+    status, out, _ = _cranfield(tmp_path, "1 0 a 1\n", "1 Q0 a 1 1 first\n1 Q0 b 2 0 middle\n1 Q0 c 3 0 last\n\n",
+                                "-m", "runid")
+    assert (status, out) == (0, "runid                 \tall\tlast\n")
+
+
+def test_num_rel_summary_with_c_counts_every_positive_judgment(tmp_path):
+    """With -c trec_eval's num_rel summary counts the qrels lines with a grade > 0, whatever -l."""
+    qrels = "1 0 a 1\n1 0 b 2\n1 0 c 0\n2 0 d 1\n3 0 e 3\n"
+    status, out, _ = _cranfield(tmp_path, qrels, "1 Q0 a 1 1 t\n", "-c", "-l", "2", "-m", "num_rel")
+    assert (status, out) == (0, "num_rel               \tall\t4\n")
+    status, out, _ = _cranfield(tmp_path, qrels, "1 Q0 a 1 1 t\n", "-l", "2", "-m", "num_rel")
+    assert (status, out) == (0, "num_rel               \tall\t1\n")
+
+
+def test_utility_fourth_coefficient_without_N_uses_zero_documents(tmp_path):
+    """trec_eval's -N defaults to 0: d·(0 + relret − ret − rel) = 2·(1 − 2 − 1) = −4, plus a·1 + b·1."""
+    status, out, _ = _cranfield(tmp_path, "1 0 a 1\n", "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n", "-m", "utility.1,-1,0,2")
+    assert (status, out) == (0, "utility_1,-1,0,2      \tall\t-4.0000\n")
+
+
+def test_fractional_gains_follow_trec_evals_ideal_order(tmp_path):
+    """Gains 1 (level 1) and 1.5 (level 2) are less than 1 apart: trec_eval compares them as equal and
+    keeps level 1 first in its ideal ranking, so its nDCG exceeds 1 here."""
+    import cranfield
+
+    expected = (1.5 + 1.0 / math.log2(3.0)) / (1.0 + 1.5 / math.log2(3.0))
+    res = cranfield.evaluate({"1": {"d1": 2, "d2": 1}}, {"1": {"d1": 2.0, "d2": 1.0}}, ["ndcg.2=1.5", "nDCG(gains={2:1.5})"])
+    assert res.per_query["nDCG(gains={2:1.5},ideal=trec_eval)"][0] == expected
+    assert res.per_query["nDCG(gains={2:1.5})"][0] == 1.0  # the library's own ideal: sorted by gain
+    status, out, _ = _cranfield(tmp_path, "1 0 d1 2\n1 0 d2 1\n", "1 Q0 d1 1 2 t\n1 Q0 d2 2 1 t\n", "-m", "ndcg.2=1.5")
+    assert out == f"ndcg_2=1.5            \tall\t{expected:6.4f}\n"
+
+
+def test_trec_eval_10_measure_under_version_9(tmp_path):
+    status, out, err = _cranfield(tmp_path, "1 0 a 1\n", "1 Q0 a 1 1 t\n", "-m", "dcg")
+    assert status == 2 and out == ""
+    assert "new in trec_eval 10.0" in err and "--trec-eval-version 10" in err and "did you mean" not in err
+
+
+@pytest.mark.xfail(strict=True, reason="the qrels reader (io/, not this module) reads 0x10 as 16; trec_eval's atol "
+                                       "reads 0; cranfield should refuse it (docs/trec_eval.md)")
+def test_hexadecimal_grade_is_refused(tmp_path):
+    status, _, err = _cranfield(tmp_path, "1 0 a 0x10\n", "1 Q0 a 1 1 t\n")
+    assert status == 2 and "rel" in err
