@@ -180,6 +180,25 @@ def _interpolation_nan(values: dict, measures, in_run: np.ndarray, version: str)
         values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
 
 
+def _refuse_negative_first_query(qrels_data, query_ids: np.ndarray, in_run: np.ndarray, source) -> None:
+    """trec_eval 9.0.8 sizes its per-level counts by the largest grade + 1 and allocates them at
+    the first query it evaluates: when that query's grades are all negative the allocation
+    fails and it exits ("Can't calculate measure"). Later such queries reuse the space."""
+    if not in_run.any() or not bool((qrels_data.values < 0).any()):
+        return
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ..errors import InputError
+
+    first = str(query_ids[int(np.argmax(in_run))])
+    grades = pc.filter(pa.array(qrels_data.values), pc.equal(qrels_data.qid, first))
+    if pc.max(grades).as_py() < 0:
+        raise InputError(f"every judgment of query {first!r}, the first query evaluated, is negative: "
+                         f"trec_eval 9.0.8 cannot evaluate it (it exits with status 4)",
+                         source=str(source) if isinstance(source, (str, os.PathLike)) else None)
+
+
 def summary(column: np.ndarray, how: str, in_run: np.ndarray, n: int) -> float:
     """trec_eval's summary: the values of the evaluated queries added in query order, then
     divided by ``n`` (all qrels queries with -c); for a geometric mean (gm_map, gm_bpref) the
@@ -232,6 +251,8 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     in_run = results.in_run if results.in_run is not None else np.ones(n, dtype=bool)
     if nan_prone:
         _interpolation_nan(values, measures, in_run, version)
+    if version == "9" and any(spec.name not in ("runid", "num_q") for spec, _, _ in slots):
+        _refuse_negative_first_query(qrels_data, query_ids, in_run, qrels)
     zscores = _load_zscores(options.zscores) if options.zscores else None
     prefix = "Z" if zscores is not None else ""
 
