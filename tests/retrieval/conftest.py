@@ -35,10 +35,21 @@ def trec_eval_binary(tmp_path_factory) -> Path:
     for tool in ("make", "gcc"):
         if shutil.which(tool) is None:
             _unavailable(f"{tool} not found on PATH")
-    build = tmp_path_factory.mktemp("trec_eval_build") / "trec_eval-9.0.8"
-    shutil.copytree(source, build, ignore=shutil.ignore_patterns("trec_eval", "*.o"))
-    done = subprocess.run(["make", "-C", str(build)], capture_output=True, text=True)
+    # One build per test session, shared by the xdist workers (their temporary folders have a
+    # common parent); a lock makes the others wait for the first.
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # a worker's folder is inside the session's
+        shared = shared.parent
+    build = shared / "trec_eval-9.0.8-build"
     binary = build / "trec_eval"
-    if done.returncode != 0 or not binary.is_file():
-        _unavailable(f"make failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    with open(shared / "trec_eval-9.0.8-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not binary.is_file():
+            shutil.rmtree(build, ignore_errors=True)
+            shutil.copytree(source, build, ignore=shutil.ignore_patterns("trec_eval", "*.o"))
+            done = subprocess.run(["make", "-C", str(build)], capture_output=True, text=True)
+            if done.returncode != 0 or not binary.is_file():
+                _unavailable(f"make failed ({done.returncode}): {done.stderr.strip()[-500:]}")
     return binary
