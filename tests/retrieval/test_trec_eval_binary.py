@@ -89,7 +89,7 @@ SHIPPED_OPTIONS = [
     "-q -m all_trec",
     "-q -c -J -m all_trec",
     "-q -l 2 -M 100 -m all_trec -m relstring.30",
-    "-c -N 1400 -m all_trec -m utility.1,-1,-0.5,0.25 -m Rndcg.2=1.5 -m map_cut.5,150",
+    "-c -l 0 -N 1400 -m all_trec -m utility.1,-1,-0.5,0.25 -m Rndcg.2=1.5 -m map_cut.5,150",
 ]
 
 
