@@ -136,21 +136,20 @@ def last_run_tag(run, version: str = "9") -> str | None:
     try:
         with open(run, "rb") as handle:
             end = handle.seek(0, os.SEEK_END)
-            size, tail = 1 << 16, b""
-            while True:
+            size = 1 << 16
+            while True:  # read a longer tail until it holds a whole last line (once, nearly always)
                 start = max(0, end - size)
                 handle.seek(start)
-                tail = handle.read(end - start)
-                lines = [line for line in tail.splitlines() if line.strip()
-                         and not (version == "10" and line.lstrip().startswith(b"#"))]
-                if len(lines) > 1 or start == 0:  # the last line is complete
+                tail = handle.read(end - start).rstrip()
+                if version == "10":  # trailing '#' comment lines, from the end
+                    while tail and tail[tail.rfind(b"\n") + 1:].lstrip().startswith(b"#"):
+                        tail = tail[:max(tail.rfind(b"\n"), 0)].rstrip()
+                if b"\n" in tail or start == 0:
                     break
                 size *= 4
     except OSError:
         return None
-    if not lines:
-        return None
-    fields = lines[-1].split()
+    fields = tail[tail.rfind(b"\n") + 1:].split()
     return fields[5].decode("utf-8", "replace") if len(fields) > 5 else None
 
 
