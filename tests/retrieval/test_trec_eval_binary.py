@@ -306,3 +306,14 @@ def test_trec_eval_10_measure_under_version_9(tmp_path):
 def test_hexadecimal_grade_is_refused(tmp_path):
     status, _, err = _cranfield(tmp_path, "1 0 a 0x10\n", "1 Q0 a 1 1 t\n")
     assert status == 2 and "rel" in err
+
+
+def test_first_query_with_only_negative_judgments_is_refused(tmp_path):
+    """trec_eval 9.0.8 exits 4 when the first query it evaluates has no grade >= 0 (it sizes its
+    level counts by the largest grade + 1); a later such query is evaluated."""
+    run = "1 Q0 a 1 1 t\n2 Q0 a 1 1 t\n"
+    status, out, err = _cranfield(tmp_path, "1 0 a -1\n2 0 a 1\n", run, "-m", "map")
+    assert (status, out) == (2, "") and "query '1'" in err and "negative" in err
+    status, out, _ = _cranfield(tmp_path, "1 0 a 1\n2 0 a -1\n", run, "-q", "-m", "map")
+    assert (status, out) == (0, "map                   \t1\t1.0000\nmap                   \t2\t0.0000\n"
+                                "map                   \tall\t0.5000\n")

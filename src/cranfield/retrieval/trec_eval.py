@@ -4,6 +4,12 @@ Output lines are ``"%-22s\\t%s\\t%6.4f"`` (``%ld`` for counts), per query when `
 given (queries in byte-wise order, measures in trec_eval's order), then the summary over
 ``all``. ``version="10"`` follows trec_eval 10.0 (lround recall cut-offs, rbp/unj in
 ``all_trec``, queries added by ``-c`` printed per query).
+
+The command prints what trec_eval prints, its quirks included (docs/trec_eval.md lists them and
+the differences that remain): ``-nan`` for the interpolated precision of a query with nothing
+retrieved, ``set_map`` rounded as trec_eval rounds it, ``runid`` from the run's last line, the
+``-c`` ``num_rel`` summary over every positive judgment, ``-N`` 0 by default. The library's
+measures keep cranfield's own policies (no NaN).
 """
 
 from __future__ import annotations
