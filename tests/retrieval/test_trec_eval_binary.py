@@ -114,6 +114,7 @@ MEASURES = [
     "iprec_at_recall.0.15,0.33", "11pt_avg.0.2,0.5,0.8", "Rprec_mult.0.5,1.5", "set_F.0.5", "set_F.2",
     "relstring.3", "ndcg_cut.2,4", "G.1=2", "relative_P.2", "gm_map", "gm_bpref", "infAP", "bpref",
     "num_nonrel_judged_ret", "set_map", "11pt_avg", "iprec_at_recall", "num_rel", "runid", "num_q",
+    "ndcg_rel.1=0.5", "Rndcg.1=0,2=-1", "ndcg.1=0.5", "G.1=0.5,3=2.2", "Rndcg.1=0.5", "ndcg.2=0,3=-1",
 ]
 
 

@@ -135,8 +135,10 @@ def _trec_eval_ideal(view, gains) -> tuple[np.ndarray, np.ndarray]:
     per query, the levels with a given gain (in level order) then the levels 0..max judged level
     not given (gain = level), sorted by increasing gain where two gains compare by the integer
     part (C truncation) of their difference, read from the highest down and cut at the first
-    level with documents and a gain ≤ 0. The order depends only on the query's highest judged
-    level: one block of columns per distinct highest level, the counts of the other queries 0."""
+    level with documents and a gain ≤ 0 (or at once when the top level's gain is ≤ 0, documents
+    or not: trec_eval's loops test the gain before they skip levels without documents). The order
+    depends only on the query's highest judged level: one block of columns per distinct highest
+    level, the counts of the other queries 0."""
     values = view.level_values
     counts = view.level_counts
     present = counts > 0
@@ -147,6 +149,8 @@ def _trec_eval_ideal(view, gains) -> tuple[np.ndarray, np.ndarray]:
         entries = given + [(level, float(level)) for level in range(0, highest + 1)
                            if level not in {lv for lv, _ in given}]
         ranked = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))[::-1]
+        if ranked[0][1] <= 0:  # trec_eval starts from the top entry's gain, documents or not: none
+            ranked = [(level, 0.0) for level, _ in ranked]
         column_levels += [level for level, _ in ranked]
         column_gains += [value for _, value in ranked]
         column_tops += [highest] * len(ranked)

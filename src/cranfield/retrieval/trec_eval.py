@@ -185,6 +185,19 @@ def _interpolation_nan(values: dict, measures, in_run: np.ndarray, version: str)
         values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
 
 
+def _rndcg_nan(values: dict, measures, in_run: np.ndarray, view) -> None:
+    """trec_eval's Rndcg averages nDCG over the ranks where the ideal gain changes while the ideal
+    DCG is positive: a query with relevant documents (at -l) but no positive gain in its ideal
+    ranking (-l 0 with grades 0 only, gains ≤ 0) averages over no rank, 0/0 (m_Rndcg.c)."""
+    from ..measures._gains import gain_view
+
+    for measure in measures:
+        if measure.name == "RnDCG":
+            gv = gain_view(view, measure.param("gains"), "linear", measure.param("ideal"))
+            mask = in_run & (values[str(COUNTS[1])] > 0) & (gv.ideal_len == 0)
+            values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
+
+
 def _refuse_negative_first_query(qrels_data, query_ids: np.ndarray, in_run: np.ndarray, source) -> None:
     """trec_eval 9.0.8 sizes its per-level counts by the largest grade + 1 and allocates them at
     the first query it evaluates: when that query's grades are all negative the allocation
@@ -231,7 +244,7 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         for printed, measure in expand(name, params.get(name), version=version):
             slots.append((by_name[name], printed, measure))
     measures = [m for _, _, m in slots if m is not None and not isinstance(m, int)]
-    nan_prone = any(m.name in ("IPrec", "IPrec11") for m in measures)
+    nan_prone = any(m.name in ("IPrec", "IPrec11", "RnDCG") for m in measures)
     if nan_prone:  # their NaN (0/0) needs each query's numbers retrieved and relevant
         measures += [COUNTS[0], COUNTS[1]]
     qrels_data = None
@@ -246,7 +259,9 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                          collection_size=0 if options.collection_size is None else options.collection_size)
 
     evaluator, run_data = _prepare_and_read(make_evaluator, run, version)
-    needs_view = any(isinstance(measure, int) for _, _, measure in slots)  # relstring reads the ranking
+    # relstring reads the ranking, Rndcg's NaN the ideal ranking
+    needs_view = any(isinstance(measure, int) or (measure is not None and measure.name == "RnDCG")
+                     for _, _, measure in slots)
     view = evaluator.view(run_data) if needs_view else None
     results = (evaluator.results_from_view(view, run_data.name or "run", evaluator.measures) if needs_view
                else evaluator.evaluate(run_data))  # large runs: all cores, same numbers
@@ -256,6 +271,7 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     in_run = results.in_run if results.in_run is not None else np.ones(n, dtype=bool)
     if nan_prone:
         _interpolation_nan(values, measures, in_run, version)
+        _rndcg_nan(values, measures, in_run, view)
     if version == "9" and any(spec.name not in ("runid", "num_q") for spec, _, _ in slots):
         _refuse_negative_first_query(qrels_data, query_ids, in_run, qrels)
     zscores = _load_zscores(options.zscores) if options.zscores else None
