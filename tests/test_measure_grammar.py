@@ -41,7 +41,7 @@ def test_trec_specs_expand():
     ("nDCG@-1", "cut-off must be a whole number ≥ 1"),
     ("P@abc", "expected a number"),
     ("P@0", "cut-off must be a whole number ≥ 1"),
-    ("Judged", "needs a cut-off"),
+    ("IPrec", "needs a cut-off"),
     ("P", "names 9 measures"),
     ("AP@1.5", "whole number"),
     ("RBP(p=2)", "the persistence p must lie in (0, 1)"),

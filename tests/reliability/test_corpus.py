@@ -176,7 +176,7 @@ CASES: list[Case] = [
     _measure("P.1e400", "P.1e400: parameters must be numbers separated by commas"),
     _measure("nDCG(gains={1e400:1})", "is not a valid gain map"),
     _measure("ndcg_cut.0", "ndcg_cut.0: cut-offs must be positive"),
-    _measure("Judged", "Judged needs a cut-off, e.g. Judged@10"),
+    _measure("IPrec", "IPrec needs a cut-off, e.g. IPrec@0.5"),
     _measure("RBP(p=0.5", "malformed measure 'RBP(p=0.5': unexpected end"),
     # ------------------------------------------------------------------ library inputs (no file)
     _call("roc_auc lengths", lambda: cranfield.roc_auc([0, 1, 1], [0.1, 0.2]), InputError,

@@ -15,7 +15,7 @@ import numpy as np
 
 from .base import Param
 
-__all__ = ["GAINS_PARAM", "GAIN_PARAM", "GainView", "gain_view"]
+__all__ = ["GAINS_PARAM", "GAIN_PARAM", "IDEAL_PARAM", "GainView", "gain_view"]
 
 GAINS_PARAM = Param("gains", (), "gain of each relevance level, e.g. {1:1,2:3}; unlisted levels gain their level")
 GAIN_PARAM = Param("str", "linear", "gain of an unlisted level ℓ: linear = ℓ (trec_eval), exp = 2^ℓ − 1 (Burges)",
@@ -102,14 +102,80 @@ def level_gains(level_values: np.ndarray, gains, gain: str = "linear") -> np.nda
     return np.array([mapping.get(int(level), default(int(level))) for level in level_values], dtype=np.float64)
 
 
-def gain_view(view, gains=(), gain: str = "linear") -> GainView:
+def gain_view(view, gains=(), gain: str = "linear", ideal: str = "sorted") -> GainView:
     key = ("gains", tuple(gains)) if gain == "linear" else ("gains", tuple(gains), gain)
+    key += (("ideal", ideal),) if ideal != "sorted" else ()
     cached = view._cache.get(key)
     if cached is not None:
         return cached
     g = level_gains(view.level_values, gains, gain)
-    order = np.argsort(-g, kind="stable")
-    order = order[g[order] > 0]
-    result = GainView(g, view.level_values, view.rel, g[order], view.level_counts[:, order])
+    if ideal == "trec_eval":
+        ideal_gains, ideal_counts = _trec_eval_ideal(view, gains)
+    else:
+        order = np.argsort(-g, kind="stable")
+        order = order[g[order] > 0]
+        ideal_gains, ideal_counts = g[order], view.level_counts[:, order]
+    result = GainView(g, view.level_values, view.rel, ideal_gains, ideal_counts)
     view._cache[key] = result
     return result
+
+
+IDEAL_PARAM = Param("str", "sorted", "order of the ideal ranking: sorted = by decreasing gain; trec_eval = "
+                    "trec_eval 9.0.8's order, which compares gains by the integer part of their difference "
+                    "(gains less than 1 apart count as equal)", lambda v: None if v in ("sorted", "trec_eval")
+                    else "expected sorted or trec_eval")
+
+
+def _merge_sort(items: list, compare) -> list:
+    """A top-down stable merge sort, glibc's qsort for small arrays (msort.c): with a comparison
+    that is not a total order the result depends on the algorithm, so it is reproduced."""
+    if len(items) <= 1:
+        return items
+    half = len(items) // 2
+    left, right = _merge_sort(items[:half], compare), _merge_sort(items[half:], compare)
+    out, i, j = [], 0, 0
+    while i < len(left) and j < len(right):
+        if compare(left[i], right[j]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
+def _trec_eval_ideal(view, gains) -> tuple[np.ndarray, np.ndarray]:
+    """The ideal ranking as trec_eval 9.0.8 builds it (m_ndcg.c, m_Rndcg.c, m_ndcg_rel.c, m_G.c):
+    per query, the levels with a given gain (in level order) then the levels 0..max judged level
+    not given (gain = level), sorted by increasing gain where two gains compare by the integer
+    part (C truncation) of their difference, read from the highest down and cut at the first
+    level with documents and a gain ≤ 0 (or at once when the top level's gain is ≤ 0, documents
+    or not: trec_eval's loops test the gain before they skip levels without documents). The order
+    depends only on the query's highest judged level: one block of columns per distinct highest
+    level, the counts of the other queries 0."""
+    values = view.level_values
+    counts = view.level_counts
+    present = counts > 0
+    top = np.where(present.any(axis=1), values[np.argmax(np.where(present, values[None, :], -1), axis=1)], -1)
+    given = [(int(level), float(value)) for level, value in gains]
+    column_gains, column_levels, column_tops = [], [], []
+    for highest in np.unique(top).tolist():  # a few distinct values, not a loop over queries
+        entries = given + [(level, float(level)) for level in range(0, highest + 1)
+                           if level not in {lv for lv, _ in given}]
+        ranked = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))[::-1]
+        if ranked[0][1] <= 0:  # trec_eval starts from the top entry's gain, documents or not: none
+            ranked = [(level, 0.0) for level, _ in ranked]
+        column_levels += [level for level, _ in ranked]
+        column_gains += [value for _, value in ranked]
+        column_tops += [highest] * len(ranked)
+    column_levels = np.asarray(column_levels, dtype=np.int64)
+    index = np.searchsorted(values, column_levels)
+    known = (index < values.size) & (values[np.minimum(index, values.size - 1)] == column_levels) if values.size \
+        else np.zeros(column_levels.size, dtype=bool)
+    ideal_counts = np.zeros((counts.shape[0], column_levels.size), dtype=counts.dtype)
+    ideal_counts[:, known] = counts[:, index[known]]
+    ideal_counts[top[:, None] != np.asarray(column_tops)[None, :]] = 0
+    ideal_gains = np.asarray(column_gains, dtype=np.float64)
+    stop = np.logical_or.accumulate((ideal_counts > 0) & (ideal_gains <= 0)[None, :], axis=1)
+    ideal_counts[stop] = 0
+    return ideal_gains, ideal_counts

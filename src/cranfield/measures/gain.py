@@ -12,13 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import REL_PARAM, binary_view, safe_divide
-from ._gains import GAINS_PARAM, gain_view
+from ._gains import GAINS_PARAM, IDEAL_PARAM, gain_view
 from ._running import RunningSums
 from .base import Family, register
 
 
 def _g(view, measure) -> np.ndarray:
-    gv = gain_view(view, measure.param("gains"))
+    gv = gain_view(view, measure.param("gains"), ideal=measure.param("ideal"))
     # running sums of the gains and of the costs, read at the documents with a gain only
     nonzero = np.flatnonzero(gv.doc_gain != 0)
     q, rank = view.seg[nonzero], view.pos[nonzero] + 1
@@ -45,7 +45,8 @@ def _bin_g(view, measure) -> np.ndarray:
 
 
 register(Family("G", _g, "Normalised gain, each document's gain discounted by the gain still missing against "
-                "the ideal ranking.", "trec_eval G (Buckley 2008, experimental)", params={"gains": GAINS_PARAM},
+                "the ideal ranking.", "trec_eval G (Buckley 2008, experimental)",
+                params={"gains": GAINS_PARAM, "ideal": IDEAL_PARAM},
                 bounds=(None, None)))
 register(Family("BinG", _bin_g, "Binary G: mean over relevant documents of 1/log2(2 + non-relevant above).",
                 "trec_eval binG (Buckley 2008, experimental)", params={"rel": REL_PARAM}))

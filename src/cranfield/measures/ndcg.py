@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import safe_divide
-from ._gains import GAIN_PARAM, GAINS_PARAM, SMALL_CUTOFF, gain_view
+from ._gains import GAIN_PARAM, GAINS_PARAM, IDEAL_PARAM, SMALL_CUTOFF, gain_view
 from ._running import RunningSums
 from .base import Family, register
 
@@ -53,7 +53,8 @@ def _dcg_running(view, gv) -> RunningSums:
 
 def _gv(view, measure):
     gain = measure.param("gain") if "gain" in measure.family.params else "linear"
-    return gain_view(view, measure.param("gains"), gain)
+    ideal = measure.param("ideal") if "ideal" in measure.family.params else "sorted"
+    return gain_view(view, measure.param("gains"), gain, ideal)
 
 
 def _dcg(view, measure) -> np.ndarray:
@@ -68,7 +69,7 @@ def _ndcg(view, measure) -> np.ndarray:
 
 
 def _ndcg_rel(view, measure) -> np.ndarray:
-    gv = gain_view(view, measure.param("gains"))
+    gv = _gv(view, measure)
     dcg, ideal = _dcg_running(view, gv), gv.ideal_running
     # at each relevant document: DCG to its rank / ideal DCG to that rank (capped at the ideal length)
     index = np.flatnonzero((gv.doc_gain > 0) & (gv.ideal_len[view.seg] > 0))
@@ -82,7 +83,7 @@ def _ndcg_rel(view, measure) -> np.ndarray:
 
 
 def _rndcg(view, measure) -> np.ndarray:
-    gv = gain_view(view, measure.param("gains"))
+    gv = _gv(view, measure)
     n = view.n_queries
     # boundaries: ranks b (1..L) where the ideal gain changes, the last one where it drops to 0
     change = np.ones(gv.ideal.size, dtype=bool)
@@ -117,13 +118,13 @@ def _rndcg(view, measure) -> np.ndarray:
     return np.where(view.num_rel > 0, value, 0.0)
 
 
-_GAINS = {"gains": GAINS_PARAM}
+_GAINS = {"gains": GAINS_PARAM, "ideal": IDEAL_PARAM}
 _GAIN_AND_GAINS = {"gains": GAINS_PARAM, "gain": GAIN_PARAM}
 
 register(Family("nDCG", _ndcg, "Normalised discounted cumulative gain: DCG / ideal DCG, with gain = relevance "
                 "level (or the gains map) and discount 1/log2(rank + 1).",
                 "Järvelin & Kekäläinen 2002; trec_eval ndcg, ndcg_cut; gain=exp: Burges et al. 2005",
-                params=_GAIN_AND_GAINS, cutoff="optional",
+                params={**_GAIN_AND_GAINS, "ideal": IDEAL_PARAM}, cutoff="optional",
                 aliases=("NDCG",)))
 register(Family("DCG", _dcg, "Discounted cumulative gain Σ gain / log2(rank + 1).",
                 "Järvelin & Kekäläinen 2002; trec_eval 10 dcg", params=_GAIN_AND_GAINS, cutoff="optional",

@@ -1,7 +1,8 @@
 """Set (unranked) measures over the whole retrieved list, and trec_eval's utility.
 
 With P = relret/ret, R = relret/rel: SetP = P, SetR = R, SetRelP = relret/min(ret, rel),
-SetAP = P·R (trec_eval set_map), SetF(beta) = (1+β²)·P·R/(β²·P + R) (van Rijsbergen 1979),
+SetAP = relret²/(ret·rel) (trec_eval set_map: the product P·R
+rounded once, not twice), SetF(beta) = (1+β²)·P·R/(β²·P + R) (van Rijsbergen 1979),
 Utility(a,b,c,d) = a·relret + b·(ret−relret) + c·(rel−relret) + d·(N + relret − ret − rel).
 """
 
@@ -35,12 +36,20 @@ def _set_rel_p(view, measure):
 
 
 def _set_ap(view, measure):
-    return _set_p(view, measure) * _set_r(view, measure)
+    relret, ret, rel = _counts(view, measure)
+    return safe_divide(relret * relret, ret * rel)  # m_set_map.c's order of operations, not P·R
+
+
+def _beta2(measure) -> float:
+    """β²: the beta2 parameter when given (trec_eval's set_F.x is β² itself: sqrt(x)² need not be
+    x again), else beta²."""
+    beta2 = measure.param("beta2")
+    return beta2 if beta2 >= 0 else measure.param("beta") ** 2
 
 
 def _set_f(view, measure):
     precision, recall = _set_p(view, measure), _set_r(view, measure)
-    beta2 = measure.param("beta") ** 2
+    beta2 = _beta2(measure)
     return safe_divide((beta2 + 1.0) * precision * recall, beta2 * precision + recall)
 
 
@@ -72,7 +81,7 @@ def _set_rel_p_micro(view, measure):
 
 def _set_f_micro(view, measure):  # F = (1+β²)·relret / (β²·rel + ret)
     relret, ret, rel = _counts(view, measure)
-    beta2 = measure.param("beta") ** 2
+    beta2 = _beta2(measure)
     return (beta2 + 1.0) * relret, beta2 * rel + ret
 
 
@@ -86,11 +95,13 @@ register(Family("SetR", _set_r, "Set recall: relevant retrieved / relevant.", "t
                 params={"rel": REL_PARAM}, micro=_set_r_micro))
 register(Family("SetRelP", _set_rel_p, "Set relative precision: relevant retrieved / min(retrieved, relevant).",
                 "trec_eval set_relative_P", params={"rel": REL_PARAM}, micro=_set_rel_p_micro))
-register(Family("SetAP", _set_ap, "Set average precision: SetP × SetR.", "trec_eval set_map",
+register(Family("SetAP", _set_ap, "Set average precision: relret² / (ret·rel) = SetP × SetR.", "trec_eval set_map",
                 params={"rel": REL_PARAM}))
 register(Family("SetF", _set_f, "Set F-measure: (1+β²)·P·R / (β²·P + R), 0 when P = R = 0.",
                 "van Rijsbergen 1979; trec_eval set_F",
-                params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative)},
+                params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative),
+                        "beta2": Param("float", -1.0, "β² itself, as trec_eval's set_F.x (default -1: beta²)",
+                                       lambda v: None if v >= 0 or v == -1 else "must be ≥ 0 (or -1: beta²)")},
                 micro=_set_f_micro))
 register(Family("Utility", _utility, "Linear utility a·relret + b·nonrelret + c·relmissed + d·nonrelmissed "
                 "(d needs the collection size).", "trec_eval utility (TREC filtering track)",

@@ -150,15 +150,16 @@ def evaluate_runs(make_evaluator, runs: Sequence, *, evaluate_one=None, prefetch
     return results
 
 
-def prepare_and_read(make_evaluator, run):
-    """``(make_evaluator() warmed, read_run(run))``, the run file read in a background thread."""
+def prepare_and_read(make_evaluator, run, *, dialect: str = "cranfield"):
+    """``(make_evaluator() warmed, read_run(run, dialect=dialect))``, the run file read in a
+    background thread."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(read_run, run) if _is_file(run) else None
+        pending = pool.submit(read_run, run, dialect=dialect) if _is_file(run) else None
         evaluator = make_evaluator()
         evaluator.warm()
-        return evaluator, (pending.result() if pending is not None else read_run(run))
+        return evaluator, (pending.result() if pending is not None else read_run(run, dialect=dialect))
 
 
 def _is_file(run) -> bool:

@@ -4,19 +4,29 @@ Output lines are ``"%-22s\\t%s\\t%6.4f"`` (``%ld`` for counts), per query when `
 given (queries in byte-wise order, measures in trec_eval's order), then the summary over
 ``all``. ``version="10"`` follows trec_eval 10.0 (lround recall cut-offs, rbp/unj in
 ``all_trec``, queries added by ``-c`` printed per query).
+
+The command prints what trec_eval prints, its quirks included (docs/trec_eval.md lists them and
+the differences that remain): ``-nan`` for the interpolated precision of a query with nothing
+retrieved, ``set_map`` rounded as trec_eval rounds it, ``runid`` from the run's last line, the
+``-c`` ``num_rel`` summary over every positive judgment, ``-N`` 0 by default. The library's
+measures keep cranfield's own policies (no NaN).
 """
 
 from __future__ import annotations
 
+import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import MeasureError, UsageError
+from ..measures.base import Measure
 from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
 from .parallel import available_threads
-from .results import aggregate
+from .qrels import read_qrels
+from .results import MIN_GEO_MEAN
 from .trec_names import NICKNAMES, TREC_MEASURES, expand
 
 __all__ = ["trec_eval", "TrecEvalOptions"]
@@ -52,6 +62,9 @@ def _marked(measure_args: tuple[str, ...], version: str) -> tuple[list[str], dic
             marked.update(nicknames[name])
         elif name in known:
             marked.add(name)
+        elif name in NICKNAMES["10"] or any(m.name == name for m in TREC_MEASURES):
+            raise MeasureError(f"trec_eval: measure '{name}' is new in trec_eval 10.0; trec_eval 9.0.8 refuses it "
+                               f"(use --trec-eval-version 10)")
         else:
             from ..measures.base import _unknown_message
 
@@ -69,6 +82,114 @@ def _line(name: str, qid: str, value, *, long: bool = False) -> str:
     return f"{name:<22}\t{qid}\t{trec_text.c_fixed4(value)}\n"  # NaN printed with its sign, as printf does
 
 
+COUNTS = (Measure("NumRet"), Measure("NumRel"))
+def last_run_tag(run, version: str = "9") -> str | None:
+    """trec_eval's runid: the tag (6th field) of the last non-blank line of the run file (with
+    version 10, the last line that is not a ``#`` comment). None when ``run`` is not a file
+    that can be read again (standard input, a frame, a dict): the caller falls back to the
+    reader's name. Only the end of the file is read."""
+    if not isinstance(run, (str, os.PathLike)) or str(run) == "-" or str(run).endswith((".gz", ".bz2", ".xz")):
+        return None
+    try:
+        with open(run, "rb") as handle:
+            end = handle.seek(0, os.SEEK_END)
+            size = 1 << 16
+            while True:  # read a longer tail until it holds a whole last line (once, nearly always)
+                start = max(0, end - size)
+                handle.seek(start)
+                tail = handle.read(end - start).rstrip()
+                if version == "10":  # trailing '#' comment lines, from the end
+                    while tail and tail[tail.rfind(b"\n") + 1:].lstrip().startswith(b"#"):
+                        tail = tail[:max(tail.rfind(b"\n"), 0)].rstrip()
+                if b"\n" in tail or start == 0:
+                    break
+                size *= 4
+    except OSError:
+        return None
+    fields = tail[tail.rfind(b"\n") + 1:].split()
+    return fields[5].decode("utf-8", "replace") if len(fields) > 5 else None
+
+
+def _interpolation_nan(values: dict, measures, in_run: np.ndarray, version: str) -> None:
+    """trec_eval's NaN in iprec_at_recall and 11pt_avg: for a query with no document retrieved
+    (after -J or -M), the precision it interpolates is 0/0; it lands on the recall levels whose
+    cut-off in relevant documents is 0, and 11pt_avg averages it in. cranfield's measures are 0
+    there (no NaN in the library); the trec_eval command prints what trec_eval prints."""
+    nothing = in_run & (values[str(COUNTS[0])] == 0)
+    if not nothing.any():
+        return
+    num_rel = values[str(COUNTS[1])]
+
+    def zero_cutoff(level: float) -> np.ndarray:  # iprec's cut-off rule, interpolated.py
+        cut = np.floor(level * num_rel + (0.5 if version == "10" else 0.9))
+        return nothing & (cut == 0)
+
+    for measure in measures:
+        if measure.name == "IPrec":
+            mask = zero_cutoff(float(measure.cutoff))
+        elif measure.name == "IPrec11":
+            mask = np.zeros(nothing.size, dtype=bool)
+            for level in measure.param("levels"):
+                mask |= zero_cutoff(float(level))
+        else:
+            continue
+        values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
+
+
+_EMPTY_IDEAL = "empty ideal ranking: "
+
+
+def _empty_ideal(view, measure) -> np.ndarray:
+    """Per query of ``view``: whether ``measure``'s (RnDCG) ideal ranking has no positive gain."""
+    from ..measures._gains import gain_view
+
+    return gain_view(view, measure.param("gains"), "linear", measure.param("ideal")).ideal_len == 0
+
+
+def _rndcg_nan(values: dict, measures, in_run: np.ndarray) -> None:
+    """trec_eval's Rndcg averages nDCG over the ranks where the ideal gain changes while the ideal
+    DCG is positive: a query with relevant documents (at -l) but no positive gain in its ideal
+    ranking (-l 0 with grades 0 only, gains ≤ 0) averages over no rank, 0/0 (m_Rndcg.c)."""
+    for measure in measures:
+        if measure.name == "RnDCG":
+            mask = in_run & (values[str(COUNTS[1])] > 0) & values[_EMPTY_IDEAL + str(measure)]
+            values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
+
+
+def _refuse_negative_first_query(qrels_data, query_ids: np.ndarray, in_run: np.ndarray, source) -> None:
+    """trec_eval 9.0.8 sizes its per-level counts by the largest grade + 1 and allocates them at
+    the first query it evaluates: when that query's grades are all negative the allocation
+    fails and it exits ("Can't calculate measure"). Later such queries reuse the space."""
+    if not in_run.any() or not bool((qrels_data.values < 0).any()):
+        return
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from ..errors import InputError
+
+    first = str(query_ids[int(np.argmax(in_run))])
+    grades = pc.filter(pa.array(qrels_data.values), pc.equal(qrels_data.qid, first))
+    if pc.max(grades).as_py() < 0:
+        raise InputError(f"every judgment of query {first!r}, the first query evaluated, is negative: "
+                         f"trec_eval 9.0.8 cannot evaluate it (it exits with status 4)",
+                         source=str(source) if isinstance(source, (str, os.PathLike)) else None)
+
+
+def summary(column: np.ndarray, how: str, in_run: np.ndarray, n: int) -> float:
+    """trec_eval's summary: the values of the evaluated queries added in query order, then
+    divided by ``n`` (all qrels queries with -c); for a geometric mean (gm_map, gm_bpref) the
+    log(1e-5) of each query added by -c comes after that sum (meas_avg.c)."""
+    if n == 0:
+        return 0.0
+    evaluated = column[in_run] if not in_run.all() else column
+    if how == "gmean":
+        total = float(np.cumsum(np.log(np.maximum(evaluated, MIN_GEO_MEAN)))[-1]) if evaluated.size else 0.0
+        total += (n - evaluated.size) * math.log(MIN_GEO_MEAN)
+        return math.exp(total / n)
+    total = float(np.cumsum(evaluated)[-1]) if evaluated.size else 0.0
+    return total if how == "sum" else total / n
+
+
 def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     """Return the text trec_eval prints for ``qrels`` and ``run`` with ``options``."""
     version = options.version
@@ -81,20 +202,41 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         for printed, measure in expand(name, params.get(name), version=version):
             slots.append((by_name[name], printed, measure))
     measures = [m for _, _, m in slots if m is not None and not isinstance(m, int)]
+    nan_prone = any(m.name in ("IPrec", "IPrec11", "RnDCG") for m in measures)
+    if nan_prone:  # their NaN (0/0) needs each query's numbers retrieved and relevant
+        measures += [COUNTS[0], COUNTS[1]]
+    qrels_data = None
+
     def make_evaluator():
-        return Evaluator(qrels, list(dict.fromkeys(measures)) or ["NumRet"],
+        nonlocal qrels_data
+        qrels_data = read_qrels(qrels, dialect=f"trec_eval-{version}")
+        # trec_eval's -N defaults to 0 (utility's 4th coefficient then weighs ret+rel-relret negatively)
+        return Evaluator(qrels_data, list(dict.fromkeys(measures)) or ["NumRet"],
                          relevance_level=options.relevance_level, complete=options.complete,
                          max_results=options.max_results, judged_only=options.judged_only,
-                         collection_size=options.collection_size)
+                         collection_size=0 if options.collection_size is None else options.collection_size)
 
-    evaluator, run_data = prepare_and_read(make_evaluator, run)  # the run is read while the qrels are prepared
+    # the run read (in trec_eval's line grammar) while the qrels are prepared
+    evaluator, run_data = prepare_and_read(make_evaluator, run, dialect=f"trec_eval-{version}")
     shown = {printed: measure for _, printed, measure in slots if isinstance(measure, int) and options.query}
-    results = evaluator.evaluate(  # large runs: all cores, same numbers; relstring read from each part's ranking
-        run_data, extras=(lambda view: {p: trec_text.relstrings(view, k) for p, k in shown.items()}) if shown else None)
-    values = results.per_query
+    rndcg = [m for m in measures if m.name == "RnDCG"]
+
+    def extras(view):  # read from each part's ranking: relstring, and Rndcg's empty ideal rankings
+        columns = {p: trec_text.relstrings(view, k) for p, k in shown.items()}
+        columns.update({_EMPTY_IDEAL + str(m): _empty_ideal(view, m) for m in rndcg})
+        return columns
+
+    # large runs: all cores, same numbers
+    results = evaluator.evaluate(run_data, extras=extras if shown or rndcg else None)
+    values = dict(results.per_query)
     query_ids = results.query_ids
     n = query_ids.size
     in_run = results.in_run if results.in_run is not None else np.ones(n, dtype=bool)
+    if nan_prone:
+        _interpolation_nan(values, measures, in_run, version)
+        _rndcg_nan(values, measures, in_run)
+    if version == "9" and any(spec.name not in ("runid", "num_q") for spec, _, _ in slots):
+        _refuse_negative_first_query(qrels_data, query_ids, in_run, qrels)
     zscores = _load_zscores(options.zscores) if options.zscores else None
     prefix = "Z" if zscores is not None else ""
 
@@ -128,7 +270,10 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     if options.summary:
         for spec, printed, measure in slots:
             if spec.name == "runid":
-                out.append(_line("runid", "all", run_data.name or "run"))
+                out.append(_line("runid", "all", last_run_tag(run, version) or run_data.name or "run"))
+            elif spec.name == "num_rel" and options.complete and zscores is None:
+                # trec_eval -c: every judgment > 0 of the qrels file, whatever -l, -J or -M
+                out.append(_line("num_rel", "all", int(np.count_nonzero(qrels_data.values > 0)), long=True))
             elif spec.name == "num_q":
                 out.append(_line(prefix + "num_q", "all", n if zscores is None else float(n), long=zscores is None))
             elif isinstance(measure, int):
@@ -141,7 +286,8 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                     how = "sum" if spec.long else ("mean" if how == "gmean" else how)
                     if measure.family.aggregate == "gmean":
                         column = np.zeros(n)
-                out.append(_line(prefix + printed, "all", aggregate(column, how, n), long=spec.long and zscores is None))
+                out.append(_line(prefix + printed, "all", summary(column, how, in_run, n),
+                                 long=spec.long and zscores is None))
     return "".join(out)
 
 

@@ -83,6 +83,8 @@ def _gains_measure(name: str, **fixed) -> Callable[..., object]:
                 params["p"] = val
         if gains:
             params["gains"] = tuple(gains)
+            if name in ("nDCG", "nDCGRel", "RnDCG", "G") and any(value != int(value) for _, value in gains):
+                params["ideal"] = "trec_eval"  # fractional gains: trec_eval's order of the ideal ranking
         return Measure(name, params)
 
     return build
@@ -106,14 +108,13 @@ def _eleven(values, version: str = "9"):
 
 
 def _set_f(values, version: str = "9"):
-    """trec_eval's set_F.x is (1 + x)·P·R / (x·P + R): its x is β², not β (m_set_F.c)."""
-    import math
-
+    """trec_eval's set_F.x is (1 + x)·P·R / (x·P + R): its x is β², not β (m_set_F.c), and is
+    used as given (β = sqrt(x) would give back x only to within a rounding)."""
     from ..measures.base import Measure
 
     if values[0] < 0:
         raise MeasureError(f"set_F.{values[0]}: the parameter must be ≥ 0")
-    return Measure("SetF", {"beta": math.sqrt(values[0])})
+    return Measure("SetF", {"beta2": values[0]} if values[0] != 1.0 else {})
 
 
 TREC_MEASURES: tuple[TrecMeasure, ...] = (
