@@ -91,10 +91,12 @@ CASES = [
     # ------------------------------------------------------------------ runs: dialects
     _run("trec_eval-9: '#' starts an id", "#q1 Q0 d1 1 2.5 tag\n", {"#q1": {"d1": 2.5}}, dialect="trec_eval-9"),
     _run("cranfield: '#' starts a comment", "#q1 Q0 d9 1 2.5 tag\nq1 Q0 d1 1 2.5 tag\n", {"q1": {"d1": 2.5}}),
-    _run("trec_eval-9: blank line", "q1 Q0 d1 1 2.5 tag\n\nq1 Q0 d2 2 1.5 tag\n", dialect="trec_eval-9",
-         error=InputError, fragment="blank line", line=2),
-    _run("trec_eval-9: run line starting with a blank", "q1 Q0 d1 1 2.5 tag\n q1 Q0 d2 2 1.5 tag\n",
-         dialect="trec_eval-9", error=InputError, fragment="run line starts with a blank", line=2),
+    _run("trec_eval-9: blank run lines skipped (get_trec_results.c)", "q1 Q0 d1 1 2.5 tag\n \t\nq1 Q0 d2 2 1.5 tag\n",
+         {"q1": {"d1": 2.5, "d2": 1.5}}, dialect="trec_eval-9"),
+    _run("trec_eval-9: blanks before a run line's query id", "q1 Q0 d1 1 2.5 tag\n q1 Q0 d2 2 1.5 tag\n",
+         {"q1": {"d1": 2.5, "d2": 1.5}}, dialect="trec_eval-9"),
+    _qrels("trec_eval-9: blank qrels line", "q1 0 d1 1\n\nq1 0 d2 0\n", dialect="trec_eval-9",
+           error=InputError, fragment="blank line", line=2),
     _run("trec_eval-10: blank lines and indented comments skipped", "\n  # c\nq1 Q0 d1 1 2.5 tag\n \t\n",
          {"q1": {"d1": 2.5}}, dialect="trec_eval-10"),
     # ------------------------------------------------------------------ qrels: numbers

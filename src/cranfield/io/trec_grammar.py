@@ -47,9 +47,9 @@ Dialects (the ``dialect=`` keyword of every reader):
     a comment; a lone CR is an error (above).
 ``"trec_eval-9"``
     exactly trec_eval 9.0.8's grammar: ``#`` is an ordinary id character (``#q1 0 d1 1`` is a
-    judgment of query ``#q1``); a blank or whitespace-only line is an error (trec_eval's
-    "Malformed line"). One deliberate difference: a *run* line that starts with a blank is an
-    error, where 9.0.8 reads an empty query id and shifts every field by one (silently wrong).
+    judgment of query ``#q1``); a blank or whitespace-only *qrels* line is an error (trec_eval's
+    "Malformed line"), while blank run lines are skipped and blanks before a run line's query id
+    are ignored (get_trec_results.c skips them before parsing a line).
 ``"trec_eval-10"``
     trec_eval 10.0's: in runs, blank lines are skipped and a line whose first non-blank
     character is ``#`` is a comment; in qrels, a line whose very first character is ``#`` is
@@ -194,17 +194,11 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     else:
         comment = np.zeros(n_lines, dtype=bool)
     data_line = has & ~comment
-    if dialect == "trec_eval-9" or (dialect == "trec_eval-10" and fmt is QRELS):
+    if fmt is QRELS and dialect in ("trec_eval-9", "trec_eval-10"):
         blank_line = np.flatnonzero(~has & ~comment)
         if blank_line.size:
             fault(int(blank_line[0]), _SHAPE, f"blank line; expected {_expected(fmt)} "
                   f"(dialect {dialect!r} has no blank lines)")
-    if dialect == "trec_eval-9" and fmt is RUN:
-        indented = data_line.copy()
-        indented[has] &= starts[head[has]] != line_starts[has]
-        if indented.any():
-            fault(int(np.flatnonzero(indented)[0]), _SHAPE, "run line starts with a blank (trec_eval 9.0.8 would "
-                  "read an empty query id and shift every field); expected the query id first")
     wrong = data_line & ((count != len(fmt.fields)) if fmt.exact else (count < len(fmt.fields)))
     if wrong.any():
         index = int(np.flatnonzero(wrong)[0])

@@ -66,7 +66,10 @@ class Results:
 
     def __post_init__(self) -> None:
         query_ids = np.asarray(self.query_ids)
+        # measures' values are addressable by qid; other per-query columns (trec_eval's relstring,
+        # bytes) are kept as they are
         self.per_query = MeasureKeyed({str(name): PerQuery(values, query_ids)
+                                       if np.asarray(values).dtype.kind in "fiu" else values
                                        for name, values in self.per_query.items()})
         self.mean = MeasureKeyed(self.mean)
 

@@ -83,6 +83,8 @@ def _line(name: str, qid: str, value, *, long: bool = False) -> str:
 
 
 COUNTS = (Measure("NumRet"), Measure("NumRel"))
+with np.errstate(invalid="ignore"):
+    C_NAN = np.divide(np.float64(0.0), np.float64(0.0))  # trec_eval's 0/0: printf shows its sign (x86-64: -nan)
 def last_run_tag(run, version: str = "9") -> str | None:
     """trec_eval's runid: the tag (6th field) of the last non-blank line of the run file (with
     version 10, the last line that is not a ``#`` comment). None when ``run`` is not a file
@@ -133,7 +135,7 @@ def _interpolation_nan(values: dict, measures, in_run: np.ndarray, version: str)
                 mask |= zero_cutoff(float(level))
         else:
             continue
-        values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
+        values[str(measure)] = np.where(mask, C_NAN, values[str(measure)])
 
 
 _EMPTY_IDEAL = "empty ideal ranking: "
@@ -153,7 +155,7 @@ def _rndcg_nan(values: dict, measures, in_run: np.ndarray) -> None:
     for measure in measures:
         if measure.name == "RnDCG":
             mask = in_run & (values[str(COUNTS[1])] > 0) & values[_EMPTY_IDEAL + str(measure)]
-            values[str(measure)] = np.where(mask, np.nan, values[str(measure)])
+            values[str(measure)] = np.where(mask, C_NAN, values[str(measure)])
 
 
 def _refuse_negative_first_query(qrels_data, query_ids: np.ndarray, in_run: np.ndarray, source) -> None:
