@@ -171,3 +171,24 @@ def test_irds_without_the_package_gives_an_install_hint(monkeypatch):
     monkeypatch.setitem(sys.modules, "ir_datasets", None)
     with pytest.raises(UsageError, match="needs the ir_datasets package; install it with: python -m pip install ir_datasets"):
         cranfield.read_qrels("irds:cranfield")
+
+
+def test_column_mapping_keywords_on_evaluate_and_compare():
+    """evaluate/compare take the frames' column names directly (issue 13: column mapping in
+    evaluate/compare), with the same numbers as canonical frames."""
+    import pandas as pd
+
+    import cranfield
+
+    qrels = pd.DataFrame({"topic": ["q1", "q1", "q2"], "doc": ["d1", "d2", "d1"], "grade": [1, 0, 1]})
+    run = pd.DataFrame({"topic": ["q1", "q1", "q2"], "doc": ["d1", "d2", "d1"], "sim": [0.5, 0.9, 0.3]})
+    names = {"qrels_columns": {"qid": "topic", "docno": "doc", "rel": "grade"},
+             "run_columns": {"qid": "topic", "docno": "doc", "score": "sim"}}
+    got = cranfield.evaluate(qrels, run, ["AP"], **names)
+    expected = cranfield.evaluate({"q1": {"d1": 1, "d2": 0}, "q2": {"d1": 1}},
+                                  {"q1": {"d1": 0.5, "d2": 0.9}, "q2": {"d1": 0.3}}, ["AP"])
+    assert got.mean["AP"] == expected.mean["AP"] == 0.75
+    comparison = cranfield.compare(qrels, {"a": run, "b": run}, ["AP"], **names)
+    assert comparison.summary("AP", "a").mean == 0.75
+    with pytest.raises(cranfield.UsageError):
+        cranfield.evaluate(qrels, run, ["AP"], qrels_columns={"topic": "qid"})

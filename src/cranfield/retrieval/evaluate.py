@@ -162,6 +162,19 @@ def prepare_and_read(make_evaluator, run, *, dialect: str = "cranfield"):
         return evaluator, (pending.result() if pending is not None else read_run(run, dialect=dialect))
 
 
+def mapped_columns(data, columns: "dict[str, str] | None"):
+    """``data`` with its columns named by ``columns`` (role -> column), or ``data`` itself."""
+    if not columns:
+        return data
+    from ..io.ecosystem import with_columns
+
+    try:
+        return with_columns(data, **dict(columns))
+    except TypeError:
+        raise UsageError(f"columns: expected a mapping with keys qid, docno, rel or score, found "
+                         f"{sorted(columns)}") from None
+
+
 def _is_file(run) -> bool:
     import os
 
@@ -170,17 +183,23 @@ def _is_file(run) -> bool:
 
 def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
              relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
-             judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro") -> Results:
+             judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro",
+             qrels_columns: "dict[str, str] | None" = None, run_columns: "dict[str, str] | None" = None) -> Results:
     """Evaluate one run: per-query values and aggregates of each measure.
 
     ``qrels`` and ``run`` are file paths, ``{qid: {docno: value}}`` dicts, DataFrames, or
     :class:`Qrels`/:class:`Run` objects; ``measures`` are canonical names (``"AP"``,
     ``"nDCG@10"``), trec_eval names (``"map"``, ``"P.5,10"``) or :class:`Measure` objects.
+    ``qrels_columns`` / ``run_columns`` name a frame's columns, e.g. ``{"qid": "query_id",
+    "docno": "doc_id", "rel": "relevance"}`` (the ir_measures, PyTerrier and ranx names are
+    recognised without them; see :func:`cranfield.with_columns`).
 
     >>> r = evaluate({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 2.0, "d2": 1.0}}, ["AP", "P@2"])
     >>> r.mean["AP"], r.mean["P@2"]
     (1.0, 0.5)
     """
+    qrels, run = mapped_columns(qrels, qrels_columns), mapped_columns(run, run_columns)
+
     def make_evaluator():
         return Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
                          max_results=max_results, judged_only=judged_only, collection_size=collection_size,

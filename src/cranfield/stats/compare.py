@@ -304,8 +304,10 @@ def _compare_aligned(systems, measures, query_ids, matrices, *, test, correction
 
 def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm", baseline: str | None = None,
             alpha: float = 0.05, ci: str = "auto", confidence: float | None = None, n_permutations: int = 10_000,
-            random_state=0, missing: str = "error", evaluate_options: Mapping | None = None) -> Comparison:
+            random_state=0, missing: str = "error", evaluate_options: Mapping | None = None,
+            qrels_columns: Mapping | None = None, run_columns: Mapping | None = None) -> Comparison:
     """Evaluate each run against ``qrels`` on ``measures`` and compare them (see :func:`compare_values`).
+    ``qrels_columns`` / ``run_columns``: a frame's column names, as in :func:`cranfield.evaluate`.
 
     ``runs``: a list of runs (named by ``run.name``) or a mapping name -> run. ``measures``:
     measure names or Measure objects. Per-query values come from :class:`cranfield.Evaluator`
@@ -320,9 +322,10 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     >>> c.summary("AP", "good").mean, c.summary("AP", "bad").mean, c.pair("AP", "good", "bad").diff
     (1.0, 0.5, 0.5)
     """
-    from ..retrieval.evaluate import Evaluator
+    from ..retrieval.evaluate import Evaluator, mapped_columns
 
     alpha = _check_options(test, correction, ci, alpha, missing)
+    qrels = mapped_columns(qrels, qrels_columns)
     if isinstance(runs, Mapping):
         named = [(str(name), run) for name, run in runs.items()]
     else:
@@ -337,7 +340,7 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     evaluator = Evaluator(qrels, measure_list, **dict(evaluate_options or {}))
     per_system = {}
     for name, run in named:
-        result = evaluator.evaluate(run)
+        result = evaluator.evaluate(mapped_columns(run, run_columns))
         per_system[name] = {m: (np.asarray(result.query_ids).astype(str), np.asarray(v, dtype=np.float64))
                             for m, v in result.per_query.items()}
     counts = check_query_sets({name: next(iter(m.values()))[0] for name, m in per_system.items()}, missing)
