@@ -76,6 +76,10 @@ def _quantiles_per_row(sorted_rows: np.ndarray, levels: np.ndarray) -> np.ndarra
     return low_v + frac * (up_v - low_v)
 
 
+# Limit (docs/reliability.md, "Limits"): bootstrap intervals sort every resampled mean: 800 MB.
+MAX_BOOTSTRAP_CELLS = 10**8
+
+
 def _bootstrap_means(x: np.ndarray, n_resamples: int, random_state) -> np.ndarray:
     """Resampled means, shape (rows, n_resamples); every row uses the same resampled query sets."""
     rng = as_generator(random_state)
@@ -124,6 +128,9 @@ def mean_ci(values, *, method: str = "auto", confidence: float = 0.95, n_resampl
         low, high = mean - half, mean + half
     else:
         n_resamples = check_count(n_resamples, "n_resamples", 2)
+        if x.shape[0] * n_resamples > MAX_BOOTSTRAP_CELLS:  # every resampled mean is kept (8 bytes each)
+            raise UsageError(f"n_resamples: {x.shape[0]:,} samples x {n_resamples:,} resamples is over the limit of "
+                             f"{MAX_BOOTSTRAP_CELLS:,} resampled means (memory: 8 bytes each); use fewer resamples")
         theta = np.sort(_bootstrap_means(x, n_resamples, random_state), axis=1)
         levels = np.array([alpha / 2, 1 - alpha / 2])
         if method == "bootstrap":
