@@ -5,7 +5,8 @@ modules :data:`PUBLIC_MODULES` — is guarded: an exception that a bad argument 
 inside (numpy's ``ValueError``, pyarrow's ``ArrowInvalid``, a ``TypeError`` from a wrong type,
 an ``OSError`` from a file, ``MemoryError``...) leaves it as the matching
 :class:`~cranfield.errors.CranfieldError`, with the original message and the original exception
-chained (``raise ... from error``):
+chained (``raise ... from error``) and marked ``boundary = True`` (a check the function itself
+lacks: the garbage-argument test can list them):
 
 =========================================================  =====================================
 foreign exception                                          raised as
@@ -116,13 +117,17 @@ def translate(error: BaseException, where: str = "") -> CranfieldError | None:
     elif isinstance(error, OSError):
         message = error.strerror or _one_line(error)
         if error.filename is not None:
-            return _mixed(InputError, error)(f"{prefix}{message}", source=str(error.filename))
+            translated = _mixed(InputError, error)(f"{prefix}{message}", source=str(error.filename))
+            translated.boundary = True
+            return translated
     else:
         name = type(error).__name__
         message = _one_line(error) or name
         if not isinstance(error, ValueError) or type(error).__module__ != "builtins":
             message = f"{name}: {message}"
-    return _mixed(kind, error)(f"{prefix}{message}")
+    translated = _mixed(kind, error)(f"{prefix}{message}")
+    translated.boundary = True  # made by the guard: a check the function itself lacks
+    return translated
 
 
 def _wrap_function(function, where: str):

@@ -74,6 +74,10 @@ def save_figure(figure, path: str | os.PathLike, *, format: str | None = None, d
     """Write ``figure`` to ``path`` atomically (PNG, SVG or PDF, from ``format`` or the suffix)."""
     from ..io.atomic import atomic_write
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"path: expected a file name, found {path!r:.80}")
+    if not hasattr(figure, "savefig"):
+        raise UsageError(f"figure: expected a matplotlib Figure, found {type(figure).__name__}")
     target = Path(path)
     fmt = _format_of(target, format)
     dpi = check_dpi(dpi)
@@ -96,7 +100,10 @@ def _metadata(fmt: str) -> dict:
 def figure_svg(figure, *, salt: str = "cranfield") -> str:
     """The figure as an ``<svg>`` element to inline in HTML (text kept as text, ids made unique by ``salt``)."""
     matplotlib = require_matplotlib()
-
+    if not hasattr(figure, "savefig"):
+        raise UsageError(f"figure: expected a matplotlib Figure, found {type(figure).__name__}")
+    if not isinstance(salt, str):
+        raise UsageError(f"salt: expected a string, found {salt!r:.80}")
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata=_metadata("svg"))
@@ -121,6 +128,9 @@ def save_figures(figures: Mapping[str, Any], directory: str | os.PathLike, *, fo
 
     fmt = _format_of(Path(f"x.{format}"), format)
     check_dpi(dpi)  # before the folder is created
+    if not isinstance(directory, (str, os.PathLike)) or not isinstance(figures, Mapping):
+        raise UsageError(f"save_figures: expected a mapping name -> figure and a folder name, found "
+                         f"{type(figures).__name__} and {directory!r:.80}")
     folder = Path(directory)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder} exists and is not a folder")

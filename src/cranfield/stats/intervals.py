@@ -42,13 +42,24 @@ class Interval:
 
 
 def _check_confidence(confidence: float) -> float:
-    if not 0.0 < float(confidence) < 1.0:
+    if isinstance(confidence, (bool, np.bool_, str, bytes)) or not isinstance(confidence, (int, float, np.number)) \
+            or not 0.0 < float(confidence) < 1.0:
         raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
     return float(confidence)
 
 
+def _floats(values, name: str) -> np.ndarray:
+    """``values`` as a float64 array, or an InputError naming ``name`` (text, None, ragged lists...)."""
+    if isinstance(values, (str, bytes)) or values is None:
+        raise InputError(f"expected an array of numbers, found {type(values).__name__} {values!r:.80}", field=name)
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise InputError(f"expected an array of numbers: {' '.join(str(error).split())[:160]}", field=name) from None
+
+
 def _as_samples(values, name: str = "values") -> tuple[np.ndarray, bool]:
-    x = np.asarray(values, dtype=np.float64)
+    x = _floats(values, name)
     single = x.ndim == 1
     if x.ndim not in (1, 2):
         raise InputError(f"expected a 1-D array (one sample) or a 2-D array (one sample per row), found {x.ndim} dimensions", field=name)
@@ -171,8 +182,8 @@ def proportion_ci(successes, n, *, method: str = "wilson", confidence: float = 0
     from scipy import special, stats
 
     confidence = _check_confidence(confidence)
-    x = np.asarray(successes, dtype=np.float64)
-    total = np.asarray(n, dtype=np.float64)
+    x = _floats(successes, "successes")
+    total = _floats(n, "n")
     if np.any(total < 1) or np.any(x < 0) or np.any(x > total) or np.any(x != np.round(x)) or np.any(total != np.round(total)):
         raise InputError("expected integer counts with 0 <= successes <= n and n >= 1", field="successes")
     alpha = 1.0 - confidence
@@ -222,7 +233,7 @@ def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
     from scipy.stats import rankdata
 
     y = _check_binary(y_true)
-    scores = np.asarray(y_scores, dtype=np.float64)
+    scores = _floats(y_scores, "y_score")
     scores = scores[None, :] if scores.ndim == 1 else scores
     if scores.ndim != 2 or scores.shape[1] != y.shape[0]:
         raise InputError(f"expected scores of shape (n,) or (k, n) with n = {y.shape[0]} labels, found {np.shape(y_scores)}", field="y_score")
