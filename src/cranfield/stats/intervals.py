@@ -123,7 +123,7 @@ def mean_ci(values, *, method: str = "auto", confidence: float = 0.95, n_resampl
     """
     from scipy import special, stats
 
-    if method not in MEAN_CI_METHODS:
+    if not isinstance(method, str) or method not in MEAN_CI_METHODS:
         raise UsageError(f"method: expected one of {', '.join(MEAN_CI_METHODS)}, found {method!r}")
     confidence = _check_confidence(confidence)
     x, single = _as_samples(values)
@@ -181,9 +181,13 @@ def proportion_ci(successes, n, *, method: str = "wilson", confidence: float = 0
     """
     from scipy import special, stats
 
+    if not isinstance(method, str) or method not in ("wilson", "clopper-pearson"):
+        raise UsageError(f"method: expected 'wilson' or 'clopper-pearson', found {method!r}")
     confidence = _check_confidence(confidence)
     x = _floats(successes, "successes")
     total = _floats(n, "n")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(total))):
+        raise InputError("expected finite counts, found NaN or infinity", field="successes")
     if np.any(total < 1) or np.any(x < 0) or np.any(x > total) or np.any(x != np.round(x)) or np.any(total != np.round(total)):
         raise InputError("expected integer counts with 0 <= successes <= n and n >= 1", field="successes")
     alpha = 1.0 - confidence
