@@ -28,6 +28,51 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 TREC = Path(__file__).resolve().parents[1] / "data" / "trec_eval"
 
 
+def _system_path(path) -> bool:
+    real = os.path.realpath(os.fspath(path))
+    return real.startswith(("/dev/", "/proc/", "/sys/")) or os.fspath(path).startswith(("/dev/", "/proc/"))
+
+
+def _refuse_system_paths(module) -> None:
+    """Make renames onto /dev, /proc or /sys fail in ``module`` (os): a regression of the
+    special-file rule must fail these tests, not replace the machine's /dev/null."""
+    original_replace, original_rename = module.replace, module.rename
+
+    def guarded(original):
+        def rename(source, destination, *args, **kwargs):
+            if _system_path(destination):
+                raise AssertionError(f"refusing, in a test, to rename a file over {destination}")
+            return original(source, destination, *args, **kwargs)
+        return rename
+
+    module.replace, module.rename = guarded(original_replace), guarded(original_rename)
+
+
+# A subprocess running the command line with the same protection.
+_PROTECTED_MAIN = """
+import os, sys
+
+def guarded(original):
+    def rename(source, destination, *args, **kwargs):
+        real = os.path.realpath(os.fspath(destination))
+        if real.startswith(("/dev/", "/proc/", "/sys/")) or os.fspath(destination).startswith(("/dev/", "/proc/")):
+            raise AssertionError(f"refusing, in a test, to rename a file over {destination}")
+        return original(source, destination, *args, **kwargs)
+    return rename
+
+os.replace, os.rename = guarded(os.replace), guarded(os.rename)
+from cranfield.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.fixture(autouse=True)
+def _no_renames_onto_system_files(monkeypatch):
+    monkeypatch.setattr(os, "replace", os.replace)
+    monkeypatch.setattr(os, "rename", os.rename)
+    _refuse_system_paths(os)
+
+
 def _temporaries(*folders: Path) -> list[str]:
     return sorted(p.name for folder in folders for p in folder.iterdir() if p.name.endswith(".tmp"))
 
@@ -196,7 +241,7 @@ def test_dev_stdout_redirected_to_a_file(tmp_path, name):
         pytest.skip(f"no {name}")
     out = tmp_path / "redirected.txt"
     with open(out, "w") as handle:
-        done = subprocess.run([sys.executable, "-m", "cranfield", "evaluate", str(CORPUS / "good.qrels"),
+        done = subprocess.run([sys.executable, "-c", _PROTECTED_MAIN, "evaluate", str(CORPUS / "good.qrels"),
                                str(CORPUS / "good.run"), "-f", "csv", "-o", name], stdout=handle,
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == ""

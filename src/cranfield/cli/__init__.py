@@ -196,10 +196,12 @@ def _main(argv: list[str] | None) -> int:
         except UnicodeEncodeError:  # pragma: no cover - click writes its own messages
             _say(f"cranfield: error: {error.format_message()}")
         return 2
-    except Interrupted as interrupted:
-        _say(f"cranfield: interrupted ({_signal_name(interrupted.signum)})")
-        return 128 + interrupted.signum
-    except (click.Abort, KeyboardInterrupt):
+    except (click.Abort, KeyboardInterrupt) as interruption:  # click turns KeyboardInterrupt into Abort
+        signalled = next((e for e in (interruption, interruption.__cause__, interruption.__context__)
+                          if isinstance(e, Interrupted)), None)
+        if signalled is not None:
+            _say(f"cranfield: interrupted ({_signal_name(signalled.signum)})")
+            return 128 + signalled.signum
         _say("cranfield: interrupted")
         return 130
     except BrokenPipeError:
