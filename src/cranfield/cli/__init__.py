@@ -83,9 +83,11 @@ def _registering_inputs(command: click.Command) -> click.Command:
         return command
 
     def callback(**params):
-        from ..io.atomic import reading
+        from ..io.atomic import check_output, reading
 
         with reading(input_paths(command, params)):
+            if isinstance(params.get("output"), str):
+                check_output(params["output"])  # before any work; the writer checks again
             return original(**params)
 
     registering = copy.copy(command)

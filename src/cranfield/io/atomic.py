@@ -37,7 +37,7 @@ from typing import IO, Iterable, Iterator
 
 from ..errors import UsageError
 
-__all__ = ["atomic_write", "write_text_output", "reading", "registered_inputs"]
+__all__ = ["atomic_write", "write_text_output", "reading", "registered_inputs", "check_output"]
 
 # Errors of the writing itself (as opposed to an error of the code producing the content).
 _WRITE_ERRNOS = frozenset(getattr(errno, name) for name in (
@@ -137,6 +137,14 @@ def _refuse_inputs(target: str, inputs: Iterable) -> None:
             described = "" if os.fspath(source) == target else f" ({os.fspath(source)})"
             raise UsageError(f"{target}: refusing to write the output over an input{described}: they are the "
                              "same file; choose another output name")
+
+
+def check_output(path, inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """Refuse, before any work, an output ``path`` that is one of the inputs (``inputs`` and
+    those registered with :func:`reading`); :func:`atomic_write` checks again when it writes."""
+    if path is None or (isinstance(path, str) and path == "-"):
+        return
+    _refuse_inputs(_check_name(path), inputs)
 
 
 def _is_special(name: str) -> bool:
