@@ -1,7 +1,8 @@
 """cranfield: evaluate retrieval and detection systems.
 
 The import is light: public names are resolved on first use (PEP 562), so ``import cranfield``
-loads neither pyarrow, pandas, scipy nor matplotlib.
+loads neither pyarrow, pandas, scipy nor matplotlib. Every public function and class raises only
+:class:`CranfieldError` (see :mod:`cranfield._boundary`).
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from . import _boundary
 from ._version import __version__
 from .errors import CranfieldError, InputError, MeasureError, UsageError
+
 
 # public name -> module that defines it; one line per name, grouped by area.
 _LAZY: dict[str, str] = {
@@ -67,6 +70,10 @@ _LAZY: dict[str, str] = {
     "query_kfold": "cranfield.protocols.splits",
 }
 
+# Only cranfield errors escape the public API: every public callable here and in the public
+# modules (cranfield.stats, .classification, ...) turns foreign exceptions into CranfieldError.
+_boundary.install(_LAZY.values())
+
 __all__ = ["__version__", "CranfieldError", "InputError", "MeasureError", "UsageError", *_LAZY]
 
 
@@ -75,6 +82,7 @@ def __getattr__(name: str) -> Any:
     if module_name is None:
         raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
     value = getattr(importlib.import_module(module_name), name) if name not in ("registry", "correlation") else importlib.import_module(module_name)
+    value = _boundary.guard(value)
     globals()[name] = value
     return value
 

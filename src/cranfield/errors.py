@@ -8,7 +8,7 @@ expected*, e.g. ``run.txt:1234: expected 6 fields "qid Q0 docno rank score tag",
 
 from __future__ import annotations
 
-__all__ = ["CranfieldError", "InputError", "MeasureError", "UsageError"]
+__all__ = ["CranfieldError", "InputError", "MeasureError", "UsageError", "Interrupted"]
 
 
 class CranfieldError(Exception):
@@ -55,3 +55,17 @@ class MeasureError(CranfieldError, ValueError):
 
 class UsageError(CranfieldError, ValueError):
     """Options that do not fit together (e.g. a measure that needs a collection size)."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """The command line received SIGTERM or SIGHUP (``signum``); raised by its signal handler.
+
+    A ``KeyboardInterrupt``, so that every clean-up that runs on Ctrl-C (removing an atomic
+    output's temporary file above all) runs for these signals too. The command line then exits
+    with status 128 + ``signum`` (143 for SIGTERM, 129 for SIGHUP), as a shell reports a process
+    killed by that signal; Ctrl-C (SIGINT) stays a plain ``KeyboardInterrupt``, exit 130.
+    """
+
+    def __init__(self, signum: int) -> None:
+        self.signum = int(signum)
+        super().__init__(self.signum)

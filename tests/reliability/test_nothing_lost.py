@@ -130,23 +130,27 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
-def test_sigint_while_the_cli_writes_leaves_no_partial_file(tmp_path):
-    """A real SIGINT delivered while `cranfield evaluate -o` is writing its output."""
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 128 + signal.SIGTERM),
+                                             (signal.SIGHUP, 128 + signal.SIGHUP)])
+def test_signal_while_the_cli_writes_leaves_no_partial_file(tmp_path, signum, status):
+    """A real SIGINT, SIGTERM or SIGHUP delivered while `cranfield evaluate -o` is writing its
+    output (the subprocess in its own session: the signal reaches it alone, under pytest -n)."""
     out = tmp_path / "out.json"
     out.write_text("previous content")
     process = subprocess.Popen([sys.executable, "-c", _PAUSE_IN_WRITE, "evaluate", str(CORPUS / "good.qrels"),
                                 str(CORPUS / "good.run"), "-q", "-f", "json", "-o", str(out)],
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
         assert process.stderr.readline().strip() == "WRITING"
         assert _leftovers(tmp_path)  # the temporary file is there, full, not yet renamed
-        process.send_signal(signal.SIGINT)
-        status = process.wait(timeout=60)
+        process.send_signal(signum)
+        returned = process.wait(timeout=60)
         err = process.stderr.read()
     finally:
         process.kill()
         process.stderr.close()
-    assert status == 130 and err.strip() == "cranfield: interrupted"
+    expected = "cranfield: interrupted" + ("" if signum == signal.SIGINT else f" ({signal.Signals(signum).name})")
+    assert returned == status and err.strip() == expected
     assert out.read_text() == "previous content" and _leftovers(tmp_path) == []
 
 
@@ -163,7 +167,8 @@ def test_sigint_at_any_time_gives_no_or_a_complete_output(tmp_path):
     absent = 0
     for delay in (0.2, 0.5, 1.0, 3.0):
         process = subprocess.Popen([sys.executable, "-m", "cranfield", "evaluate", str(qrels), str(run), "-q", "-f",
-                                    "json", "-o", str(out)], stderr=subprocess.PIPE, text=True)
+                                    "json", "-o", str(out)], stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
         status = process.wait(timeout=120)

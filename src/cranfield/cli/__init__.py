@@ -1,14 +1,30 @@
 """The ``cranfield`` command line: a thin shell over the library.
 
 Subcommands live in their own modules and are imported only when used, so that
-``cranfield --version`` stays fast. Exit codes: 0 success, 2 bad input or usage
-(one readable message on standard error, never a traceback), 130 interrupted.
+``cranfield --version`` stays fast.
+
+Exit status: 0 success; 2 bad input or usage, including an output that cannot be written (no
+space, file too large, permission denied, read-only file system) or that would overwrite an
+input, and running out of memory: one readable line on standard error, never a traceback;
+130 interrupted (Ctrl-C, SIGINT); 128 + N on signal N: 143 for SIGTERM, 129 for SIGHUP
+(SIGTERM and SIGHUP are turned into an interruption, so an output being written is removed
+as on Ctrl-C, unless the signal was ignored when cranfield started, e.g. under ``nohup``).
+An unexpected exception (a bug) is one line ``cranfield: internal error: ...`` and exit 2;
+``CRANFIELD_DEBUG=1`` shows its traceback instead.
+
+Every input file of every command (its arguments and its file options) is registered with
+:func:`cranfield.io.atomic.reading`, so no output can overwrite an input.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
 import importlib
+import os
+import signal
 import sys
+import threading
 
 import click
 
@@ -39,7 +55,45 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module_name, attribute = target.split(":")
-        return getattr(importlib.import_module(module_name), attribute)
+        return _registering_inputs(getattr(importlib.import_module(module_name), attribute))
+
+
+# Parameters that name outputs; every other argument, click.Path option or FILE option is an input.
+OUTPUT_PARAMETERS = frozenset({"output", "output_dir"})
+
+
+def input_paths(command: click.Command, params: dict) -> list[str]:
+    """The input file names among a command's parsed parameters."""
+    paths = []
+    for param in command.params:
+        if param.name in OUTPUT_PARAMETERS or param.name not in params:
+            continue
+        metavar = getattr(param, "metavar", None) or ""
+        if isinstance(param, click.Argument) or isinstance(param.type, click.Path) or "FILE" in metavar:
+            value = params[param.name]
+            for item in value if isinstance(value, (tuple, list)) else (value,):
+                if isinstance(item, (str, os.PathLike)):
+                    paths.append(os.fspath(item))
+    return paths
+
+
+def _registering_inputs(command: click.Command) -> click.Command:
+    """A copy of ``command`` whose callback runs with its input files registered as inputs."""
+    original = command.callback
+    if original is None:
+        return command
+
+    def callback(**params):
+        from ..io.atomic import check_output, reading
+
+        with reading(input_paths(command, params)):
+            if isinstance(params.get("output"), str):
+                check_output(params["output"])  # before any work; the writer checks again
+            return original(**params)
+
+    registering = copy.copy(command)
+    registering.callback = functools.update_wrapper(callback, original)
+    return registering
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -55,28 +109,123 @@ def cli() -> None:
     """
 
 
+def _interrupt(signum, frame) -> None:
+    from ..errors import Interrupted
+
+    signal.signal(signum, signal.SIG_IGN)  # a second signal must not interrupt the clean-up
+    raise Interrupted(signum)
+
+
+def _install_signal_handlers() -> dict:
+    """SIGTERM and SIGHUP raise :class:`~cranfield.errors.Interrupted` (unless ignored, e.g.
+    under nohup); SIGXFSZ is ignored so that a file-size limit is an error (EFBIG), not a
+    crash. Returns the previous handlers."""
+    previous: dict = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+    for name, handler in (("SIGTERM", _interrupt), ("SIGHUP", _interrupt), ("SIGXFSZ", signal.SIG_IGN)):
+        signum = getattr(signal, name, None)
+        if signum is None or signal.getsignal(signum) != signal.SIG_DFL:
+            continue
+        try:
+            previous[signum] = signal.signal(signum, handler)
+        except (OSError, ValueError):  # pragma: no cover - not the main thread of the main interpreter
+            pass
+    return previous
+
+
+def _tolerant_streams() -> list:
+    """Standard output and error write characters their encoding lacks (an ASCII-only terminal,
+    ``PYTHONIOENCODING=ascii``) as backslash escapes instead of failing. Returns what to restore."""
+    changed = []
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+                changed.append(stream)
+            except (AttributeError, ValueError, OSError):  # pragma: no cover - a closed or odd stream
+                pass
+    return changed
+
+
+def _say(message: str) -> None:
+    """One line on standard error, whatever its encoding (and even if it is closed)."""
+    message = " ".join(message.split()) if "\n" in message else message
+    try:
+        click.echo(message, err=True)
+    except UnicodeEncodeError:
+        encoding = getattr(sys.stderr, "encoding", None) or "ascii"
+        click.echo(message.encode(encoding, "backslashreplace").decode(encoding), err=True)
+    except (OSError, ValueError):  # pragma: no cover - standard error closed
+        pass
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:  # pragma: no cover
+        return f"signal {signum}"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit status."""
-    from ..errors import CranfieldError
+    """Entry point of the console script; returns the exit status (see the module's documentation)."""
+    previous = _install_signal_handlers()
+    streams = _tolerant_streams()
+    try:
+        return _main(argv)
+    finally:
+        for stream in streams:
+            try:
+                stream.reconfigure(errors="strict")
+            except (AttributeError, ValueError, OSError):  # pragma: no cover
+                pass
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _main(argv: list[str] | None) -> int:
+    from ..errors import CranfieldError, Interrupted
 
     try:
         cli.main(args=argv, prog_name="cranfield", standalone_mode=False)
     except CranfieldError as error:
-        click.echo(f"cranfield: error: {error}", err=True)
+        _say(f"cranfield: error: {error}")
         return 2
     except click.exceptions.Exit as exit_:
         return exit_.exit_code
     except click.ClickException as error:
-        error.show()
+        try:
+            error.show()
+        except UnicodeEncodeError:  # pragma: no cover - click writes its own messages
+            _say(f"cranfield: error: {error.format_message()}")
         return 2
-    except click.Abort:
-        click.echo("cranfield: interrupted", err=True)
-        return 130
-    except KeyboardInterrupt:
-        click.echo("cranfield: interrupted", err=True)
+    except (click.Abort, KeyboardInterrupt) as interruption:  # click turns KeyboardInterrupt into Abort
+        signalled = next((e for e in (interruption, interruption.__cause__, interruption.__context__)
+                          if isinstance(e, Interrupted)), None)
+        if signalled is not None:
+            _say(f"cranfield: interrupted ({_signal_name(signalled.signum)})")
+            return 128 + signalled.signum
+        _say("cranfield: interrupted")
         return 130
     except BrokenPipeError:
         return 0
+    except MemoryError:
+        _say("cranfield: error: not enough memory for this input with these options")
+        return 2
+    except UnicodeEncodeError as error:  # output to a stream or file whose encoding lacks a character
+        bad = error.object[error.start:error.end]
+        _say(f"cranfield: error: cannot write {bad!r} in the encoding {error.encoding}")
+        return 2
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename is not None else ""
+        _say(f"cranfield: error: {where}{error.strerror or error}")
+        return 2
+    except Exception as error:  # a bug: one line for users, the traceback with CRANFIELD_DEBUG=1
+        if os.environ.get("CRANFIELD_DEBUG", "") not in ("", "0"):
+            raise
+        _say(f"cranfield: internal error: {type(error).__name__}: {error} (a bug: please report it; "
+             "CRANFIELD_DEBUG=1 shows the traceback)")
+        return 2
     return 0
 
 

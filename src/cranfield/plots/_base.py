@@ -42,20 +42,45 @@ def new_axes(ax=None, *, size: tuple[float, float] = (6.4, 4.8)):
 
 
 def _format_of(path: Path, fmt: str | None) -> str:
+    if fmt is not None and not isinstance(fmt, str):
+        raise UsageError(f"format: expected one of {', '.join(FORMATS)}, found {fmt!r}")
     fmt = (fmt or path.suffix.lstrip(".") or "png").lower()
     if fmt not in FORMATS:
         raise UsageError(f"cannot write a figure as {fmt!r} ({path}); expected one of {', '.join(FORMATS)}")
     return fmt
 
 
+# Limits (docs/reliability.md, "Limits"): a PNG is drawn in memory, 4 bytes per pixel.
+MAX_DPI = 1200
+MAX_PIXELS = 200 * 10**6
+
+
+def check_dpi(dpi) -> float:
+    """``dpi`` as a number from 1 to :data:`MAX_DPI`, or a :class:`UsageError`."""
+    if isinstance(dpi, (bool, np.bool_)) or not isinstance(dpi, (int, float, np.integer, np.floating)) \
+            or not 1 <= dpi <= MAX_DPI:
+        raise UsageError(f"dpi: expected a number from 1 to {MAX_DPI} (a PNG is drawn in memory: 4 bytes per "
+                         f"pixel, and the pixels grow with the square of dpi), found {dpi!r}")
+    return float(dpi) if isinstance(dpi, (float, np.floating)) else int(dpi)
+
+
 def save_figure(figure, path: str | os.PathLike, *, format: str | None = None, dpi: int = 150) -> Path:
     """Write ``figure`` to ``path`` atomically (PNG, SVG or PDF, from ``format`` or the suffix)."""
     from ..io.atomic import atomic_write
 
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"path: expected a file name, found {path!r:.80}")
+    if not hasattr(figure, "savefig"):
+        raise UsageError(f"figure: expected a matplotlib Figure, found {type(figure).__name__}")
     target = Path(path)
     fmt = _format_of(target, format)
-    if isinstance(dpi, bool) or not isinstance(dpi, (int, float, np.integer, np.floating)) or not 1 <= dpi <= 10_000:
-        raise UsageError(f"dpi: expected a number from 1 to 10000, found {dpi!r}")
+    dpi = check_dpi(dpi)
+    if fmt == "png":
+        width, height = (float(v) * dpi for v in figure.get_size_inches()) if hasattr(figure, "get_size_inches") \
+            else (0.0, 0.0)
+        if width * height > MAX_PIXELS:
+            raise UsageError(f"{target}: a {width:.0f} x {height:.0f} pixel image is over the limit of "
+                             f"{MAX_PIXELS // 10**6} megapixels (memory); lower dpi ({dpi:g}) or write SVG or PDF")
     with atomic_write(target, mode="wb") as handle:
         figure.savefig(handle, format=fmt, dpi=dpi, metadata=_metadata(fmt))
     return target
@@ -69,7 +94,10 @@ def _metadata(fmt: str) -> dict:
 def figure_svg(figure, *, salt: str = "cranfield") -> str:
     """The figure as an ``<svg>`` element to inline in HTML (text kept as text, ids made unique by ``salt``)."""
     matplotlib = require_matplotlib()
-
+    if not hasattr(figure, "savefig"):
+        raise UsageError(f"figure: expected a matplotlib Figure, found {type(figure).__name__}")
+    if not isinstance(salt, str):
+        raise UsageError(f"salt: expected a string, found {salt!r:.80}")
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt}):
         buffer = io.StringIO()
         figure.savefig(buffer, format="svg", metadata=_metadata("svg"))
@@ -93,6 +121,10 @@ def save_figures(figures: Mapping[str, Any], directory: str | os.PathLike, *, fo
     import re
 
     fmt = _format_of(Path(f"x.{format}"), format)
+    check_dpi(dpi)  # before the folder is created
+    if not isinstance(directory, (str, os.PathLike)) or not isinstance(figures, Mapping):
+        raise UsageError(f"save_figures: expected a mapping name -> figure and a folder name, found "
+                         f"{type(figures).__name__} and {directory!r:.80}")
     folder = Path(directory)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"{folder} exists and is not a folder")
@@ -100,6 +132,6 @@ def save_figures(figures: Mapping[str, Any], directory: str | os.PathLike, *, fo
     written = []
     for stem, value in figures.items():
         figure = value[0] if isinstance(value, tuple) else value
-        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)
+        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(stem))
         written.append(save_figure(figure, folder / f"{safe}.{fmt}", format=fmt, dpi=dpi))
     return written

@@ -8,13 +8,15 @@ reproducible for a given ``random_state``.
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Iterator
 
 import numpy as np
 
 from ..errors import UsageError
 
-__all__ = ["as_generator", "chunk_rows", "sign_flip_matrices", "all_sign_flips", "bootstrap_counts"]
+__all__ = ["MAX_RESAMPLES", "as_generator", "check_count", "chunk_rows", "sign_flip_matrices", "all_sign_flips", "bootstrap_counts"]
 
 # about 8 million float64 cells (64 MB) per chunk
 _CHUNK_CELLS = 1 << 23
@@ -26,7 +28,13 @@ def as_generator(random_state) -> np.random.Generator:
         return random_state
     if isinstance(random_state, np.random.RandomState):
         raise UsageError("random_state: expected an int, None or numpy.random.Generator, found a legacy RandomState")
-    return np.random.default_rng(random_state)
+    if isinstance(random_state, (bool, np.bool_)):
+        raise UsageError(f"random_state: expected an int >= 0, None or numpy.random.Generator, found {random_state!r}")
+    try:
+        return np.random.default_rng(random_state)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise UsageError(f"random_state: expected an int >= 0, None or numpy.random.Generator, found "
+                         f"{random_state!r} ({' '.join(str(error).split())})") from error
 
 
 def chunk_rows(n_columns: int) -> int:
@@ -34,9 +42,21 @@ def chunk_rows(n_columns: int) -> int:
     return max(1, min(1 << 14, _CHUNK_CELLS // max(1, n_columns)))
 
 
-def check_count(value: int, name: str, minimum: int = 1) -> int:
-    if isinstance(value, bool) or int(value) != value or value < minimum:
-        raise UsageError(f"{name}: expected an integer >= {minimum}, found {value!r}")
+# Limit of random permutations / bootstrap resamples (docs/reliability.md, "Limits"): the time is
+# linear in it, and at 10^7 the Monte Carlo error of a p-value is already below 0.0001.
+MAX_RESAMPLES = 10**7
+
+
+def check_count(value, name: str, minimum: int = 1, maximum: int = MAX_RESAMPLES) -> int:
+    """``value`` as an int from ``minimum`` to ``maximum`` (a whole float such as ``1e4`` is
+    accepted); a :class:`UsageError` naming ``name`` otherwise."""
+    whole = isinstance(value, numbers.Integral) or (isinstance(value, numbers.Real) and math.isfinite(value)
+                                                     and float(value).is_integer())
+    if isinstance(value, (bool, np.bool_)) or not whole or value < minimum:
+        raise UsageError(f"{name}: expected a whole number >= {minimum}, found {value!r}")
+    if value > maximum:
+        raise UsageError(f"{name}: at most {maximum:,} (the time grows linearly with it; 10^7 draws already "
+                         f"give a p-value to within 0.0001), found {value!r}")
     return int(value)
 
 
@@ -57,10 +77,14 @@ def sign_flip_matrices(n: int, n_flips: int, rng: np.random.Generator) -> Iterat
         done += size
 
 
-def all_sign_flips(n: int) -> np.ndarray:
-    """All ``2**n`` 0/1 vectors of length ``n`` as a float64 matrix (exact enumeration)."""
-    codes = np.arange(1 << n, dtype=np.int64)[:, None]
-    return ((codes >> np.arange(n, dtype=np.int64)) & 1).astype(np.float64)
+def all_sign_flips(n: int) -> Iterator[np.ndarray]:
+    """All ``2**n`` 0/1 vectors of length ``n`` (exact enumeration), as float64 matrices of at
+    most :func:`chunk_rows` rows each (about 64 MB), in order of their binary code."""
+    rows = chunk_rows(n)
+    shifts = np.arange(n, dtype=np.int64)
+    for start in range(0, 1 << n, rows):
+        codes = np.arange(start, min(start + rows, 1 << n), dtype=np.int64)[:, None]
+        yield ((codes >> shifts) & 1).astype(np.float64)
 
 
 def bootstrap_counts(n: int, n_resamples: int, rng: np.random.Generator) -> Iterator[np.ndarray]:

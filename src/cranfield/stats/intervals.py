@@ -42,13 +42,24 @@ class Interval:
 
 
 def _check_confidence(confidence: float) -> float:
-    if not 0.0 < float(confidence) < 1.0:
+    if isinstance(confidence, (bool, np.bool_, str, bytes)) or not isinstance(confidence, (int, float, np.number)) \
+            or not 0.0 < float(confidence) < 1.0:
         raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
     return float(confidence)
 
 
+def _floats(values, name: str) -> np.ndarray:
+    """``values`` as a float64 array, or an InputError naming ``name`` (text, None, ragged lists...)."""
+    if isinstance(values, (str, bytes)) or values is None:
+        raise InputError(f"expected an array of numbers, found {type(values).__name__} {values!r:.80}", field=name)
+    try:
+        return np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise InputError(f"expected an array of numbers: {' '.join(str(error).split())[:160]}", field=name) from None
+
+
 def _as_samples(values, name: str = "values") -> tuple[np.ndarray, bool]:
-    x = np.asarray(values, dtype=np.float64)
+    x = _floats(values, name)
     single = x.ndim == 1
     if x.ndim not in (1, 2):
         raise InputError(f"expected a 1-D array (one sample) or a 2-D array (one sample per row), found {x.ndim} dimensions", field=name)
@@ -74,6 +85,10 @@ def _quantiles_per_row(sorted_rows: np.ndarray, levels: np.ndarray) -> np.ndarra
     rows = np.arange(n_rows)
     low_v, up_v = sorted_rows[rows, lower], sorted_rows[rows, upper]
     return low_v + frac * (up_v - low_v)
+
+
+# Limit (docs/reliability.md, "Limits"): bootstrap intervals sort every resampled mean: 800 MB.
+MAX_BOOTSTRAP_CELLS = 10**8
 
 
 def _bootstrap_means(x: np.ndarray, n_resamples: int, random_state) -> np.ndarray:
@@ -108,7 +123,7 @@ def mean_ci(values, *, method: str = "auto", confidence: float = 0.95, n_resampl
     """
     from scipy import special, stats
 
-    if method not in MEAN_CI_METHODS:
+    if not isinstance(method, str) or method not in MEAN_CI_METHODS:
         raise UsageError(f"method: expected one of {', '.join(MEAN_CI_METHODS)}, found {method!r}")
     confidence = _check_confidence(confidence)
     x, single = _as_samples(values)
@@ -124,6 +139,9 @@ def mean_ci(values, *, method: str = "auto", confidence: float = 0.95, n_resampl
         low, high = mean - half, mean + half
     else:
         n_resamples = check_count(n_resamples, "n_resamples", 2)
+        if x.shape[0] * n_resamples > MAX_BOOTSTRAP_CELLS:  # every resampled mean is kept (8 bytes each)
+            raise UsageError(f"n_resamples: {x.shape[0]:,} samples x {n_resamples:,} resamples is over the limit of "
+                             f"{MAX_BOOTSTRAP_CELLS:,} resampled means (memory: 8 bytes each); use fewer resamples")
         theta = np.sort(_bootstrap_means(x, n_resamples, random_state), axis=1)
         levels = np.array([alpha / 2, 1 - alpha / 2])
         if method == "bootstrap":
@@ -163,9 +181,13 @@ def proportion_ci(successes, n, *, method: str = "wilson", confidence: float = 0
     """
     from scipy import special, stats
 
+    if not isinstance(method, str) or method not in ("wilson", "clopper-pearson"):
+        raise UsageError(f"method: expected 'wilson' or 'clopper-pearson', found {method!r}")
     confidence = _check_confidence(confidence)
-    x = np.asarray(successes, dtype=np.float64)
-    total = np.asarray(n, dtype=np.float64)
+    x = _floats(successes, "successes")
+    total = _floats(n, "n")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(total))):
+        raise InputError("expected finite counts, found NaN or infinity", field="successes")
     if np.any(total < 1) or np.any(x < 0) or np.any(x > total) or np.any(x != np.round(x)) or np.any(total != np.round(total)):
         raise InputError("expected integer counts with 0 <= successes <= n and n >= 1", field="successes")
     alpha = 1.0 - confidence
@@ -215,7 +237,7 @@ def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
     from scipy.stats import rankdata
 
     y = _check_binary(y_true)
-    scores = np.asarray(y_scores, dtype=np.float64)
+    scores = _floats(y_scores, "y_score")
     scores = scores[None, :] if scores.ndim == 1 else scores
     if scores.ndim != 2 or scores.shape[1] != y.shape[0]:
         raise InputError(f"expected scores of shape (n,) or (k, n) with n = {y.shape[0]} labels, found {np.shape(y_scores)}", field="y_score")

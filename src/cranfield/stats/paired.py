@@ -64,10 +64,11 @@ def _randomization(d: np.ndarray, n_permutations: int, rng: np.random.Generator)
     observed = d.sum(axis=1)
     threshold = np.abs(observed) - 1e-9 * np.abs(d).sum(axis=1)
     dt = d.T.copy()
-    if n < 63 and (1 << n) <= n_permutations:  # exact: every sign vector once
-        flipped = 2.0 * (all_sign_flips(n) @ dt) - observed
-        return (np.abs(flipped) >= threshold).sum(axis=0) / float(1 << n)
     count = np.zeros(d.shape[0], dtype=np.int64)
+    if n < 63 and (1 << n) <= n_permutations:  # exact: every sign vector once (in chunks of about 64 MB)
+        for bits in all_sign_flips(n):
+            count += (np.abs(2.0 * (bits @ dt) - observed) >= threshold).sum(axis=0)
+        return count / float(1 << n)
     for bits in sign_flip_matrices(n, n_permutations, rng):
         flipped = 2.0 * (bits @ dt) - observed
         count += (np.abs(flipped) >= threshold).sum(axis=0)
@@ -148,7 +149,7 @@ def paired_pvalues(differences, *, test: str = "t", n_permutations: int = 10_000
             res = stats.wilcoxon(d[i], zero_method=zero_method)
             statistic[i], p[i] = res.statistic, res.pvalue
     else:
-        check_count(n_permutations, "n_permutations", 1)
+        n_permutations = check_count(n_permutations, "n_permutations", 1)
         rng = as_generator(random_state)
         statistic = d.mean(axis=1) if test == "randomization" else _t_statistic(d)
         p = _randomization(d, n_permutations, rng) if test == "randomization" else _bootstrap(d, n_permutations, rng)
