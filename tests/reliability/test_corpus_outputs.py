@@ -245,7 +245,7 @@ def test_dev_stdout_redirected_to_a_file(tmp_path, name):
                                str(CORPUS / "good.run"), "-f", "csv", "-o", name], stdout=handle,
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert done.returncode == 0 and done.stderr == ""
-    assert out.read_text().startswith("run,AP,") and _temporaries(tmp_path) == []
+    assert out.read_text().startswith("run,queries,AP,") and _temporaries(tmp_path) == []
 
 
 # ----------------------------------------------------------------------------- the writing fails
