@@ -4,189 +4,16 @@ from __future__ import annotations
 
 import json
 import warnings
-from pathlib import Path
 from typing import Sequence
 
 import click
 import numpy as np
 
+from ..classification.table import label_column, number_column, positive_label, prediction_column, read_table
 from ..errors import InputError, UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 CRITERIA = ("accuracy", "f1", "youden", "closest", "cost")
-
-
-def _plain_name(path: str) -> str:
-    """The lower-case file name without its compression suffix."""
-    name = path.lower()
-    for suffix in (".gz", ".bz2", ".zst"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-    return name
-
-
-def _delimiter(path: str) -> str:
-    return "\t" if _plain_name(path).endswith((".tsv", ".tab", ".txt")) else ","
-
-
-def _read_table(path: str):
-    """The file as a pyarrow Table (CSV, TSV or Parquet, by extension; .gz/.bz2 allowed for text)."""
-    import pyarrow as pa
-
-    name = _plain_name(path)
-    if not Path(path).is_file():
-        raise InputError("no such file", source=path)
-    try:
-        if name.endswith((".parquet", ".pq")):
-            import pyarrow.parquet as pq
-
-            return pq.read_table(path), 1  # row r (0-based) is reported as row r + 1
-        from pyarrow import csv
-
-        table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=_delimiter(path)))
-        try:
-            table.column_names  # noqa: B018 - Arrow decodes the header names here
-        except UnicodeDecodeError as error:
-            raise InputError(f"invalid UTF-8 byte 0x{error.object[error.start]:02x} in the header; expected UTF-8 text",
-                             source=path, line=1) from None
-        return table, 2  # header is line 1
-    except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as error:
-        text = " ".join(str(error).split())  # one line: Arrow quotes the bad row, newlines and all
-        text = text if text.isprintable() else repr(text)[1:-1]  # no raw control bytes on a terminal
-        raise InputError(f"cannot read the file: {text[:200]}", source=path) from None
-
-
-def _column(table, name: str, path: str, first_line: int):
-    if name not in table.column_names:
-        raise InputError(f"no column {name!r}; the columns are {', '.join(map(repr, table.column_names))}", source=path)
-    if table.column_names.count(name) > 1:
-        raise InputError(f"column {name!r} appears {table.column_names.count(name)} times in the header; expected once",
-                         source=path, field=name)
-    column = table.column(name)
-    import pyarrow as pa
-
-    if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):  # CSV text that is not UTF-8
-        for row, raw in enumerate(column.to_pylist()):
-            try:
-                raw.decode("utf-8")
-            except (UnicodeDecodeError, AttributeError):
-                raise InputError(f"invalid UTF-8 bytes in {raw!r}; expected UTF-8 text", source=path,
-                                 line=row + first_line, field=name) from None
-    if column.null_count:
-        import pyarrow.compute as pc
-
-        row = int(pc.index(pc.is_null(column), True).as_py())
-        raise InputError("expected a value, found an empty or missing one (e.g. '', NA, NaN, null)", source=path,
-                         line=row + first_line, field=name)
-    return column
-
-
-def _numbers(table, name: str, path: str, first_line: int) -> np.ndarray:
-    """A score column as finite float64 (the rules of :func:`cranfield.classification._validation.check_scores`)."""
-    from ..classification._validation import EXACT_INTEGERS, check_scores
-
-    column = _column(table, name, path, first_line)
-    import pyarrow as pa
-
-    if not (pa.types.is_integer(column.type) or pa.types.is_floating(column.type)):
-        values = column.to_numpy(zero_copy_only=False)
-        for i, value in enumerate(values):  # error path only: find the first bad value
-            try:
-                float(value)
-            except (TypeError, ValueError):
-                raise InputError(f"expected a number, found {value!r}", source=path, line=i + first_line,
-                                 field=name) from None
-        values = values.astype(np.float64)
-    else:
-        values = column.to_numpy()
-    scores = check_scores(values, name, source=path, first_line=first_line)
-    if pa.types.is_floating(column.type) and first_line == 2 and np.any(np.abs(scores) >= EXACT_INTEGERS):
-        _integer_texts(path, name, scores, first_line)  # CSV: Arrow read huge integers as doubles
-    return scores
-
-
-def _integer_texts(path: str, name: str, scores: np.ndarray, first_line: int) -> None:
-    """Integers written in a text file beyond 2**53 (which Arrow reads as doubles when a value of
-    the column does not fit int64) must stay distinct as float64, as for an integer column."""
-    import re
-
-    from pyarrow import csv
-
-    from ..classification._validation import EXACT_INTEGERS, check_scores
-
-    table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=_delimiter(path)),
-                         convert_options=csv.ConvertOptions(include_columns=[name], column_types={name: "string"}))
-    texts = table.column(0).to_pylist()
-    rows = np.flatnonzero(np.abs(scores) >= EXACT_INTEGERS)
-    integer = re.compile(r"\s*[+-]?\d+\s*")
-    exact = np.empty(len(scores), dtype=object)
-    exact[:] = scores.tolist()
-    for i in rows.tolist():
-        if integer.fullmatch(texts[i]):
-            exact[i] = int(texts[i])
-    check_scores(exact, name, source=path, first_line=first_line)
-
-
-def _labels(table, name: str, path: str, first_line: int) -> np.ndarray:
-    """A label column (one type, no missing value: the rules of ``check_labels``)."""
-    from ..classification._validation import check_labels
-
-    values = _column(table, name, path, first_line).to_numpy(zero_copy_only=False)
-    return check_labels(values, name, source=path, first_line=first_line)
-
-
-def _predictions(table, name: str, path: str, first_line: int) -> np.ndarray:
-    """The ``--pred`` column: classes, not scores — whole numbers if numeric, at most MAX_CLASSES."""
-    from ..classification._validation import MAX_CLASSES
-
-    values = _labels(table, name, path, first_line)
-    if values.dtype.kind == "f":
-        fractional = values != np.round(values)
-        if fractional.any():
-            i = int(np.flatnonzero(fractional)[0])
-            raise InputError(f"expected a predicted class, found the number {values[i].item()!r}: --pred takes class labels; "
-                             f"for scores use --score {name}", source=path, line=i + first_line, field=name)
-        if np.abs(values).max(initial=0) < 2**63:
-            values = values.astype(np.int64)  # 1.0 and 1 are the same class; shown as 1
-    n_classes = len(np.unique(values))
-    if n_classes > MAX_CLASSES:
-        raise InputError(f"expected at most {MAX_CLASSES} predicted classes, found {n_classes} distinct values; "
-                         f"for scores use --score {name}", source=path, field=name)
-    return values
-
-
-def _parse_label(text: str, values: np.ndarray):
-    """``--positive`` read as the type of the truth column."""
-    if values.dtype.kind == "b":
-        lowered = text.lower()
-        if lowered not in ("true", "false", "1", "0"):
-            raise UsageError(f"--positive {text!r}: the truth column is boolean; expected true or false")
-        return lowered in ("true", "1")
-    if values.dtype.kind in "iu":
-        try:
-            return int(text)
-        except ValueError:
-            raise UsageError(f"--positive {text!r}: the truth column holds integers") from None
-    if values.dtype.kind == "f":
-        try:
-            return float(text)
-        except ValueError:
-            raise UsageError(f"--positive {text!r}: the truth column holds numbers") from None
-    return text
-
-
-def _positive(truth: np.ndarray, others: list[np.ndarray], positive_text: str | None, needed: bool):
-    from ..classification._validation import resolve_pos_label
-
-    if positive_text is not None:
-        return _parse_label(positive_text, truth)
-    classes = sorted(set(np.unique(truth).tolist()).union(*[np.unique(o).tolist() for o in others]))
-    if len(classes) > 2 and not needed:
-        return None
-    try:
-        return resolve_pos_label(classes, None) if len(classes) == 2 or needed else None
-    except UsageError:
-        raise UsageError(f"cannot tell which label is positive among {classes!r}; pass --positive LABEL") from None
 
 
 def _number(value):
@@ -231,10 +58,10 @@ def evaluate_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
                          "(each score column is thresholded) or give one --score")
     if truth in scores or truth == pred:
         raise UsageError(f"the truth column {truth!r} cannot also be a --score or --pred column")
-    table, first_line = _read_table(path)
-    y_true = _labels(table, truth, path, first_line)
-    y_pred = _predictions(table, pred, path, first_line) if pred is not None else None
-    values = {name: _numbers(table, name, path, first_line) for name in scores}
+    table, first_line = read_table(path)
+    y_true = label_column(table, truth, path, first_line)
+    y_pred = prediction_column(table, pred, path, first_line) if pred is not None else None
+    values = {name: number_column(table, name, path, first_line) for name in scores}
     if len(y_true) == 0:
         raise InputError("no rows", source=path)
     from ..classification._validation import check_class_count, check_same_kind
@@ -242,7 +69,7 @@ def evaluate_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
     check_class_count(len(np.unique(y_true)), truth, source=path)
     if y_pred is not None:
         check_same_kind((y_true, truth), (y_pred, pred), source=path, first_line=first_line)
-    pos = _positive(y_true, [] if y_pred is None else [y_pred], positive, needed=bool(scores))
+    pos = positive_label(y_true, [] if y_pred is None else [y_pred], positive, needed=bool(scores))
     options = dict(threshold=threshold, optimize=optimize, cost_fp=cost_fp, cost_fn=cost_fn)
     if len(scores) <= 1:
         name = scores[0] if scores else None

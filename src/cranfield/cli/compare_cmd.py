@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
-from ._options import baseline_name, evaluate_options, evaluation_options, input_options, missing_option
+from ..report.inputs import baseline_name
+from ._options import evaluate_options, evaluation_options, input_options, missing_option
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
@@ -51,7 +52,8 @@ def command(qrels, runs, measures, test, correction, baseline, alpha, ci, permut
     """
     import cranfield
     from ..io.atomic import write_text_output
-    from ._options import cli_terms, read_qrels_file, read_runs, run_specs
+    from ..report.inputs import read_qrels_file, read_runs
+    from ._options import cli_terms, run_specs
 
     specs = run_specs(runs, names)
     if len(specs) < 2:

@@ -122,7 +122,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
                                         step=step, **retrieval)
         if kind == "retrieval":
-            from ._options import baseline_name
+            from ..report.inputs import baseline_name
 
             paths = [str(p) for p in study.run_paths.values()]
 

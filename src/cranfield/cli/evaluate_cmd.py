@@ -59,7 +59,8 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
     from ..report.progress import steps
     from ..retrieval.large import evaluate_path, use_low_memory
-    from ._options import tabular_input, read_qrels_file, read_run_file, run_specs, unique_names
+    from ..report.inputs import read_qrels_file, read_run_file, tabular_input, unique_names
+    from ._options import run_specs
 
     specs = run_specs(runs, names)
 

@@ -56,14 +56,14 @@ def _noop(description: str) -> None:
 
 def _read(path: str, truth: str, scores: Sequence[str], positive: str | None):
     from ..classification._validation import binary_truth
-    from ..cli.classify_cmd import _labels, _numbers, _positive, _read_table
+    from ..classification.table import label_column, number_column, positive_label, read_table
 
-    table, first_line = _read_table(path)
-    labels = _labels(table, truth, path, first_line)
+    table, first_line = read_table(path)
+    labels = label_column(table, truth, path, first_line)
     if len(labels) == 0:
         raise InputError("no rows", source=path)
-    values = {name: _numbers(table, name, path, first_line) for name in scores}
-    pos = _positive(labels, [], positive, needed=True)
+    values = {name: number_column(table, name, path, first_line) for name in scores}
+    pos = positive_label(labels, [], positive, needed=True)
     is_pos = binary_truth(labels, pos)
     if is_pos.all() or not is_pos.any():
         raise InputError(f"the truth column needs both classes (positive = {pos!r}); found only one", source=path,

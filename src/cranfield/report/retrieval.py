@@ -50,7 +50,7 @@ def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: 
     ``labels`` name the runs (None: the run's tag); ``evaluate_options`` go to the Evaluator
     (complete, max_results, judged_only, collection_size); runs over different queries follow
     the query-set policy of :func:`cranfield.compare` (``missing``)."""
-    from ..cli._options import baseline_name, read_qrels_file, read_runs
+    from .inputs import baseline_name, read_qrels_file, read_runs
     from ..measures.base import parse_measures
     from ..plots.retrieval import ELEVEN_POINT_MEASURES
     from ..retrieval.evaluate import Evaluator
