@@ -153,3 +153,30 @@ def test_parquet_label_columns(tmp_path):
     with pytest.raises(InputError, match="expected labels of the same type as y"):
         evaluate_file(str(tmp_path / "m.parquet"), truth="y", pred="p")
     assert np.isfinite(evaluate_file(str(tmp_path / "b.parquet"), truth="y", score="p")["roc_auc"])
+
+
+def test_tables_are_opened_like_every_other_input(scores_csv, tmp_path, capsys):
+    """The table goes through the one opener (io.sources): compression by its magic bytes, not
+    the file name, and a FIFO read once (before: 'no such file', and gzip bytes named .dat were
+    read as text)."""
+    import gzip
+    import os
+    import threading
+
+    data = scores_csv.read_bytes()
+    def roc_auc(path):
+        return json.loads(run(["classify", str(path), "--truth", "y", "--score", "a", "--format", "json"],
+                              capsys).out)["roc_auc"]
+
+    expected = roc_auc(scores_csv)
+    packed = tmp_path / "scores.dat"
+    packed.write_bytes(gzip.compress(data))
+    # ".dat" is not ".tsv/.tab/.txt": the comma separator, as for the CSV itself
+    assert roc_auc(packed) == expected == cranfield.roc_auc(Y, A)
+    fifo = tmp_path / "scores.csv.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data))
+    writer.start()
+    got = roc_auc(fifo)
+    writer.join(timeout=20)
+    assert not writer.is_alive() and got == expected

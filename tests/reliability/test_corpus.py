@@ -156,7 +156,7 @@ CASES: list[Case] = [
     _cls("cls_ok.parquet", UsageError, "--positive 'yes': the truth column holds integers", args=("--positive", "yes"),
          names_file=False),
     _cls("cls_ok.parquet", InputError, "no column 'score'; the columns are 'y', 's'", args=("--truth", "y", "--score", "score")),
-    _cls("cls_truncated.csv.gz", InputError, "cannot read the file"),
+    _cls("cls_truncated.csv.gz", InputError, "corrupt or truncated gzip data"),  # the one opener's words, as for runs
     _cls("cls_not_parquet.parquet", InputError, "cannot read the file"),
     _cls("cls_bom_crlf.csv", expect={"roc_auc": 0.75, "n": 4}),
     _cls("cls_unicode_labels.tsv", expect={"roc_auc": 0.75, "n": 4}, args=("--positive", "j\u00e4")),

@@ -28,20 +28,26 @@ def _delimiter(path: str) -> str:
 
 
 def read_table(path: str):
-    """The file as a pyarrow Table (CSV, TSV or Parquet, by extension; .gz/.bz2 allowed for text)."""
+    """The file as a pyarrow Table: Parquet by extension; otherwise CSV or TSV text (the separator
+    by extension), read through :func:`cranfield.io.sources.open_input`, so gzip, bz2, xz and zstd
+    are recognised by their magic bytes and FIFOs and pipes are read once."""
     import pyarrow as pa
 
+    from ..io.sources import open_input
+
     name = _plain_name(path)
-    if not Path(path).is_file():
-        raise InputError("no such file", source=path)
     try:
-        if name.endswith((".parquet", ".pq")):
+        if name.endswith((".parquet", ".pq")):  # Parquet reads its footer first: a seekable file
             import pyarrow.parquet as pq
 
+            if not Path(path).is_file():
+                raise InputError("no such file", source=path)
             return pq.read_table(path), 1  # row r (0-based) is reported as row r + 1
         from pyarrow import csv
 
-        table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=_delimiter(path)))
+        # text through the one opener: read once (FIFOs, pipes), decompressed by its magic bytes
+        table = csv.read_csv(open_input(path, display_name=path),
+                             parse_options=csv.ParseOptions(delimiter=_delimiter(path)))
         try:
             table.column_names  # noqa: B018 - Arrow decodes the header names here
         except UnicodeDecodeError as error:

@@ -299,12 +299,11 @@ MISSING_ZSCORE = -1000000.0
 def _load_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
     from ..errors import InputError
 
+    from ..io.sources import read_all
+
     table: dict[tuple[str, str], tuple[float, float]] = {}
     try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read z-score file: {error.strerror}", source=path) from None
+        text = read_all(path, display_name=path).decode("utf-8")  # the one opener: errors are InputError
     except UnicodeDecodeError as error:  # the whole file's bytes: the line number is exact
         text_line = error.object[:error.start].count(b"\n") + 1
         raise InputError(f"invalid UTF-8 byte 0x{error.object[error.start]:02x}; expected UTF-8 text", source=path,
