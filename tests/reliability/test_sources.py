@@ -25,7 +25,7 @@ import pytest
 
 from cranfield.errors import InputError
 from cranfield.io import sources
-from cranfield.io.sources import open_input, open_input_with_head, read_all
+from cranfield.io.sources import open_input, read_all
 
 TEXT = b"q1 0 d1 1\nq1 0 d2 0\nq2 0 d\xc3\xa9 2\n"
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -356,19 +356,3 @@ def test_is_parquet_decides_by_name_and_never_opens(tmp_path, monkeypatch):
     (tmp_path / "ds").mkdir()
     pq.write_table(pa.table({"qid": ["q1"]}), tmp_path / "ds" / "a.parquet")
     assert is_parquet(tmp_path / "ds") is True and is_parquet(tmp_path / "ds" / "a.parquet") is True
-
-
-def test_head_without_rewinding(tmp_path):
-    """A reader that needs the first bytes to choose its parser gets them, and the stream still
-    starts at byte 0: for a FIFO of gzip data too (read once)."""
-    fifo = tmp_path / "qrels.fifo"
-    os.mkfifo(fifo)
-    payload = TEXT * 3000
-    thread = _writer(fifo, gzip.compress(payload), [])
-    head, stream = open_input_with_head(fifo, head=100)
-    assert head == payload[:100]
-    assert _lines(stream) == payload.splitlines()
-    thread.join(timeout=20)
-    assert not thread.is_alive()
-    head, stream = open_input_with_head(io.BytesIO(b"q1 0 d1 1\n"), head=1 << 16)
-    assert head == b"q1 0 d1 1\n" and _lines(stream) == [b"q1 0 d1 1"]

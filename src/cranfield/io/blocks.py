@@ -19,11 +19,7 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["Block", "Irregular", "iter_run_blocks", "input_size"]
-
-
-class Irregular(Exception):
-    """Kept for compatibility: the text reader no longer needs a second pass (never raised)."""
+__all__ = ["Block", "iter_run_blocks", "input_size"]
 
 
 @dataclass

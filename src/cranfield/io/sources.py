@@ -36,7 +36,7 @@ import stat
 import sys
 from ..errors import InputError
 
-__all__ = ["open_input", "open_input_with_head", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES"]
+__all__ = ["open_input", "open_input_counted", "read_all", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES"]
 
 SNIFF_BYTES = 8  # enough for every magic below
 _READ_SIZE = 1 << 20  # bytes per read of the decompressed stream (the reader asks for its blocks)
@@ -62,22 +62,6 @@ def display_name_of(source) -> str:
     if isinstance(name, (str, bytes)) and name not in ("", b""):
         return "<stdin>" if name == "<stdin>" else os.fsdecode(name)
     return "<stream>"
-
-
-def open_input_with_head(source, *, display_name: str | None = None, head: int = 1 << 16):
-    """``(first bytes, stream)``: up to ``head`` bytes of the decompressed data, to decide how to
-    parse it (a separator, a header), and :func:`open_input`'s stream, which still starts at the
-    first byte — the source is read once, never reopened or rewound."""
-    import pyarrow as pa
-
-    name = display_name if display_name is not None else display_name_of(source)
-    stream = _open_stream(source, name)
-    try:
-        first = _read_exactly(stream, head, name)
-    except BaseException:
-        stream.close()
-        raise
-    return first, pa.PythonFile(io.BufferedReader(_Prefixed(first, stream, name), buffer_size=_READ_SIZE), mode="r")
 
 
 def open_input(source, *, display_name: str | None = None):

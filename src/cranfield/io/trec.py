@@ -65,11 +65,6 @@ def open_input(path: "str | os.PathLike | IO[bytes]", source: str):
     return open_input_counted(path, display_name=source)
 
 
-def _read(stream, n: int, source: str) -> bytes:
-    """``n`` bytes (fewer at the end); the opener turns read and decompression errors into InputError."""
-    return stream.read(n)
-
-
 def _chunks(stream, chunk_bytes: int, source: str) -> Iterator[tuple[bytes, int, int]]:
     """``(data, start, end)``: ``data[start:end]`` is a block of whole lines (the file's last line
     may lack its LF); a UTF-8 BOM at the start of the file is dropped. The next read overlaps
@@ -78,18 +73,18 @@ def _chunks(stream, chunk_bytes: int, source: str) -> Iterator[tuple[bytes, int,
     from concurrent.futures import ThreadPoolExecutor
 
     size = max(int(chunk_bytes), 1)
-    carry = _read(stream, len(BOM), source)
+    carry = stream.read(len(BOM))  # the opener turns read and decompression errors into InputError
     if carry == BOM:
         carry = b""
     with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(_read, stream, size, source)
+        future = pool.submit(stream.read, size)
         while True:
             data = future.result()
             if not data:
                 if carry:
                     yield carry, 0, len(carry)
                 return
-            future = pool.submit(_read, stream, size, source)
+            future = pool.submit(stream.read, size)
             begin = 0
             if carry:
                 newline = data.find(b"\n")
