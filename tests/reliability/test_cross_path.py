@@ -210,6 +210,9 @@ def test_run_every_path(tmp_path_factory, partners, data, dialect, chunk, batch)
         # text, tiny blocks: whole-file reader, reference parser only, block iterator
         assert _outcome(lambda: _columns_rows(read_trec_columns(path, kind="run", dialect=dialect))) == reference
         assert _outcome(lambda: _parsed_rows(iter_parsed(path, "run", dialect=dialect, general=True))) == reference
+        for threads in (1, 3):  # blocks parsed ahead by several threads: the same rows, lines and error
+            assert _outcome(lambda: _parsed_rows(iter_parsed(path, "run", dialect=dialect, threads=threads))) == \
+                reference
         blocks = _outcome(lambda: _block_rows(iter_run_blocks(path, block_bytes=chunk, dialect=dialect)))
         assert blocks == reference
         # evaluation: in memory vs block-wise (tiny blocks, grouped or partitioned)
@@ -261,6 +264,9 @@ def test_qrels_every_path(tmp_path_factory, partners, data, dialect, chunk):
     with _tiny_blocks(chunk):
         assert _outcome(lambda: _columns_rows(read_trec_columns(path, kind="qrels", dialect=dialect))) == reference
         assert _outcome(lambda: _parsed_rows(iter_parsed(path, "qrels", dialect=dialect, general=True))) == reference
+        for threads in (1, 3):
+            assert _outcome(lambda: _parsed_rows(iter_parsed(path, "qrels", dialect=dialect, threads=threads))) == \
+                reference
     expected = _outcome(lambda: _results(cranfield.evaluate(cranfield.read_qrels(path, dialect=dialect), RUN,
                                                              MEASURES)))
     if reference[0] == "error":

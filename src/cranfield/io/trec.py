@@ -104,29 +104,35 @@ def _chunks(stream, chunk_bytes: int, source: str) -> Iterator[tuple[bytes, int,
 
 
 def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: str = "cranfield",
-                chunk_bytes: "int | None" = None, general: bool = False, positions: "list | None" = None
-                ) -> Iterator[Parsed]:
+                chunk_bytes: "int | None" = None, general: bool = False, positions: "list | None" = None,
+                threads: "int | None" = None) -> Iterator[Parsed]:
     """The rows of a TREC file, block by block (blocks without rows are not yielded).
 
     ``general=True`` parses every block with the reference parser (for tests: the result is
     the same). ``positions``, if given, receives the input position after each yielded block.
+    ``threads`` (default :func:`cranfield._threads.available_threads`) blocks are parsed by the
+    fast path at once, each in one thread; the blocks are still taken in file order, and a block
+    the fast path declines is parsed by the reference parser in that order, so the rows, the
+    line numbers and the error (that of the first bad line) are those of one thread.
     Raises the error of the first bad line, or one for an empty file / a file without rows.
     """
-    from .trec_fast import parse_fast
+    from .._threads import available_threads
 
     check_dialect(dialect)
     fmt = format_of(kind)
     source = _display_name(path)
+    threads = available_threads() if threads is None else max(1, int(threads))
     stream = open_input(path, source)
     first = 1
     seen_bytes = seen_rows = False
     chunks = _chunks(stream, CHUNK_BYTES if chunk_bytes is None else chunk_bytes, source)
     try:
-        for data, start, end in chunks:
+        for data, start, end, parsed in _fast_parsed(chunks, fmt, dialect, 1 if general else threads, general):
             seen_bytes = True
-            parsed = None if general else parse_fast(data, start, end, fmt, dialect, first)
             if parsed is None:
                 parsed = parse_lines(data, start, end, fmt, dialect, first, source)
+            else:
+                parsed.first = first  # the fast path's rows are its lines, one each
             first += parsed.n_lines
             if len(parsed):
                 seen_rows = True
@@ -141,6 +147,42 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
         raise InputError(f"empty file; expected {kind} lines {expected}", source=source)
     if not seen_rows:
         raise InputError(f"no {kind} lines (only comments or blank lines); expected {expected}", source=source)
+
+
+def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
+    """``(data, start, end, Parsed or None)`` per block, in order: the fast path's result (None
+    where it declines the block, or for every block with ``general``). With several threads,
+    up to ``threads`` + 1 blocks are parsed ahead, each by Arrow in one thread (Arrow and the
+    byte scans release the GIL), which scales with the cores where one multi-threaded Arrow
+    read per block would wait for its slowest thread at every block."""
+    from .trec_fast import parse_fast
+
+    if general:
+        for data, start, end in chunks:
+            yield data, start, end, None
+        return
+    if threads == 1:
+        for data, start, end in chunks:
+            yield data, start, end, parse_fast(data, start, end, fmt, dialect, 0, use_threads=False)
+        return
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    pending: deque = deque()
+    with ThreadPoolExecutor(threads) as pool:
+        try:
+            for data, start, end in chunks:
+                pending.append((data, start, end, pool.submit(parse_fast, data, start, end, fmt, dialect, 0,
+                                                              use_threads=False)))
+                if len(pending) > threads:
+                    data, start, end, future = pending.popleft()
+                    yield data, start, end, future.result()
+            while pending:
+                data, start, end, future = pending.popleft()
+                yield data, start, end, future.result()
+        finally:
+            for *_, future in pending:
+                future.cancel()
 
 
 def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, dialect: str = "cranfield") -> TrecColumns:

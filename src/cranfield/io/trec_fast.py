@@ -31,9 +31,11 @@ __all__ = ["parse_fast"]
 _FORBIDDEN = (b"\r", b"\v", b"\f", b"\0")
 
 
-def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int) -> "Parsed | None":
+def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int, *,
+               use_threads: bool = True) -> "Parsed | None":
     """Rows of ``data[start:end]`` (whole lines) through Arrow's CSV reader, or None if any line
-    of the block is outside the subset it reads exactly."""
+    of the block is outside the subset it reads exactly. ``use_threads``: Arrow's threads within
+    the block (the reader parses several blocks at once instead)."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.csv as csv
@@ -55,8 +57,8 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     try:
         table = csv.read_csv(
             pa.BufferReader(pa.py_buffer(memoryview(data)[start:end])),
-            read_options=csv.ReadOptions(column_names=names, block_size=max(1 << 20, min((end - start) // 8 + 1, 1 << 22)),
-                                         use_threads=True),
+            read_options=csv.ReadOptions(column_names=names, block_size=max(1 << 20, min((end - start) // 8 + 1, 1 << 22)) if use_threads
+                                         else min(end - start + 1, 1 << 24), use_threads=use_threads),
             parse_options=csv.ParseOptions(delimiter="\t" if has_tab else " ", quote_char=False, escape_char=False,
                                            ignore_empty_lines=False, newlines_in_values=False),
             convert_options=csv.ConvertOptions(column_types=types, strings_can_be_null=False,

@@ -9,12 +9,12 @@ recomputed from them in the same order.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .._arrow import release_unused_memory, take_sorted
+from .._threads import available_threads
 from .ranked import rank
 from .results import Results, aggregate
 
@@ -22,18 +22,6 @@ __all__ = ["available_threads", "split_run", "evaluate_parallel", "MIN_ROWS"]
 
 MIN_ROWS = 1_000_000  # smaller runs are evaluated in one thread
 PART_ROWS = 250_000  # rows per part (about): temporaries small enough to stay in cache and be reused
-
-
-def available_threads() -> int:
-    """Cores this process may use (``CRANFIELD_THREADS`` overrides), at most 8."""
-    override = os.environ.get("CRANFIELD_THREADS")
-    if override and override.isdigit():
-        return max(1, int(override))
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, 8))
 
 
 def split_run(run, parts: int):
