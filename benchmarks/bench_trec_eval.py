@@ -3,6 +3,14 @@
     python benchmarks/bench_trec_eval.py                          # 1M and 10M lines, 2 threads
     python benchmarks/bench_trec_eval.py --threads 1 2            # also record 1 thread
     python benchmarks/bench_trec_eval.py --queries 1000 --repeat 1 --no-output   # quick look
+    python benchmarks/bench_trec_eval.py --cores 2 --doc OUT.md  # a bigger machine as a 2-core one
+    python benchmarks/bench_trec_eval.py --scaling 1 2 4 8 16 --queries 10000 --doc OUT.md  # cores curve
+
+``--cores N`` confines the whole benchmark (both tools) to the first N cores of the machine
+(``sched_setaffinity``), so a bigger machine stands in for the 2-core one. ``--scaling T...``
+times cranfield at 10M lines with T threads confined to T cores (trec_eval, single-threaded,
+on one core) and writes the speed-up over one thread. cranfield runs with ``CRANFIELD_THREADS``
+and ``OMP_NUM_THREADS`` (the size of Arrow's thread pool) set to its thread count.
 
 trec_eval is compiled from ``../shared/reference/trec_eval-9.0.8`` (relative to the repository
 root) into ``benchmarks/_out/trec_eval-O3`` (git-ignored) with ``-O3`` and nothing else changed.
@@ -56,7 +64,7 @@ def build_trec_eval() -> Path:
     return binary
 
 
-def run_once(command: list[str], out_path: Path, env: dict | None = None) -> dict:
+def run_once(command: list[str], out_path: Path, env: dict | None = None, cores: int | None = None) -> dict:
     """Run ``command`` with stdout to ``out_path``: wall time, CPU time and peak memory.
 
     Measured by GNU time when installed: the peak memory ``os.wait4`` reports for a child of this
@@ -67,7 +75,8 @@ def run_once(command: list[str], out_path: Path, env: dict | None = None) -> dic
     full = [timer, "-f", "%e %U %S %M", "-o", str(report), *command] if timer else command
     with open(out_path, "wb") as out:
         start = time.perf_counter()
-        process = subprocess.Popen(full, stdout=out, stderr=subprocess.PIPE, env=env)
+        confine = None if cores is None else (lambda: os.sched_setaffinity(0, _first_cores(cores)))
+        process = subprocess.Popen(full, stdout=out, stderr=subprocess.PIPE, env=env, preexec_fn=confine)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
     error = process.stderr.read().decode(errors="replace")
@@ -78,6 +87,16 @@ def run_once(command: list[str], out_path: Path, env: dict | None = None) -> dic
         _, user, system, peak_kb = report.read_text().split()[-4:]
         return {"wall": wall, "cpu": float(user) + float(system), "rss": int(peak_kb) * 1024}
     return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "rss": usage.ru_maxrss * 1024}
+
+
+def _first_cores(n: int) -> list[int]:
+    """The first ``n`` cores this process may run on."""
+    return sorted(os.sched_getaffinity(0))[:n]
+
+
+def _cranfield_env(threads: int) -> dict:
+    return dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                CRANFIELD_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
 
 
 def compare(reference: Path, candidate: Path) -> str:
@@ -105,13 +124,12 @@ def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path
     runs: dict[str, list[dict]] = {"trec_eval": []}
     load = os.getloadavg()[0]
     checks = {}
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for _ in range(repeat):
         runs["trec_eval"].append(run_once([str(binary), *args, qrels, run], te_out))
         for t in threads:
             cf_out = OUT_DIR / f"cranfield_{t}.out"
             result = run_once([sys.executable, "-m", "cranfield", "trec_eval", *args, qrels, run], cf_out,
-                              dict(env, CRANFIELD_THREADS=str(t)))
+                              _cranfield_env(t))
             runs.setdefault(f"cranfield {t}", []).append(result)
             checks[t] = compare(te_out, cf_out)
     return {"runs": {k: best(v) for k, v in runs.items()}, "checks": checks, "load": load}
@@ -147,6 +165,33 @@ def table(results: dict, threads: list[int]) -> list[str]:
     return rows
 
 
+def scaling(queries: int, threads: list[int], repeat: int, binary: Path) -> list[str]:
+    """Rows of the cores curve: each call with T threads on T cores, speed-up over 1 thread."""
+    qrels, run = (str(p) for p in make_data.ensure(queries))
+    OUT_DIR.mkdir(exist_ok=True)
+    rows = ["| call | trec_eval (1 core) | " + " | ".join(f"{t} core{'s' * (t > 1)}" for t in threads)
+            + " | speed-up " + "/".join(map(str, threads)) + " | ratio to trec_eval at " + str(max(threads))
+            + " | output |",
+            "|" + "---|" * (len(threads) + 5)]
+    for case, args in CASES.items():
+        te_out = OUT_DIR / "trec_eval.out"
+        te = best([run_once([str(binary), *args, qrels, run], te_out, cores=1) for _ in range(repeat)])
+        results, checks = {}, set()
+        for t in threads:
+            cf_out = OUT_DIR / f"cranfield_{t}.out"
+            results[t] = best([run_once([sys.executable, "-m", "cranfield", "trec_eval", *args, qrels, run], cf_out,
+                                        _cranfield_env(t), cores=t) for _ in range(repeat)])
+            checks.add(compare(te_out, cf_out))
+        base = results[threads[0]]["wall"]
+        row = [f"`{case}`", f"{te['wall']:.2f} s"] + [f"{results[t]['wall']:.2f} s" for t in threads]
+        row.append(" / ".join(f"{base / results[t]['wall']:.2f}×" for t in threads))
+        row.append(f"{te['wall'] / results[threads[-1]]['wall']:.1f}×")
+        row.append("; ".join(sorted(checks)))
+        rows.append("| " + " | ".join(row) + " |")
+        print(rows[-1], flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, nargs="+", default=[1000, 10000])
@@ -154,8 +199,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, nargs="+", default=[2], help="cranfield thread counts to time")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-output", action="store_true", help="print only, do not write the report")
+    parser.add_argument("--cores", type=int, default=None, help="confine everything to the first N cores")
+    parser.add_argument("--scaling", type=int, nargs="+", default=None, metavar="T",
+                        help="instead: the cores curve of cranfield at --queries[0] with these thread counts")
+    parser.add_argument("--doc", type=Path, default=DOC, help=f"report file (default {DOC.relative_to(ROOT)})")
     args = parser.parse_args(argv)
+    if args.cores is not None:
+        os.sched_setaffinity(0, _first_cores(args.cores))
     binary = build_trec_eval()
+    command = "python benchmarks/bench_trec_eval.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    if args.scaling:
+        rows = scaling(args.queries[0], args.scaling, args.repeat, binary)
+        text = "\n".join([f"# cranfield trec_eval: threads and cores ({args.queries[0] * 1000:,} run lines)", "",
+                          f"`{command.strip()}` — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {cpu()}, "
+                          f"{len(os.sched_getaffinity(0))} cores; Python {platform.python_version()}, "
+                          f"numpy {version('numpy')}, pyarrow {version('pyarrow')}.", "",
+                          "cranfield with T threads confined to T cores (`CRANFIELD_THREADS` = `OMP_NUM_THREADS` = T), "
+                          "trec_eval 9.0.8 -O3 on one core; best wall time of "
+                          f"{args.repeat}. Speed-up = cranfield's wall time on {args.scaling[0]} core(s) ÷ on T cores.",
+                          "", *rows]) + "\n"
+        print(text)
+        if not args.no_output:
+            args.doc.write_text(text)
+        return
     load = os.getloadavg()[0]
     results = {}
     for queries in args.queries:
@@ -163,10 +229,9 @@ def main(argv: list[str] | None = None) -> None:
             results[(queries, case)] = bench(queries, case, args.threads, args.repeat, binary)
             print("\n".join(table({(queries, case): results[(queries, case)]}, args.threads)[2:]), flush=True)
     starts = startup(args.repeat)
-    command = "python benchmarks/bench_trec_eval.py " + " ".join(argv if argv is not None else sys.argv[1:])
     lines = ["# cranfield trec_eval vs trec_eval 9.0.8 (-O3)", "",
              f"`{command.strip()}` — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {cpu()}, "
-             f"{os.cpu_count()} cores, load {load:.1f} at the start; Python {platform.python_version()}, "
+             f"{len(os.sched_getaffinity(0))} cores, load {load:.1f} at the start; Python {platform.python_version()}, "
              f"numpy {version('numpy')}, pyarrow {version('pyarrow')}.", "",
              "Each tool a fresh process, alternating, best wall time of "
              f"{args.repeat} (with that run's user + system CPU seconds and peak RSS). Ratio = trec_eval ÷ "
@@ -180,8 +245,8 @@ def main(argv: list[str] | None = None) -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if not args.no_output:
-        DOC.write_text(text)
-        print(f"wrote {DOC}")
+        args.doc.write_text(text)
+        print(f"wrote {args.doc}")
 
 
 if __name__ == "__main__":
