@@ -46,8 +46,11 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
     """Results of ``evaluator`` on ``run`` computed by ``threads`` threads, or None when the
     run is not suited (not grouped by query). ``extras``: see :meth:`.Evaluator.evaluate`."""
     # more parts than threads: each part's temporaries are smaller, so the peak memory is lower;
-    # a multiple of the threads, so that they finish together
-    parts = split_run(run, threads * max(2, -(-len(run) // (PART_ROWS * threads))))
+    # a multiple of the threads, so that they finish together. From 8 threads on, parts grow with
+    # the threads: the ~100 numpy calls per part hold the GIL between them, and with many threads
+    # small parts spend their time waiting for it (measured: benchmarks/phases_trec_eval.py)
+    rows = PART_ROWS * max(1, threads // 4)
+    parts = split_run(run, threads * max(2, -(-len(run) // (rows * threads))))
     if parts is None or len(parts) < 2:
         return None
     prepared = evaluator._prepared
