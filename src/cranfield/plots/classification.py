@@ -22,16 +22,33 @@ DET_TICKS = (0.1, 0.5, 2, 5, 10, 20, 40, 60, 80, 90, 95, 98, 99.5, 99.9)
 
 @styled
 def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
-             title: str | None = None, ax=None):
-    """ROC curves (TPR against FPR) with each system's AUC in the legend and the chance diagonal."""
+             title: str | None = None, ax=None, band: float | None = None, band_resamples: int = 2000,
+             random_state: int | None = 0):
+    """ROC curves (TPR against FPR) with each system's AUC in the legend and the chance diagonal.
+
+    ``band`` (a confidence level such as 0.95) shades, around each curve, the stratified bootstrap
+    interval of the sensitivity at 101 specificities (:func:`cranfield.stats.sensitivity_ci`, as
+    pROC's ``ci.se``; ``band_resamples`` resamples, seeded by ``random_state``); unweighted only.
+    """
     from ..classification.curves import roc_auc, roc_curve
 
+    if band is not None and sample_weight is not None:
+        raise UsageError("band: the bootstrap band of the ROC curve is computed without sample weights")
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
     for (name, s), color in zip(scores.items(), colors(len(scores))):
         curve = roc_curve(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         auc = roc_auc(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         ax.plot(curve.x, curve.y, color=color, linewidth=1.8, label=f"{name} (AUC = {auc:.3f})")
+        if band is not None:
+            from ..stats.roc import sensitivity_ci
+
+            labels = np.asarray(y_true) == (1 if pos_label is None else pos_label)
+            specificities = np.linspace(0, 1, 101)
+            interval = sensitivity_ci(labels, s, specificities, confidence=band, n_resamples=band_resamples,
+                                      random_state=random_state)
+            ax.fill_between(1 - specificities, interval.low, interval.high, color=color, alpha=0.18, linewidth=0,
+                            label=f"{name}: {band:.0%} bootstrap band of sensitivity")
     ax.plot([0, 1], [0, 1], color=NEUTRALS[2], linestyle="--", linewidth=1, label="chance (AUC = 0.5)")
     ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="false positive rate (1 − specificity)",
            ylabel="true positive rate (recall)", aspect="equal")

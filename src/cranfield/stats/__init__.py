@@ -6,7 +6,10 @@
   for two AUCs; McNemar's test for two classifiers;
 * :mod:`.corrections` — Bonferroni, Holm, Benjamini–Hochberg; Tukey HSD and randomized Tukey HSD;
 * :mod:`.effects` — mean difference with CI, Cohen's d_z, wins/ties/losses;
-* :mod:`.compare` — :func:`compare` / :func:`compare_values` → :class:`Comparison`.
+* :mod:`.compare` — :func:`compare` / :func:`compare_values` → :class:`Comparison`;
+* :mod:`.roc`, :mod:`.roc_tests` — ROC statistics as pROC: partial AUC (McClish), bootstrap
+  intervals of the AUC and of sensitivity/specificity at a point, unpaired DeLong, bootstrap and
+  Venkatraman tests of two curves, the power of an AUC test.
 
 scipy and pandas are imported only when a function needs them.
 """
@@ -17,6 +20,9 @@ from .compare import Comparison, PairResult, SystemSummary, compare, compare_val
 from .corrections import adjust_pvalues, randomized_tukey_hsd, tukey_hsd
 from .effects import cohens_dz, mean_difference, win_tie_loss
 from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_ci
+from .roc import (BootstrapInterval, auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
+                  specificity_at, specificity_ci)
+from .roc_tests import ROCPower, ROCTest, roc_power, roc_test
 from .paired import (AUCComparison, McNemarResult, TestResult, bootstrap_test, delong_test, mcnemar_test,
                      paired_pvalues, paired_t_test, paired_test, randomization_test, sign_test, wilcoxon_test)
 
@@ -27,4 +33,6 @@ __all__ = [
     "Interval", "mean_ci", "proportion_ci", "auc_ci", "delong_covariance",
     "TestResult", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test", "paired_t_test",
     "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test", "delong_test", "mcnemar_test",
+    "roc_points", "partial_auc", "sensitivity_at", "specificity_at", "auc_bootstrap_ci", "sensitivity_ci",
+    "specificity_ci", "BootstrapInterval", "roc_test", "ROCTest", "roc_power", "ROCPower",
 ]

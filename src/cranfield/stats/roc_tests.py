@@ -1,0 +1,322 @@
+r"""Tests of two ROC curves and the power of an AUC test, as R's pROC defines them.
+
+* :func:`roc_test` — ``method="delong"``: paired (DeLong et al. 1988, a z test) or unpaired
+  (each curve's DeLong variance, a t test with Welch–Satterthwaite degrees of freedom computed
+  as pROC does, from the curves' total sizes); ``"bootstrap"``: the AUC difference over its
+  bootstrap standard deviation, a z test (paired curves resampled together, stratified by
+  class); ``"venkatraman"``: Venkatraman & Begg's (1996) permutation test that the two paired
+  curves are equal at every operating point, not only in area.
+* :func:`roc_power` — power, sample size, detectable AUC or significance level of the test that
+  one AUC differs from 0.5, with Obuchowski's binormal variance approximation (the constants of
+  pROC's ``power.roc.test``).
+
+Monte Carlo p-values are :math:`(1 + \#\{E^* \ge E\})/(1 + B)` (never 0; pROC reports
+:math:`\#\{E^* \ge E\}/B`); with numpy's generator they agree with pROC up to the Monte Carlo
+error only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+from .roc import _auc_of_counts, _bootstrap, _check_resamples, _generator, _labels_scores
+
+__all__ = ["ROCTest", "roc_test", "ROCPower", "roc_power"]
+
+_ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+@dataclass(frozen=True)
+class ROCTest:
+    """The result of :func:`roc_test`, with what was done."""
+
+    method: str  # "delong", "bootstrap" or "venkatraman"
+    paired: bool
+    statistic: float  # z (DeLong paired, bootstrap), t (DeLong unpaired) or E (Venkatraman)
+    p_value: float
+    auc_a: float
+    auc_b: float
+    df: "float | None" = None  # degrees of freedom of the unpaired DeLong t test
+    alternative: str = "two-sided"
+    n_resamples: "int | None" = None
+    seed: "int | None" = None
+    exact: bool = True  # False for Monte Carlo p-values
+
+    @property
+    def statistic_name(self) -> str:
+        return {"delong": "t" if not self.paired else "z", "bootstrap": "D", "venkatraman": "E"}[self.method]
+
+
+def _sided(statistic: float, alternative: str, df: "float | None" = None) -> float:
+    from scipy import stats
+
+    distribution = stats.norm if df is None else stats.t(df)
+    if alternative == "two-sided":
+        return float(2 * distribution.sf(abs(statistic)))
+    if alternative == "greater":
+        return float(distribution.sf(statistic))
+    return float(distribution.cdf(statistic))
+
+
+def _placement_variance(y: np.ndarray, s: np.ndarray) -> tuple[float, float]:
+    """AUC and DeLong's variance of one curve (placements, ddof 1)."""
+    from .intervals import delong_covariance
+
+    auc, covariance = delong_covariance(y, s)
+    return float(auc[0]), float(covariance[0, 0])
+
+
+def _unpaired_delong(ya, sa, yb, sb, alternative) -> ROCTest:
+    auc_a, var_a = _placement_variance(ya, sa)
+    auc_b, var_b = _placement_variance(yb, sb)
+    total = var_a + var_b
+    if total <= 0:
+        raise InputError("DeLong's test is undefined: both curves have zero variance (each separates its classes "
+                         "perfectly or not at all)", field="y_score")
+    t = (auc_a - auc_b) / np.sqrt(total)
+    df = total ** 2 / (var_a ** 2 / (ya.size - 1) + var_b ** 2 / (yb.size - 1))
+    return ROCTest("delong", False, float(t), _sided(float(t), alternative, float(df)), auc_a, auc_b, df=float(df),
+                   alternative=alternative)
+
+
+def _paired_delong(y, sa, sb, alternative) -> ROCTest:
+    from .intervals import delong_covariance
+
+    aucs, cov = delong_covariance(y, np.stack([sa, sb]))
+    var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
+    diff = float(aucs[0] - aucs[1])
+    if var <= 0:
+        if diff == 0:
+            return ROCTest("delong", True, 0.0, 1.0, float(aucs[0]), float(aucs[1]), alternative=alternative)
+        raise InputError("DeLong's test is undefined: the variance of the AUC difference is 0", field="y_score")
+    z = diff / np.sqrt(var)
+    return ROCTest("delong", True, float(z), _sided(float(z), alternative), float(aucs[0]), float(aucs[1]),
+                   alternative=alternative)
+
+
+def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_state, alternative) -> ROCTest:
+    rng = _generator(random_state)
+    if paired:  # resample examples, each carrying both scores: the pair (a, b) as one "score" index
+        order = np.arange(ya.size, dtype=np.float64)
+
+        def both(negatives, positives):  # counts per example index (the unique "scores" 0..n-1)
+            values_a, inverse_a = np.unique(sa, return_inverse=True)
+            values_b, inverse_b = np.unique(sb, return_inverse=True)
+            rows = negatives.shape[0]
+            out = np.empty((rows, 2))
+            for column, (values, inverse) in enumerate(((values_a, inverse_a), (values_b, inverse_b))):
+                offsets = (np.arange(rows) * values.size)[:, None]
+                index = (inverse[None, :] + offsets).ravel()
+                neg = np.bincount(index, weights=negatives.ravel(), minlength=rows * values.size)
+                pos = np.bincount(index, weights=positives.ravel(), minlength=rows * values.size)
+                out[:, column] = _auc_of_counts(neg.reshape(rows, -1), pos.reshape(rows, -1))
+            return out
+
+        pairs = _bootstrap(ya, order, n_resamples, stratified, rng, both)
+        differences = pairs[:, 0] - pairs[:, 1]
+    else:
+        a = _bootstrap(ya, sa, n_resamples, stratified, rng, _auc_of_counts)
+        b = _bootstrap(yb, sb, n_resamples, stratified, rng, _auc_of_counts)
+        differences = a - b
+    auc_a = float(_bootstrap_auc(ya, sa))
+    auc_b = float(_bootstrap_auc(yb, sb))
+    sd = float(np.std(differences, ddof=1)) if differences.size > 1 else 0.0
+    if not sd > 0:
+        raise InputError("the bootstrap test is undefined: the resampled AUC differences do not vary "
+                         f"(standard deviation {sd!r})", field="y_score")
+    statistic = (auc_a - auc_b) / sd
+    seed = random_state if isinstance(random_state, (int, np.integer)) else None
+    return ROCTest("bootstrap", paired, float(statistic), _sided(float(statistic), alternative), auc_a, auc_b,
+                   alternative=alternative, n_resamples=int(n_resamples), seed=seed, exact=False)
+
+
+def _bootstrap_auc(y, s) -> float:
+    values, inverse = np.unique(s, return_inverse=True)
+    negatives = np.bincount(inverse[~y], minlength=values.size)
+    positives = np.bincount(inverse[y], minlength=values.size)
+    return float(_auc_of_counts(negatives[None, :], positives[None, :])[0])
+
+
+def _venkatraman_statistic(rank_a: np.ndarray, rank_b: np.ndarray, y: np.ndarray) -> np.ndarray:
+    r"""E per row: :math:`\sum_x |(FN_b + FP_b)(x) - (FN_a + FP_a)(x)|` over the rank cut-offs
+    x = 1..n, with FN(x) the positives ranked ≤ x and FP(x) the negatives ranked > x (ranks 1..n,
+    one row per permutation)."""
+    rows, n = rank_a.shape
+    signed = np.where(y, 1, -1)  # FN + FP at x = #neg + Σ_{rank ≤ x} (pos: +1, neg: -1)
+    errors = []
+    for ranks in (rank_a, rank_b):
+        at_rank = np.empty_like(ranks)
+        np.put_along_axis(at_rank, ranks - 1, np.broadcast_to(signed, ranks.shape), axis=1)
+        errors.append(np.cumsum(at_rank, axis=1))
+    return np.abs(errors[1] - errors[0]).sum(axis=1).astype(np.float64)
+
+
+def _ranks_first(values: np.ndarray) -> np.ndarray:
+    """Ranks 1..n per row, ties in order of appearance (R's ``ties.method = "first"``)."""
+    order = np.argsort(values, axis=-1, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(1, values.shape[-1] + 1)[None, :].repeat(values.shape[0], 0), axis=-1)
+    return ranks
+
+
+def _venkatraman(y, sa, sb, n_resamples, random_state) -> ROCTest:
+    rng = _generator(random_state)
+    rank_a = _ranks_first(sa[None, :])
+    rank_b = _ranks_first(sb[None, :])
+    observed = float(_venkatraman_statistic(rank_a, rank_b, y)[0])
+    n = y.size
+    chunk = max(1, min(n_resamples, 2_000_000 // n))
+    exceed = 0
+    for start in range(0, n_resamples, chunk):
+        rows = min(chunk, n_resamples - start)
+        # each example's two ranks exchanged with probability 1/2; ties of the exchanged ranks broken
+        # at random (a uniform jitter of ±0.5 before ranking again), as Venkatraman & Begg (1996)
+        swap = rng.random((rows, n)) < 0.5
+        ra = rank_a + rng.random((rows, n)) - 0.5
+        rb = rank_b + rng.random((rows, n)) - 0.5
+        new_a, new_b = np.where(swap, rb, ra), np.where(swap, ra, rb)
+        exceed += int(np.count_nonzero(_venkatraman_statistic(_ranks_first(new_a), _ranks_first(new_b), y)
+                                       >= observed))
+    seed = random_state if isinstance(random_state, (int, np.integer)) else None
+    return ROCTest("venkatraman", True, observed, (1 + exceed) / (1 + n_resamples), _bootstrap_auc(y, sa),
+                   _bootstrap_auc(y, sb), n_resamples=int(n_resamples), seed=seed, exact=False)
+
+
+def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delong", alternative: str = "two-sided",
+             n_resamples: int = 2000, stratified: bool = True, random_state=None) -> ROCTest:
+    """Compare two ROC curves: paired (both scores on the same examples, ``y_true_b`` None) or
+    unpaired (``y_true_b`` gives the second curve's labels; its scores are ``y_score_b``).
+
+    ``method``: ``"delong"`` (default), ``"bootstrap"`` or ``"venkatraman"`` (paired only,
+    two-sided only, as in pROC). ``alternative``: ``"two-sided"``, ``"greater"`` (AUC a > AUC b)
+    or ``"less"``.
+
+    >>> result = roc_test([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], [0.2, 0.1, 0.3, 0.9, 0.5, 0.4])
+    >>> round(result.auc_a, 4), round(result.auc_b, 4)
+    (0.8889, 0.7778)
+    """
+    if method not in ("delong", "bootstrap", "venkatraman"):
+        raise UsageError(f"method: expected 'delong', 'bootstrap' or 'venkatraman', found {method!r}")
+    if alternative not in _ALTERNATIVES:
+        raise UsageError(f"alternative: expected one of {', '.join(_ALTERNATIVES)}, found {alternative!r}")
+    paired = y_true_b is None
+    ya, sa = _labels_scores(y_true, y_score_a, name="y_score_a")
+    yb, sb = _labels_scores(y_true if paired else y_true_b, y_score_b, name="y_score_b")
+    if method == "venkatraman":
+        if not paired:
+            raise UsageError("Venkatraman's test is implemented for paired curves only (y_true_b must be None)")
+        if alternative != "two-sided":
+            raise UsageError("Venkatraman's test is two-sided only")
+        return _venkatraman(ya, sa, sb, _check_resamples(n_resamples), random_state)
+    if method == "bootstrap":
+        return _bootstrap_test(ya, sa, yb, sb, paired, _check_resamples(n_resamples), bool(stratified), random_state,
+                               alternative)
+    if paired:
+        return _paired_delong(ya, sa, sb, alternative)
+    return _unpaired_delong(ya, sa, yb, sb, alternative)
+
+
+# ----------------------------------------------------------------------------- power
+@dataclass(frozen=True)
+class ROCPower:
+    """Power analysis of the test that an AUC differs from 0.5 (what was solved for is the one
+    that was None)."""
+
+    auc: float
+    n_cases: float
+    n_controls: float
+    sig_level: float
+    power: float
+    alternative: str
+    method: str = "Obuchowski (binormal variance approximation)"
+
+
+_V0 = 0.0792  # the variance of the AUC under H0 (AUC 0.5), per case, with kappa = 1: Obuchowski's constant
+
+
+def _variance(theta: float, kappa: float) -> float:
+    a = _norm_ppf(theta) * 1.414
+    return 0.0099 * np.exp(-a * a / 2) * ((5 * a * a + 8) + (a * a + 8) / kappa)
+
+
+def _norm_ppf(p: float) -> float:
+    from scipy.special import ndtri
+
+    return float(ndtri(p))
+
+
+def _norm_cdf(x: float) -> float:
+    from scipy.special import ndtr
+
+    return float(ndtr(x))
+
+
+def roc_power(*, auc: "float | None" = None, n_cases: "float | None" = None, n_controls: "float | None" = None,
+              sig_level: "float | None" = 0.05, power: "float | None" = None, kappa: float = 1.0,
+              alternative: str = "two-sided") -> ROCPower:
+    r"""Solve the power equation of the test H0: AUC = 0.5 for the one argument left None:
+    ``power``, ``n_cases`` (with ``n_controls = kappa · n_cases``), ``auc`` or ``sig_level``.
+
+    With :math:`\delta = AUC - 0.5`, :math:`V_0 = 0.0792 (1 + 1/\kappa)` and Obuchowski's
+    :math:`V_A = 0.0099 e^{-A^2/2}((5A^2 + 8) + (A^2 + 8)/\kappa)`, :math:`A = 1.414\,\Phi^{-1}(AUC)`:
+    :math:`n_{cases} = (z_\alpha \sqrt{V_0} + z_\beta \sqrt{V_A})^2 / \delta^2` (α halved when
+    two-sided), as pROC's ``power.roc.test(auc = , ncases = , ncontrols = )``.
+
+    >>> round(roc_power(auc=0.8, n_cases=20, n_controls=20).power, 4)
+    0.9479
+    """
+    from scipy.optimize import brentq
+
+    if alternative not in ("two-sided", "one-sided"):
+        raise UsageError(f"alternative: expected 'two-sided' or 'one-sided', found {alternative!r}")
+    try:
+        kappa = float(kappa)
+    except (TypeError, ValueError):
+        raise UsageError(f"kappa: expected a positive number, found {kappa!r}") from None
+    if n_cases is None and n_controls is not None:
+        n_cases = float(n_controls) / kappa
+    elif n_controls is None and n_cases is not None:
+        n_controls = float(n_cases) * kappa
+    unknown = [name for name, value in (("auc", auc), ("n_cases", n_cases), ("sig_level", sig_level),
+                                         ("power", power)) if value is None]
+    if len(unknown) != 1:
+        raise UsageError(f"exactly one of auc, n_cases (or n_controls), sig_level and power must be None, found "
+                         f"{len(unknown)}: {', '.join(unknown) or 'none'}")
+    for name, value, low, high in (("auc", auc, 0.5, 1.0), ("sig_level", sig_level, 0.0, 1.0),
+                                   ("power", power, 0.0, 1.0)):
+        if value is not None and not (isinstance(value, (int, float, np.floating)) and low < float(value) < high):
+            raise UsageError(f"{name}: expected a number strictly between {low} and {high}, found {value!r}")
+    for name, value in (("n_cases", n_cases), ("n_controls", n_controls)):
+        if value is not None and not float(value) > 0:
+            raise UsageError(f"{name}: expected a positive number, found {value!r}")
+    if n_cases is not None:
+        kappa = float(n_controls) / float(n_cases)
+    if not kappa > 0:
+        raise UsageError(f"kappa: expected a positive number, found {kappa!r}")
+    half = 2.0 if alternative == "two-sided" else 1.0
+    v0 = _V0 * (1 + 1 / kappa)
+    if auc is None:
+        z_alpha, z_beta = _norm_ppf(1 - sig_level / half), _norm_ppf(power)
+
+        def excess(theta):
+            return (z_alpha * np.sqrt(v0) + z_beta * np.sqrt(_variance(theta, kappa))) ** 2 / (theta - 0.5) ** 2 - n_cases
+
+        auc = brentq(excess, 0.5 + 1e-9, 1 - 1e-16, xtol=1e-14, rtol=8.9e-16)
+    elif n_cases is None:
+        delta = auc - 0.5
+        n_cases = (_norm_ppf(1 - sig_level / half) * np.sqrt(v0) + _norm_ppf(power) *
+                   np.sqrt(_variance(auc, kappa))) ** 2 / delta ** 2
+        n_controls = kappa * n_cases
+    elif power is None:
+        delta = auc - 0.5
+        z_beta = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(1 - sig_level / half) * np.sqrt(v0)) / \
+            np.sqrt(_variance(auc, kappa))
+        power = _norm_cdf(z_beta)
+    else:
+        delta = auc - 0.5
+        z_alpha = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(power) * np.sqrt(_variance(auc, kappa))) / np.sqrt(v0)
+        sig_level = (1 - _norm_cdf(z_alpha)) * half
+    return ROCPower(float(auc), float(n_cases), float(n_controls), float(sig_level), float(power), alternative)
