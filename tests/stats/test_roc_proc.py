@@ -21,7 +21,7 @@ import pytest
 from cranfield.errors import InputError, UsageError
 from cranfield.stats.roc import (auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
                                  specificity_at, specificity_ci)
-from cranfield.stats.roc_tests import roc_power, roc_test
+from cranfield.stats.roc_tests import roc_power, roc_power_difference, roc_test
 
 
 def _rscript() -> str:
@@ -90,6 +90,11 @@ for (name in c("d1", "d2", "d3")) {
     out(paste0(name, ".ci_sp"), as.numeric(ci.sp(ra, sensitivities = c(0.5, 0.8, 0.9), boot.n = 2000, progress = "none")))
   }
 }
+d <- read.csv(file.path(args[1], "d2.csv"))
+ra <- roc(d$y, d$a, direction = "<", quiet = TRUE); rb <- roc(d$y, d$b, direction = "<", quiet = TRUE)
+out("power2.power", power.roc.test(ra, rb)$power)
+out("power2.ncases", power.roc.test(ra, rb, power = 0.9)$ncases)
+out("power2.sig", power.roc.test(ra, rb, power = 0.9, sig.level = NULL)$sig.level)
 p <- power.roc.test(auc = 0.8, ncases = 20, ncontrols = 30); out("power.power", p$power)
 p <- power.roc.test(auc = 0.72, power = 0.9, kappa = 1.5); out("power.ncases", p$ncases)
 p <- power.roc.test(ncases = 20, ncontrols = 25, power = 0.9); out("power.auc", p$auc)
@@ -209,6 +214,15 @@ def test_power(oracle):
            oracle["power.sig"], 64)
     # pROC solves for the AUC with uniroot's default tolerance (about 1.2e-4); ours to 1e-14
     assert roc_power(n_cases=20, n_controls=25, power=0.9).auc == pytest.approx(oracle["power.auc"][0], abs=2e-4)
+
+
+def test_power_of_a_difference(oracle):
+    y, a, b = DATA["d2"]
+    # DeLong's (co)variances through np.cov against pROC's sums: relative 1e-12
+    assert roc_power_difference(y, a, b).power == pytest.approx(oracle["power2.power"][0], rel=1e-12)
+    assert roc_power_difference(y, a, b, power=0.9).n_cases == pytest.approx(oracle["power2.ncases"][0], rel=1e-12)
+    assert roc_power_difference(y, a, b, power=0.9, sig_level=None).sig_level == \
+        pytest.approx(oracle["power2.sig"][0], rel=1e-10)
 
 
 def test_curve_path_and_errors():

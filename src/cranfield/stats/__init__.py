@@ -22,7 +22,7 @@ from .effects import cohens_dz, mean_difference, win_tie_loss
 from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_ci
 from .roc import (BootstrapInterval, auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
                   specificity_at, specificity_ci)
-from .roc_tests import ROCPower, ROCTest, roc_power, roc_test
+from .roc_tests import ROCPower, ROCTest, roc_power, roc_power_difference, roc_test
 from .paired import (AUCComparison, McNemarResult, TestResult, bootstrap_test, delong_test, mcnemar_test,
                      paired_pvalues, paired_t_test, paired_test, randomization_test, sign_test, wilcoxon_test)
 
@@ -34,5 +34,5 @@ __all__ = [
     "TestResult", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test", "paired_t_test",
     "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test", "delong_test", "mcnemar_test",
     "roc_points", "partial_auc", "sensitivity_at", "specificity_at", "auc_bootstrap_ci", "sensitivity_ci",
-    "specificity_ci", "BootstrapInterval", "roc_test", "ROCTest", "roc_power", "ROCPower",
+    "specificity_ci", "BootstrapInterval", "roc_test", "ROCTest", "roc_power", "roc_power_difference", "ROCPower",
 ]

@@ -8,7 +8,9 @@ r"""Tests of two ROC curves and the power of an AUC test, as R's pROC defines th
   curves are equal at every operating point, not only in area.
 * :func:`roc_power` — power, sample size, detectable AUC or significance level of the test that
   one AUC differs from 0.5, with Obuchowski's binormal variance approximation (the constants of
-  pROC's ``power.roc.test``).
+  pROC's ``power.roc.test``); :func:`roc_power_difference` — the same for the difference of two
+  paired curves measured in a pilot, with DeLong's variances and covariance (pROC's
+  ``power.roc.test(roc1, roc2)``).
 
 Monte Carlo p-values are :math:`(1 + \#\{E^* \ge E\})/(1 + B)` (never 0; pROC reports
 :math:`\#\{E^* \ge E\}/B`); with numpy's generator they agree with pROC up to the Monte Carlo
@@ -24,7 +26,7 @@ import numpy as np
 from ..errors import InputError, UsageError
 from .roc import _auc_of_counts, _bootstrap, _check_resamples, _generator, _labels_scores
 
-__all__ = ["ROCTest", "roc_test", "ROCPower", "roc_power"]
+__all__ = ["ROCTest", "roc_test", "ROCPower", "roc_power", "roc_power_difference"]
 
 _ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -223,7 +225,7 @@ def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delo
 @dataclass(frozen=True)
 class ROCPower:
     """Power analysis of the test that an AUC differs from 0.5 (what was solved for is the one
-    that was None)."""
+    that was None); for :func:`roc_power_difference`, ``auc`` is the pilot's AUC difference."""
 
     auc: float
     n_cases: float
@@ -320,3 +322,53 @@ def roc_power(*, auc: "float | None" = None, n_cases: "float | None" = None, n_c
         z_alpha = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(power) * np.sqrt(_variance(auc, kappa))) / np.sqrt(v0)
         sig_level = (1 - _norm_cdf(z_alpha)) * half
     return ROCPower(float(auc), float(n_cases), float(n_controls), float(sig_level), float(power), alternative)
+
+
+def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | None" = 0.05,
+                         power: "float | None" = None, kappa: "float | None" = None,
+                         alternative: str = "two-sided") -> ROCPower:
+    r"""Power of the paired comparison of two AUCs, sized from a pilot (both scores on the same
+    examples): solve for ``power`` (at the pilot's size), ``sig_level``, or, with both given, the
+    number of cases (``n_controls = kappa · n_cases``; kappa defaults to the pilot's ratio).
+
+    With DeLong's variances :math:`V_a, V_b` and covariance :math:`C` of the pilot scaled by its
+    number of cases, :math:`\delta = AUC_a - AUC_b`, :math:`V_0 = 2V_a - 2C` (under H0 the two
+    curves alike) and :math:`V_A = V_a + V_b - 2C`:
+    :math:`n = (z_\alpha\sqrt{V_0} + z_\beta\sqrt{V_A})^2/\delta^2` — pROC's
+    ``power.roc.test(roc1, roc2, method = "delong")`` (Obuchowski & McClish 1997).
+    """
+    from .intervals import delong_covariance
+
+    if alternative not in ("two-sided", "one-sided"):
+        raise UsageError(f"alternative: expected 'two-sided' or 'one-sided', found {alternative!r}")
+    for name, value in (("sig_level", sig_level), ("power", power)):
+        if value is not None and not (isinstance(value, (int, float, np.floating)) and 0 < float(value) < 1):
+            raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r}")
+    if (sig_level is None) + (power is None) > 1:
+        raise UsageError("at most one of sig_level and power may be None")
+    y, a = _labels_scores(y_true, y_score_a, name="y_score_a")
+    _, b = _labels_scores(y_true, y_score_b, name="y_score_b")
+    cases, controls = int(y.sum()), int((~y).sum())
+    if kappa is None:
+        kappa = controls / cases
+    elif not (isinstance(kappa, (int, float, np.floating)) and float(kappa) > 0):
+        raise UsageError(f"kappa: expected a positive number, found {kappa!r}")
+    aucs, cov = delong_covariance(y, np.stack([a, b]))
+    delta = float(aucs[0] - aucs[1])
+    if delta == 0:
+        raise InputError("the pilot's two AUCs are equal: no difference to power a test for", field="y_score_b")
+    v0 = (2 * cov[0, 0] - 2 * cov[0, 1]) * cases
+    va = (cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]) * cases
+    half = 2.0 if alternative == "two-sided" else 1.0
+    n_cases, n_controls = float(cases), float(controls)
+    if power is None:
+        z_beta = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(1 - sig_level / half) * np.sqrt(v0)) / np.sqrt(va)
+        power = _norm_cdf(z_beta)
+    elif sig_level is None:
+        z_alpha = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(power) * np.sqrt(va)) / np.sqrt(v0)
+        sig_level = (1 - _norm_cdf(z_alpha)) * half
+    else:
+        n_cases = (_norm_ppf(1 - sig_level / half) * np.sqrt(v0) + _norm_ppf(power) * np.sqrt(va)) ** 2 / delta ** 2
+        n_controls = float(kappa) * n_cases
+    return ROCPower(float(aucs[0] - aucs[1]), n_cases, n_controls, float(sig_level), float(power), alternative,
+                    method="paired AUC difference, DeLong variances (Obuchowski & McClish 1997)")
