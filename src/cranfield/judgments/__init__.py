@@ -1,0 +1,1 @@
+"""Test collections: assessor agreement and crowd labels."""
