@@ -450,7 +450,8 @@ def _parse_integers(column, source: str, lines: np.ndarray) -> np.ndarray:
         raise InputError(f"expected an integer label (an optional sign and decimal digits), found {found}",
                          source=source, line=int(lines[index]), field="label")
     try:
-        return to_numpy(pc.cast(column, pa.int64())).astype(np.int64, copy=False)
+        unsigned = pc.replace_substring_regex(column, r"^\+", "")  # Arrow's cast takes no leading +
+        return to_numpy(pc.cast(unsigned, pa.int64())).astype(np.int64, copy=False)
     except pa.ArrowInvalid:
         for index, text in enumerate(column.to_pylist()):  # error path only
             if not -(1 << 63) <= int(text) < (1 << 63):
