@@ -20,7 +20,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from cranfield import datasets  # noqa: E402
 from cranfield.errors import InputError, UsageError  # noqa: E402
-from cranfield.judgments import (agreement, cohen_kappa, fleiss_kappa, krippendorff_alpha,  # noqa: E402
+from cranfield.judgments import (assessor_agreement, cohen_kappa, fleiss_kappa, krippendorff_alpha,  # noqa: E402
                                  ranking_agreement)
 
 ULPS = 8
@@ -93,7 +93,7 @@ def _aligned(qrels, keys):
 def test_qrels_figures_are_the_references():
     rng = np.random.default_rng(3)
     qrels = _random_qrels(rng, 3)
-    result = agreement(qrels, names=["A", "B", "C"], n_resamples=0)
+    result = assessor_agreement(qrels, names=["A", "B", "C"], n_resamples=0)
     keys = [(q, d) for q in sorted(qrels[0]) for d in sorted(qrels[0][q])]
     data = _aligned(qrels, keys).astype(np.int64)
     for weights, name in ((None, "cohen_kappa"), ("linear", "cohen_kappa_linear"), ("quadratic", "cohen_kappa_quadratic")):
@@ -116,7 +116,7 @@ def test_missing_keep_gives_alpha_with_missing_values():
     qrels = _random_qrels(rng, 3, drop=0.25)
     keys = sorted({(q, d) for s in qrels for q in s for d in s[q]})
     data = _aligned(qrels, keys)
-    result = agreement(qrels, names=["A", "B", "C"], missing="keep", n_resamples=0)
+    result = assessor_agreement(qrels, names=["A", "B", "C"], missing="keep", n_resamples=0)
     assert close(result.figure("krippendorff_alpha_ordinal").overall,
                  krippendorff.alpha(reliability_data=data, level_of_measurement="ordinal"))
     both = ~np.isnan(data[0]) & ~np.isnan(data[1])
@@ -129,19 +129,19 @@ def test_missing_keep_gives_alpha_with_missing_values():
 def test_missing_policies_and_overlap_by_hand():
     a = {"q1": {"d1": 1, "d2": 1, "d3": 0}}
     b = {"q1": {"d1": 1, "d2": 0, "d4": 1}}
-    inter = agreement([a, b], n_resamples=0)
+    inter = assessor_agreement([a, b], n_resamples=0)
     assert inter.figure("overlap").overall == 1 / 2 and inter.figure("overlap").pairs == 2  # d1, d2
-    zero = agreement([a, b], missing="nonrelevant", n_resamples=0)
+    zero = assessor_agreement([a, b], missing="nonrelevant", n_resamples=0)
     assert zero.figure("overlap").overall == 1 / 3  # relevant: {d1, d2} vs {d1, d4}
     assert zero.figure("percent_agreement").pairs == 4
-    keep = agreement([a, b], missing="keep", n_resamples=0)
+    keep = assessor_agreement([a, b], missing="keep", n_resamples=0)
     assert keep.figure("overlap").pairs == 2
 
 
 def test_percent_agreement_with_nonrelevant_counts_absent_as_zero():
     a = {"q1": {"d1": 1, "d2": 1, "d3": 0}}
     b = {"q1": {"d1": 1, "d2": 0, "d4": 1}}
-    zero = agreement([a, b], missing="nonrelevant", n_resamples=0)
+    zero = assessor_agreement([a, b], missing="nonrelevant", n_resamples=0)
     # pairs d1 (1,1) d2 (1,0) d3 (0,0) d4 (0,1): two agree
     assert zero.figure("percent_agreement").overall == 0.5
 
@@ -149,20 +149,20 @@ def test_percent_agreement_with_nonrelevant_counts_absent_as_zero():
 def test_bootstrap_is_seeded_and_brackets_the_value():
     rng = np.random.default_rng(5)
     qrels = _random_qrels(rng, 2, queries=20)
-    one = agreement(qrels, n_resamples=300, random_state=11)
-    two = agreement(qrels, n_resamples=300, random_state=11)
+    one = assessor_agreement(qrels, n_resamples=300, random_state=11)
+    two = assessor_agreement(qrels, n_resamples=300, random_state=11)
     for f, g in zip(one.figures, two.figures):
         assert (f.low, f.high) == (g.low, g.high)
         if not np.isnan(f.overall):
             assert f.low <= f.overall <= f.high or f.statistic.startswith("krippendorff")
     assert one.settings["n_resamples"] == 300 and one.settings["random_state"] == 11
-    none = agreement(qrels, n_resamples=0)
+    none = assessor_agreement(qrels, n_resamples=0)
     assert np.isnan(none.figures[0].low)
 
 
 def test_undefined_is_nan_by_policy():
     same = {"q1": {"d1": 1, "d2": 1}}
-    result = agreement([same, same], n_resamples=0)
+    result = assessor_agreement([same, same], n_resamples=0)
     assert result.figure("percent_agreement").overall == 1.0
     assert np.isnan(result.figure("cohen_kappa").overall)  # expected disagreement 0
     assert np.isnan(cohen_kappa([1, 1], [1, 1]))
@@ -172,11 +172,11 @@ def test_undefined_is_nan_by_policy():
 
 def test_bad_inputs():
     with pytest.raises(UsageError):
-        agreement([{"q1": {"d1": 1}}])
+        assessor_agreement([{"q1": {"d1": 1}}])
     with pytest.raises(UsageError):
-        agreement([{"q1": {"d1": 1}}, {"q1": {"d1": 1}}], missing="zero")
+        assessor_agreement([{"q1": {"d1": 1}}, {"q1": {"d1": 1}}], missing="zero")
     with pytest.raises(InputError, match="no .* pair is judged by every set"):
-        agreement([{"q1": {"d1": 1}}, {"q2": {"d1": 1}}])
+        assessor_agreement([{"q1": {"d1": 1}}, {"q2": {"d1": 1}}])
     with pytest.raises(InputError):
         cohen_kappa([1, 2], [1])
     with pytest.raises(InputError):
@@ -187,7 +187,7 @@ def test_a_pair_judged_twice_names_the_line(tmp_path):
     (tmp_path / "a.qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq1 0 d1 0\n")
     (tmp_path / "b.qrels").write_text("q1 0 d1 1\n")
     with pytest.raises(InputError) as info:
-        agreement([str(tmp_path / "b.qrels"), str(tmp_path / "a.qrels")])
+        assessor_agreement([str(tmp_path / "b.qrels"), str(tmp_path / "a.qrels")])
     assert info.value.line == 3 and info.value.source.endswith("a.qrels")
 
 
@@ -214,7 +214,7 @@ def test_properties(data):
 
 def test_cranfield_raw_and_graded_and_rankings():
     data = datasets.cranfield()
-    result = agreement([data["qrels_raw"], data["qrels"]], names=["raw", "graded"], n_resamples=200)
+    result = assessor_agreement([data["qrels_raw"], data["qrels"]], names=["raw", "graded"], n_resamples=200)
     assert result.figure("overlap").overall == 1.0  # the same relevant documents
     assert result.figure("percent_agreement").overall == 0.0  # the codes run the other way
     assert result.figure("cohen_kappa").pairs == 1837

@@ -50,7 +50,7 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
       cranfield agreement $(cranfield datasets --path qrels_raw) $(cranfield datasets --path qrels) --name raw --name graded
     """
     from ..io.atomic import write_text_output
-    from ..judgments.agreement import agreement, ranking_agreement
+    from ..judgments.agreement import assessor_agreement, ranking_agreement
     from ..report.agreement import render_agreement
 
     if len(qrels) < 2:
@@ -59,7 +59,7 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
         raise UsageError(f"--name: expected one per QRELS ({len(qrels)}), found {len(names)}")
     if runs and len(runs) < 2:
         raise UsageError("--runs: ranking systems needs at least two runs")
-    result = agreement(list(qrels), names=list(names) or None, missing=missing, relevance_level=relevance_level,
+    result = assessor_agreement(list(qrels), names=list(names) or None, missing=missing, relevance_level=relevance_level,
                        n_resamples=resamples, confidence=confidence, random_state=seed)
     ranking = ranking_agreement(list(qrels), list(runs), measure=measure, names=result.names,
                                 relevance_level=relevance_level) if runs else None

@@ -45,7 +45,7 @@ Errors
     >>> labels = read_labels(io.StringIO("query,document,worker,label\\nq1,d1,w1,1\\nq1,d1,w2,0\\n"))
     >>> len(labels), labels.label.tolist(), labels.line.tolist()
     (2, [1, 0], [2, 3])
-    >>> read_labels(io.StringIO("query,document,worker,label\\nq1,d1,w1,1\\nq1,d1,w1,0\\n"), source="l.csv")
+    >>> read_labels(io.StringIO("query,document,worker,label\\nq1,d1,w1,1\\nq1,d1,w1,0\\n"), name="l.csv")
     Traceback (most recent call last):
     ...
     cranfield.errors.InputError: l.csv:3: field worker: worker 'w1' labels query 'q1', document 'd1' twice (first at line 2); expected one label per worker and pair
@@ -199,8 +199,15 @@ def _check_duplicates(q, d, w, line, *, source: str, where) -> None:
     qc, _ = codes(q)
     dc, _ = codes(d)
     wc, _ = codes(w)
-    order = np.lexsort((np.arange(n), wc, dc, qc))
-    same = (qc[order][1:] == qc[order][:-1]) & (dc[order][1:] == dc[order][:-1]) & (wc[order][1:] == wc[order][:-1])
+    sizes = [int(qc.max()) + 1, int(dc.max()) + 1, int(wc.max()) + 1]
+    if sizes[0] * sizes[1] * sizes[2] < 2**62:  # one int64 key: one stable sort
+        key = (qc * sizes[1] + dc) * sizes[2] + wc
+        order = np.argsort(key, kind="stable")
+        same = key[order][1:] == key[order][:-1]
+    else:
+        order = np.lexsort((np.arange(n), wc, dc, qc))
+        same = (qc[order][1:] == qc[order][:-1]) & (dc[order][1:] == dc[order][:-1]) & \
+            (wc[order][1:] == wc[order][:-1])
     if not same.any():
         return
     later = order[1:][same]

@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-from .agreement import (Agreement, AgreementFigure, RankingAgreement, agreement, cohen_kappa, fleiss_kappa,
+from .agreement import (Agreement, AgreementFigure, RankingAgreement, assessor_agreement, cohen_kappa, fleiss_kappa,
                         krippendorff_alpha, ranking_agreement)
 from .crowd import Aggregated, WorkerQuality, aggregate_labels
 
-__all__ = ["Agreement", "AgreementFigure", "RankingAgreement", "agreement", "cohen_kappa", "fleiss_kappa",
+__all__ = ["Agreement", "AgreementFigure", "RankingAgreement", "assessor_agreement", "cohen_kappa", "fleiss_kappa",
            "krippendorff_alpha", "ranking_agreement", "Aggregated", "WorkerQuality", "aggregate_labels"]

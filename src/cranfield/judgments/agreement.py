@@ -54,7 +54,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 
-__all__ = ["agreement", "Agreement", "AgreementFigure", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
+__all__ = ["assessor_agreement", "Agreement", "AgreementFigure", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
            "ranking_agreement", "RankingAgreement", "MISSING_POLICIES", "KAPPA_WEIGHTS", "ALPHA_LEVELS"]
 
 MISSING_POLICIES = ("intersect", "nonrelevant", "keep")
@@ -172,7 +172,7 @@ def krippendorff_alpha(reliability_data, *, level: str = "nominal") -> float:
     ``krippendorff`` package's layout). ``level``: "nominal", "ordinal" or "interval".
 
     >>> round(krippendorff_alpha([[1, 2, 3, 3], [1, 2, 3, 4]], level="interval"), 6)
-    0.938144
+    0.888889
     """
     _check_choice(level, ALPHA_LEVELS, "level")
     if isinstance(reliability_data, (str, bytes)) or reliability_data is None:
@@ -242,7 +242,7 @@ class AgreementFigure:
 
 @dataclass
 class Agreement:
-    """Result of :func:`agreement`: one :class:`AgreementFigure` per statistic and sets; settings."""
+    """Result of :func:`assessor_agreement`: one :class:`AgreementFigure` per statistic and sets; settings."""
 
     names: list
     query_ids: list
@@ -305,8 +305,9 @@ def _aligned(qrels: list, missing: str):
     qc = to_numpy(q_enc.indices).astype(np.int64)
     dc = to_numpy(d_enc.indices).astype(np.int64)
     key = qc * max(len(d_enc.dictionary), 1) + dc
-    units, unit = np.unique(key, return_inverse=True)
-    unit = unit.reshape(-1)
+    encoded = pa.array(key).dictionary_encode()  # hash-based grouping: no sort of the pairs
+    units = to_numpy(encoded.dictionary).astype(np.int64)
+    unit = to_numpy(encoded.indices).astype(np.int64)
     which = np.repeat(np.arange(len(qrels)), sizes)
     labels = np.zeros((units.size, len(qrels)), dtype=np.int64)
     present = np.zeros((units.size, len(qrels)), dtype=bool)
@@ -329,7 +330,10 @@ def _aligned(qrels: list, missing: str):
         present[:] = True
     query_codes = units // max(len(d_enc.dictionary), 1)
     query_names = q_enc.dictionary.to_pylist()
-    used, query = np.unique(query_codes, return_inverse=True)
+    seen = np.bincount(query_codes, minlength=len(q_enc.dictionary)) > 0
+    used = np.flatnonzero(seen)
+    dense = np.cumsum(seen) - 1
+    query = dense[query_codes]
     ids = [query_names[i] for i in used.tolist()]
     order = sorted(range(len(ids)), key=lambda i: ids[i].encode("utf-8"))  # byte-wise, as trec_eval
     rank = np.empty(len(ids), dtype=np.int64)
@@ -337,7 +341,7 @@ def _aligned(qrels: list, missing: str):
     return labels, present, rank[query.reshape(-1)] if len(ids) else query.reshape(-1), [ids[i] for i in order]
 
 
-def agreement(qrels, *, names=None, missing: str = "intersect", relevance_level: int = 1,
+def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevance_level: int = 1,
               alpha_levels=ALPHA_LEVELS, n_resamples: int = 1000, confidence: float = 0.95,
               random_state=0) -> Agreement:
     """Agreement between two or more sets of judgments of the same pairs (see the module
@@ -348,7 +352,7 @@ def agreement(qrels, *, names=None, missing: str = "intersect", relevance_level:
     for the overlap of relevant sets. Bootstrap: ``n_resamples`` resamples of the queries (0: no
     interval), percentile interval at ``confidence``, seeded by ``random_state``.
 
-    >>> a = agreement([{"q1": {"d1": 1, "d2": 0, "d3": 1}}, {"q1": {"d1": 1, "d2": 1, "d3": 1}}],
+    >>> a = assessor_agreement([{"q1": {"d1": 1, "d2": 0, "d3": 1}}, {"q1": {"d1": 1, "d2": 1, "d3": 1}}],
     ...               names=["A", "B"], n_resamples=0)
     >>> a.figure("overlap").overall, round(a.figure("percent_agreement").overall, 4)
     (0.6666666666666666, 0.6667)
