@@ -8,7 +8,7 @@ import math
 
 from .tables import Table, render_table
 
-__all__ = ["agreement_table", "agreement_matrix", "ranking_table", "render_agreement", "agreement_html",
+__all__ = ["agreement_table", "agreement_matrix", "ranking_table", "render_agreement", "agreement_html", "per_query_table", "demo_agreement_files",
            "AGREEMENT_FORMATS"]
 
 AGREEMENT_FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
@@ -123,3 +123,31 @@ def agreement_html(result, *, ranking=None, digits: int = 4) -> str:
     if ranking is not None:
         parts.append(table_html(ranking_table(ranking, digits=digits), table_id="agreement-rankings"))
     return "\n".join(parts)
+
+
+def demo_agreement_files(data: dict, runs: list, *, random_state=0, n_resamples: int = 1000) -> dict:
+    """The demo's agreement example: the shipped Cranfield judgments in their original codes
+    (``qrels.raw.trec``: 1 = most relevant … 4, −1) against the same judgments regraded
+    (``qrels.graded.trec``: higher = more relevant), with the three runs ranked by AP and nDCG@10
+    under each. ``{"agreement.txt": terminal tables, "agreement.html": a page}``."""
+    from ..judgments.agreement import assessor_agreement, ranking_agreement
+    from .html import document
+
+    sets = [data["qrels_raw"], data["qrels"]]
+    names = ["raw codes", "graded"]
+    result = assessor_agreement(sets, names=names, n_resamples=n_resamples, random_state=random_state)
+    rankings = [ranking_agreement(sets, runs, measure=m, names=names) for m in ("AP", "nDCG@10")]
+    intro = ("The same Cranfield judgments twice: the original codes (lower = more relevant) and the regraded "
+             "qrels (higher = more relevant). The relevant sets are identical (overlap 1), so binary measures "
+             "(AP) agree exactly; the grades run the other way, so kappa and alpha are negative and graded "
+             "measures (nDCG@10) change their values.")
+    text = "\n".join([intro, "", render_agreement(result, "table", ranking=rankings[0]),
+                      render_table(ranking_table(rankings[1]), "table")])
+    from html import escape
+
+    from .html import table_html
+
+    inner = f"<p>{escape(intro)}</p>" + agreement_html(result, ranking=rankings[0]) + \
+        table_html(ranking_table(rankings[1]), table_id="agreement-rankings-ndcg")
+    page = document("cranfield demo: assessor agreement (Cranfield 1400)", [("agreement", "Assessor agreement", inner)])
+    return {"agreement.txt": text, "agreement.html": page}
