@@ -139,8 +139,9 @@ def demo_agreement_files(data: dict, runs: list, *, random_state=0, n_resamples:
     rankings = [ranking_agreement(sets, runs, measure=m, names=names) for m in ("AP", "nDCG@10")]
     intro = ("The same Cranfield judgments twice: the original codes (lower = more relevant) and the regraded "
              "qrels (higher = more relevant). The relevant sets are identical (overlap 1), so binary measures "
-             "(AP) agree exactly; the grades run the other way, so kappa and alpha are negative and graded "
-             "measures (nDCG@10) change their values.")
+             "(AP) agree exactly. The grades 1-4 run the other way, so unweighted kappa and nominal or ordinal "
+             "alpha are negative; the weighted figures stay near 0 because the code -1 (mapped to 0) sits at the "
+             "bottom of both scales. Graded measures (nDCG@10) change their values, not the ranking of these runs.")
     text = "\n".join([intro, "", render_agreement(result, "table", ranking=rankings[0]),
                       render_table(ranking_table(rankings[1]), "table")])
     from html import escape
