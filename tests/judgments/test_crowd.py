@@ -150,6 +150,9 @@ def test_aggregate_labels_command(tmp_path, capsys):
     code, out, err = run(["aggregate-labels", tmp_path / "dup.csv", "-o", tmp_path / "x.txt"], capsys)
     assert code == 2 and err.count("\n") == 1 and "dup.csv:3: field worker" in err
     assert not (tmp_path / "x.txt").exists()
+    code, out, err = run(["aggregate-labels", tmp_path / "labels.csv", "-o", tmp_path / "y.txt", "--workers",
+                          tmp_path / "labels.csv"], capsys)
+    assert code == 2 and "refusing to write the output over an input" in err and not (tmp_path / "y.txt").exists()
 
 
 def test_agreement_command(capsys):

@@ -13,7 +13,7 @@ _CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 @click.command("agreement", context_settings=_CONTEXT)
 @click.argument("qrels", nargs=-1, metavar="QRELS1 QRELS2 [QRELS...]")
-@click.option("--runs", "runs", multiple=True, metavar="RUN",
+@click.option("--runs", "runs", multiple=True, metavar="RUN", type=click.Path(dir_okay=False, allow_dash=True),
               help="A run to rank under each set of judgments (repeatable; at least two): the system rankings "
                    "and Kendall's tau / tau_AP between them.")
 @click.option("-m", "--measure", default="AP", show_default=True, help="Measure that ranks the runs.")
@@ -74,7 +74,7 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
               show_default=True, help="How the labels of a pair are merged.")
 @click.option("--ties", type=click.Choice(("lowest", "highest")), default="lowest", show_default=True,
               help="Tied votes (majority, Dawid-Skene), halves (mean), even counts (median): the lower or higher label.")
-@click.option("--workers", "workers_output", type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE",
+@click.option("--workers", "workers_output", metavar="CSV",  # an output: not a click.Path (those are inputs)
               help="Write the per-worker quality estimates here as CSV (atomically).")
 @click.option("--max-iter", type=int, default=100, show_default=True, help="Dawid-Skene: most EM iterations.")
 @click.option("--tol", type=float, default=1e-5, show_default=True,
@@ -100,8 +100,11 @@ def aggregate_command(labels, output, method, ties, workers_output, max_iter, to
     from ..io.labels import read_labels
     from ..judgments.crowd import aggregate_labels
 
+    from ..io.atomic import check_output
+
     if workers_output is not None and workers_output == output and output != "-":
         raise UsageError("--workers and -o name the same file; choose two names")
+    check_output(workers_output)  # refused before any work, like -o
     data = read_labels(labels, columns=_columns(columns), delimiter=delimiter)
     result = aggregate_labels(data, method=method, ties=ties, max_iter=max_iter, tol=tol)
     lines = "".join(f"{q} 0 {d} {r}\n" for q, d, r in zip(result.query, result.document, result.label.tolist()))
