@@ -358,7 +358,6 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     (0.6666666666666666, 0.6667)
     """
     from ..stats._resample import as_generator, bootstrap_counts, check_count
-    from ..stats.intervals import _check_confidence
 
     _check_choice(missing, MISSING_POLICIES, "missing")
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
@@ -368,7 +367,10 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
         _check_choice(level, ALPHA_LEVELS, "alpha_levels")
     n_resamples = 0 if n_resamples == 0 and not isinstance(n_resamples, bool) else \
         check_count(n_resamples, "n_resamples")
-    confidence = _check_confidence(confidence)
+    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, (int, float, np.floating)) \
+            or not 0.0 < float(confidence) < 1.0:
+        raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
+    confidence = float(confidence)
     rng = as_generator(random_state)
     qrels, names = _qrels_list(qrels, names)
     labels, present, query, query_ids = _aligned(qrels, missing)
