@@ -226,3 +226,19 @@ def test_cranfield_raw_and_graded_and_rankings():
     assert (ranking.kendall_tau == 1.0).all() and (ranking.tau_ap == 1.0).all()
     with pytest.raises(UsageError):
         ranking_agreement([data["qrels_raw"], data["qrels"]], runs[:1])
+
+
+def test_three_sets_on_the_command_line(tmp_path, capsys):
+    from cranfield.cli import main
+
+    rng = np.random.default_rng(12)
+    paths = []
+    for i, qrels in enumerate(_random_qrels(rng, 3, drop=0.2)):
+        path = tmp_path / f"s{i}.qrels"
+        path.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in qrels.items() for d, r in docs.items()))
+        paths.append(str(path))
+    code = main(["agreement", *paths, "--missing", "keep", "--per-query", "-f", "tsv", "--resamples", "20"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Fleiss' kappa\tall" in out and "percentage agreement\ts0.qrels vs s2.qrels" in out
+    assert out.count("\nq") >= 6  # one row per query
