@@ -242,3 +242,16 @@ def test_three_sets_on_the_command_line(tmp_path, capsys):
     assert code == 0
     assert "Fleiss' kappa\tall" in out and "percentage agreement\ts0.qrels vs s2.qrels" in out
     assert out.count("\nq") >= 6  # one row per query
+
+
+def test_order_of_queries_and_documents_changes_nothing():
+    rng = np.random.default_rng(13)
+    qrels = _random_qrels(rng, 2, queries=8)
+    reordered = [{q: dict(reversed(list(docs.items()))) for q, docs in reversed(list(s.items()))} for s in qrels]
+    one = assessor_agreement(qrels, n_resamples=50, random_state=1)
+    two = assessor_agreement(reordered, n_resamples=50, random_state=1)
+    assert one.query_ids == two.query_ids
+    for f, g in zip(one.figures, two.figures):
+        assert close(f.overall, g.overall) and np.allclose(f.per_query, g.per_query, equal_nan=True, rtol=0,
+                                                           atol=1e-14)
+        assert (np.isnan(f.low) and np.isnan(g.low)) or close(f.low, g.low)

@@ -171,3 +171,17 @@ def test_agreement_command(capsys):
     assert code == 2 and "at least two" in err
     code, out, err = run(["agreement", data["qrels_raw"], data["qrels"], "-f", "markdown", "--resamples", "0"], capsys)
     assert code == 0 and "| Cohen's kappa |" in out
+
+
+def test_row_order_changes_nothing():
+    frame = _crowd(8, pairs=60)
+    shuffled = frame.sample(frac=1.0, random_state=3).reset_index(drop=True)
+    for method in ("majority", "dawid-skene", "mean", "median"):
+        one, two = aggregate_labels(frame, method=method), aggregate_labels(shuffled, method=method)
+        first = dict(zip(zip(one.query, one.document), one.label.tolist()))
+        second = dict(zip(zip(two.query, two.document), two.label.tolist()))
+        assert first == second, method
+        if method == "dawid-skene":  # the same EM up to the order of float sums
+            by_pair = dict(zip(zip(two.query, two.document), two.posteriors))
+            assert max(np.abs(by_pair[key] - p).max() for key, p in zip(zip(one.query, one.document),
+                                                                         one.posteriors)) < 1e-9

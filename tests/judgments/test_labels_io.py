@@ -163,3 +163,28 @@ def test_typed_rules_are_the_relevance_rules():
     assert got.query.to_pylist() == ["1", "2"] and got.label.tolist() == [1, 2]
     with pytest.raises(InputError, match="boolean"):
         read_labels(frame.assign(label=[True, False]))
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+_ids = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp"), blacklist_characters="\x85"),
+               min_size=1, max_size=6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(_ids, _ids, _ids, st.integers(-2**63, 2**63 - 1)), min_size=1, max_size=12,
+                unique_by=lambda r: r[:3]))
+def test_text_and_frames_agree_on_any_ids(rows):
+    import csv
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(FIELDS)
+    writer.writerows(rows)
+    text = read_labels(io.StringIO(buffer.getvalue()))
+    frame = read_labels(pd.DataFrame(rows, columns=list(FIELDS)))
+    for field in ("query", "document", "worker"):
+        assert getattr(text, field).to_pylist() == getattr(frame, field).to_pylist() == [r[FIELDS.index(field)]
+                                                                                          for r in rows]
+    assert text.label.tolist() == frame.label.tolist() == [r[3] for r in rows]
+    assert text.line.tolist() == [i + 2 for i in range(len(rows))]
