@@ -188,3 +188,8 @@ def test_text_and_frames_agree_on_any_ids(rows):
                                                                                           for r in rows]
     assert text.label.tolist() == frame.label.tolist() == [r[3] for r in rows]
     assert text.line.tolist() == [i + 2 for i in range(len(rows))]
+
+
+@pytest.mark.parametrize("text", [HEADER + "\n", HEADER, HEADER + "\n\n\n"])
+def test_a_header_without_labels_is_an_empty_table(text):
+    assert len(read_labels(io.StringIO(text))) == 0

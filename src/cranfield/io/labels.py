@@ -401,13 +401,16 @@ def _from_text(path, mapping: dict, source: str, sep: str) -> CrowdLabels:
                 convert_options=csv.ConvertOptions(column_types={c: pa.binary() for c in names},
                                                    strings_can_be_null=False, quoted_strings_can_be_null=False))
         except pa.ArrowInvalid as error:
-            if invalid:
+            if not invalid and "Empty CSV" in str(error):  # a header and no label: no rows
+                table = pa.Table.from_arrays([pa.array([], pa.binary()) for _ in names], names=names)
+            elif invalid:
                 row = invalid[0]
                 line = row.number + 1 if row.number is not None else None
                 raise InputError(f"expected {row.expected_columns} fields as in the header, found "
                                  f"{row.actual_columns}", source=source, line=line) from None
-            text = " ".join(str(error).split())[:200]
-            raise InputError(f"cannot read the text ({text})", source=source) from None
+            else:
+                text = " ".join(str(error).split())[:200]
+                raise InputError(f"cannot read the text ({text})", source=source) from None
     finally:
         stream.close()
     n = table.num_rows
