@@ -101,6 +101,9 @@ COMMANDS = {
     "compare": lambda p: ["compare", str(p["qrels"]), str(p["run"]), str(p["run2"])],
     "classify": lambda p: ["classify", str(p["cls"]), "--truth", "y", "--score", "s"],
     "report": lambda p: ["report", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--permutations", "100", "-q"],
+    "agreement": lambda p: ["agreement", str(p["qrels"]), str(p["qrels"]), "--runs", str(p["run"]), "--runs",
+                            str(p["run2"])],
+    "aggregate-labels": lambda p: ["aggregate-labels", str(p["run"])],
 }
 
 

@@ -18,7 +18,7 @@ def test_demo_retrieval_in_current_folder(tmp_path, monkeypatch, capsys):
                  "randomization test, Holm correction", "0.2997", "0.3695"):
         assert text in out
     assert (folder / "summary.txt").read_text() == out
-    assert "wrote 12 files to cranfield-demo/" in err and "report.html" in err
+    assert "wrote 14 files to cranfield-demo/" in err and "report.html" in err
     doc = json.loads((folder / "comparison.json").read_text())
     assert round(doc["measures"]["AP"]["systems"]["bm25s_stem"]["mean"], 4) == 0.2997
 

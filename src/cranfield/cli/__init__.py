@@ -41,6 +41,8 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "cranfield.cli.report_cmd:command",
     "demo": "cranfield.cli.demo_cmd:command",
     "datasets": "cranfield.cli.datasets_cmd:command",
+    "agreement": "cranfield.cli.agreement_cmd:agreement_command",
+    "aggregate-labels": "cranfield.cli.agreement_cmd:aggregate_command",
 }
 
 

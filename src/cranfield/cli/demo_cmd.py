@@ -65,6 +65,9 @@ def command(detection, output_dir, fmt, permutations, seed, quiet):
                                     n_permutations=permutations, random_state=seed, step=step)
             title = "cranfield demo: retrieval (Cranfield 1400)"
             extra = {"comparison.json": study.comparison.to_json()}
+            from ..report.agreement import demo_agreement_files  # raw vs graded judgments: assessor agreement
+
+            extra.update(demo_agreement_files(data, runs, random_state=seed))
         table = study.summary_text("table")
         step("drawing")
         from .curves_cmd import unique_stems
