@@ -267,13 +267,16 @@ class BrierDecomposition:
     settings: dict
 
 
-def brier_decomposition(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy: str = "unique",
+def brier_decomposition(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy: str = "uniform",
                         sample_weight: Any = None, pos_label: Hashable | None = None) -> BrierDecomposition:
     """The Brier score (1/W) Σ wᵢ (fᵢ − oᵢ)² of binary probabilities and its decomposition into
     reliability (calibration, lower is better), resolution (discrimination, higher is better) and
     uncertainty (of the outcomes alone) — Murphy (1973), J. Applied Meteorology 12. See
-    :class:`BrierDecomposition` for the exact identity; ``strategy="unique"`` (default) bins by
-    distinct forecast, the setting in which Murphy's three terms alone add up."""
+    :class:`BrierDecomposition` for the exact identity. ``strategy="unique"`` bins by distinct
+    forecast, the setting in which Murphy's three terms alone add up (forecasts issued as a few
+    values, e.g. 0.0, 0.1, ..., 1.0); for continuous forecasts it degenerates (one sample per bin:
+    reliability = brier, resolution = uncertainty), so the default bins them (10 uniform bins)
+    and reports the two within-bin terms."""
     bins = _check_bins(n_bins, strategy)
     if _probabilities(y_prob).ndim != 1:
         raise InputError("the Brier decomposition takes binary probabilities (one per sample)", field="y_prob")

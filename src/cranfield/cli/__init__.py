@@ -41,6 +41,9 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "cranfield.cli.report_cmd:command",
     "demo": "cranfield.cli.demo_cmd:command",
     "datasets": "cranfield.cli.datasets_cmd:command",
+    "calibration": "cranfield.cli.ml_cmd:calibration_command",
+    "clustering": "cranfield.cli.ml_cmd:clustering_command",
+    "regression": "cranfield.cli.ml_cmd:regression_command",
 }
 
 
