@@ -283,7 +283,7 @@ def brier_decomposition(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy:
     ((o, f, weights),) = _binary(y_true, y_prob, sample_weight, pos_label, None, "top_label")
     w = np.ones_like(f) if weights is None else weights
     total_w = w.sum()
-    _, ids = _bin_ids(f, bins, strategy)
+    edges, ids = _bin_ids(f, bins, strategy)
     size = int(ids.max()) + 1
     wb = np.bincount(ids, weights=w, minlength=size)
     keep = wb > 0
@@ -291,6 +291,8 @@ def brier_decomposition(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy:
     obar = np.zeros(size)
     fbar[keep] = np.bincount(ids, weights=w * f, minlength=size)[keep] / wb[keep]
     obar[keep] = np.bincount(ids, weights=w * o, minlength=size)[keep] / wb[keep]
+    if strategy == "unique":  # each bin's forecast is its value, exactly (not a rounded mean)
+        fbar = edges
     base = float(np.dot(w, o) / total_w)
     df, do = f - fbar[ids], o - obar[ids]
     return BrierDecomposition(
@@ -342,6 +344,9 @@ def _newton(X: np.ndarray, y: np.ndarray, w: np.ndarray, offset: np.ndarray) -> 
         beta = beta + step
         if np.abs(step).max() <= 1e-13 * (1 + np.abs(beta).max()):
             break
+    else:
+        raise InputError("the logistic recalibration does not converge in 100 Newton steps (logit(p) separates "
+                         "the classes perfectly, or y_true has one class)", field="y_true")
     mu = expit(offset + X @ beta)
     hessian = (X * (w * mu * (1 - mu))[:, None]).T @ X
     return beta, np.linalg.inv(hessian), iteration
