@@ -25,6 +25,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._brief import brief
 from ._validation import binary_truth, check_labels, check_lengths, check_scores, check_weights, encode_labels
 
 __all__ = ["STRATEGIES", "ReliabilityDiagram", "BrierDecomposition", "CalibrationFit", "CalibrationInterval",
@@ -59,8 +60,8 @@ def _probabilities(y_prob: Any) -> np.ndarray:
 def _binary(y_true: Any, y_prob: Any, sample_weight: Any, pos_label: Hashable | None, labels, multiclass: str):
     """[(correct as float 0/1, confidence, weights)]: one pair for binary and top-label, k for
     class-wise."""
-    if multiclass not in MULTICLASS:
-        raise UsageError(f"multiclass must be one of {', '.join(MULTICLASS)}, found {multiclass!r}")
+    if not isinstance(multiclass, str) or multiclass not in MULTICLASS:
+        raise UsageError(f"multiclass must be one of {', '.join(MULTICLASS)}, found {brief(multiclass)}")
     prob = _probabilities(y_prob)
     if prob.ndim == 1:
         if labels is not None:
@@ -85,10 +86,10 @@ def _binary(y_true: Any, y_prob: Any, sample_weight: Any, pos_label: Hashable | 
 
 
 def _check_bins(n_bins: Any, strategy: str) -> int:
-    if strategy not in STRATEGIES:
-        raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, found {strategy!r}")
+    if not isinstance(strategy, str) or strategy not in STRATEGIES:
+        raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, found {brief(strategy)}")
     if not isinstance(n_bins, (int, np.integer)) or isinstance(n_bins, bool) or not 1 <= n_bins <= 10**6:
-        raise UsageError(f"n_bins must be an integer from 1 to 1000000, found {n_bins!r}")
+        raise UsageError(f"n_bins must be an integer from 1 to 1000000, found {brief(n_bins)}")
     return int(n_bins)
 
 
@@ -175,8 +176,8 @@ def calibration_curve(y_true: Any, y_prob: Any, *, pos_label: Hashable | None = 
                       strategy: str = "uniform") -> tuple[np.ndarray, np.ndarray]:
     """``(fraction_positive, mean_predicted)`` of the non-empty bins, as scikit-learn's
     ``sklearn.calibration.calibration_curve`` (binary, unweighted, ``uniform`` or ``quantile``)."""
-    if strategy not in ("uniform", "quantile"):
-        raise UsageError(f"strategy must be 'uniform' or 'quantile', found {strategy!r}")
+    if not isinstance(strategy, str) or strategy not in ("uniform", "quantile"):
+        raise UsageError(f"strategy must be 'uniform' or 'quantile', found {brief(strategy)}")
     d = reliability_diagram(y_true, y_prob, n_bins=n_bins, strategy=strategy, pos_label=pos_label)
     return d.fraction_positive, d.mean_predicted
 
@@ -362,7 +363,7 @@ def calibration_slope(y_true: Any, y_prob: Any, *, sample_weight: Any = None, po
     given, which clips them to [ε, 1 − ε] (and says so in ``settings``).
     """
     if clip is not None and (not isinstance(clip, (int, float)) or isinstance(clip, bool) or not 0 < clip < 0.5):
-        raise UsageError(f"clip must be None or a number in (0, 0.5), found {clip!r}")
+        raise UsageError(f"clip must be None or a number in (0, 0.5), found {brief(clip)}")
     if _probabilities(y_prob).ndim != 1:
         raise InputError("the calibration slope takes binary probabilities (one per sample)", field="y_prob")
     ((o, p, weights),) = _binary(y_true, y_prob, sample_weight, pos_label, None, "top_label")
@@ -419,14 +420,14 @@ def calibration_bootstrap(y_true: Any, y_prob: Any, *, statistic: str = "ece", n
     drawn with replacement by ``numpy.random.default_rng(random_state)`` (bins are recomputed on
     each resample); ``options`` go to the statistic's function (``n_bins``, ``strategy``...).
     Resamples where the statistic is undefined (e.g. one class for the slope) are an error."""
-    if statistic not in _STATISTICS:
-        raise UsageError(f"statistic must be one of {', '.join(_STATISTICS)}, found {statistic!r}")
+    if not isinstance(statistic, str) or statistic not in _STATISTICS:
+        raise UsageError(f"statistic must be one of {', '.join(_STATISTICS)}, found {brief(statistic)}")
     if not isinstance(n_resamples, (int, np.integer)) or isinstance(n_resamples, bool) or not 1 <= n_resamples <= 10**6:
-        raise UsageError(f"n_resamples must be an integer from 1 to 1000000, found {n_resamples!r}")
+        raise UsageError(f"n_resamples must be an integer from 1 to 1000000, found {brief(n_resamples)}")
     if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 < confidence < 1:
-        raise UsageError(f"confidence must be in (0, 1), found {confidence!r}")
+        raise UsageError(f"confidence must be in (0, 1), found {brief(confidence)}")
     if not isinstance(random_state, (int, np.integer)) or isinstance(random_state, bool) or random_state < 0:
-        raise UsageError(f"random_state must be a non-negative integer, found {random_state!r}")
+        raise UsageError(f"random_state must be a non-negative integer, found {brief(random_state)}")
     compute = _STATISTICS[statistic]
     prob = _probabilities(y_prob)
     estimate = compute(y_true, y_prob, sample_weight, options)  # validates everything once

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._brief import brief
 from ._validation import check_labels, check_scores
 
 __all__ = ["contingency_matrix", "pair_confusion_matrix", "rand_score", "adjusted_rand_score",
@@ -164,8 +165,8 @@ def mutual_info_score(labels_true: Any, labels_pred: Any) -> float:
 
 
 def _check_average(average_method: str) -> str:
-    if average_method not in AVERAGE_METHODS:
-        raise UsageError(f"average_method must be one of {', '.join(AVERAGE_METHODS)}; found {average_method!r}")
+    if not isinstance(average_method, str) or average_method not in AVERAGE_METHODS:
+        raise UsageError(f"average_method must be one of {', '.join(AVERAGE_METHODS)}; found {brief(average_method)}")
     return average_method
 
 
@@ -250,7 +251,7 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any, *, be
     cluster), V_β = (1 + β) h c / (β h + c); h = 1 when H(C) = 0 and c = 1 when H(K) = 0."""
     if not isinstance(beta, (int, float, np.integer, np.floating)) or isinstance(beta, bool) \
             or not np.isfinite(beta) or beta < 0:
-        raise UsageError(f"beta must be a finite number ≥ 0, found {beta!r}")
+        raise UsageError(f"beta must be a finite number ≥ 0, found {brief(beta)}")
     t = _Table(labels_true, labels_pred)
     h_true, h_pred = _entropy(t.a), _entropy(t.b)
     mi = _mutual_information(t)
@@ -341,7 +342,7 @@ def _euclidean(A: np.ndarray, B: np.ndarray, norms_a: np.ndarray, norms_b: np.nd
 def _check_memory(working_memory: float) -> float:
     if not isinstance(working_memory, (int, float)) or isinstance(working_memory, bool) \
             or not np.isfinite(working_memory) or working_memory <= 0:
-        raise UsageError(f"working_memory must be a positive number of MiB, found {working_memory!r}")
+        raise UsageError(f"working_memory must be a positive number of MiB, found {brief(working_memory)}")
     return float(working_memory)
 
 
@@ -357,8 +358,8 @@ def silhouette_samples(X: Any, labels: Any, *, metric: str = "euclidean", workin
     per chunk when that matrix would take over a quarter of ``working_memory``). Differs from
     scikit-learn (which sums by ``bincount`` row by row) by a reordering of the sums: a few ulps.
     """
-    if metric not in ("euclidean", "precomputed"):
-        raise UsageError(f"metric must be 'euclidean' or 'precomputed', found {metric!r}")
+    if not isinstance(metric, str) or metric not in ("euclidean", "precomputed"):
+        raise UsageError(f"metric must be 'euclidean' or 'precomputed', found {brief(metric)}")
     budget = _check_memory(working_memory)
     data, codes, sizes = _data(X, labels, square=metric == "precomputed")
     n, k = len(codes), sizes.size
@@ -406,10 +407,10 @@ def silhouette_score(X: Any, labels: Any, *, metric: str = "euclidean", sample_s
     scikit-learn) and scores them alone."""
     if sample_size is not None:
         if not isinstance(sample_size, (int, np.integer)) or isinstance(sample_size, bool) or sample_size < 1:
-            raise UsageError(f"sample_size must be a positive integer, found {sample_size!r}")
+            raise UsageError(f"sample_size must be a positive integer, found {brief(sample_size)}")
         if random_state is not None and (not isinstance(random_state, (int, np.integer))
                                          or isinstance(random_state, bool) or not 0 <= random_state < 2**32):
-            raise UsageError(f"random_state must be None or an integer in [0, 2**32), found {random_state!r}")
+            raise UsageError(f"random_state must be None or an integer in [0, 2**32), found {brief(random_state)}")
         data, _, _ = _data(X, labels, square=metric == "precomputed")
         codes = check_labels(labels, "labels")
         index = np.random.RandomState(random_state).permutation(data.shape[0])[:sample_size]

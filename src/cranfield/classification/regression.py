@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._brief import brief
 from ._validation import check_scores, check_weights
 from .probabilistic import mean_absolute_error, mean_squared_error, r2_score, root_mean_squared_error
 
@@ -62,7 +63,7 @@ def _check(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *, al
     if isinstance(multioutput, str):
         if multioutput not in allowed:
             raise UsageError(f"multioutput must be one of {', '.join(allowed)} or one weight per output; "
-                             f"found {multioutput!r}")
+                             f"found {brief(multioutput)}")
     elif multioutput is not None:
         m = check_scores(multioutput, "multioutput", exact=False)
         if truth.shape[1] == 1:
@@ -103,7 +104,7 @@ def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = N
     score by the variance of its ``y_true``."""
     truth, pred, w, multioutput = _check(y_true, y_pred, sample_weight, multioutput, allowed=MULTIOUTPUT)
     if not isinstance(force_finite, (bool, np.bool_)):
-        raise UsageError(f"force_finite must be True or False, found {force_finite!r}")
+        raise UsageError(f"force_finite must be True or False, found {brief(force_finite)}")
     diff_mean = _mean(truth - pred, w)
     numerator = _mean((truth - pred - diff_mean) ** 2, w)
     denominator = _mean((truth - _mean(truth, w)) ** 2, w)
@@ -202,7 +203,7 @@ def max_error(y_true: Any, y_pred: Any) -> float:
 def _check_power(power: Any) -> float:
     if not isinstance(power, (int, float, np.integer, np.floating)) or isinstance(power, bool) \
             or not np.isfinite(power):
-        raise UsageError(f"power must be a finite number, found {power!r}")
+        raise UsageError(f"power must be a finite number, found {brief(power)}")
     if 0 < power < 1:
         raise UsageError(f"the Tweedie deviance is not defined for 0 < power < 1, found {power}")
     return power

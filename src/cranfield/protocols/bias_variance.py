@@ -29,6 +29,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..classification._brief import brief
 from ._html import TableReport
 from . import _scoring as sc
 
@@ -86,7 +87,7 @@ class BiasVariance(TableReport):
 
 def _loss(loss: str) -> str:
     if not isinstance(loss, str) or loss not in _ALIASES:
-        raise UsageError(f"loss must be one of {', '.join(LOSSES)} (or mlxtend's '0-1_loss', 'mse'), found {loss!r}")
+        raise UsageError(f"loss must be one of {', '.join(LOSSES)} (or mlxtend's '0-1_loss', 'mse'), found {brief(loss)}")
     return _ALIASES[loss]
 
 
@@ -107,7 +108,7 @@ def _targets(y: Any, name: str, loss: str) -> np.ndarray:
 
 def _check_rounds(n_rounds: Any) -> int:
     if not isinstance(n_rounds, (int, np.integer)) or isinstance(n_rounds, bool) or not 1 <= n_rounds <= 10**6:
-        raise UsageError(f"n_rounds must be an integer from 1 to 1000000, found {n_rounds!r}")
+        raise UsageError(f"n_rounds must be an integer from 1 to 1000000, found {brief(n_rounds)}")
     return int(n_rounds)
 
 
@@ -116,7 +117,7 @@ def _check_seed(random_state: Any) -> int | None:
         return None
     if not isinstance(random_state, (int, np.integer)) or isinstance(random_state, bool) \
             or not 0 <= random_state < 2**32:
-        raise UsageError(f"random_state must be None or an integer in [0, 2**32), found {random_state!r}")
+        raise UsageError(f"random_state must be None or an integer in [0, 2**32), found {brief(random_state)}")
     return int(random_state)
 
 
@@ -238,9 +239,9 @@ def bias_variance_curve(model: Any, X_train: Any, y_train: Any, X_test: Any, y_t
     same bootstrap draws at every value (the same ``random_state``): the bias–variance trade-off
     as model capacity grows (Hastie, Tibshirani & Friedman 2009, §7.3)."""
     if not isinstance(param, str) or not param:
-        raise UsageError(f"param must be a parameter name, found {param!r}")
+        raise UsageError(f"param must be a parameter name, found {brief(param)}")
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise UsageError(f"values must be a list of parameter values, found {values!r}")
+        raise UsageError(f"values must be a list of parameter values, found {brief(values)}")
     values = list(values)
     if not values:
         raise UsageError("values: no parameter value to try")

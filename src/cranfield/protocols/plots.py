@@ -80,7 +80,12 @@ def plot_bias_variance(curve: Any, *, ax=None, log_x: bool | None = None):
     :class:`~cranfield.protocols.bias_variance.BiasVarianceCurve` (the bias–variance trade-off);
     returns the Figure. ``log_x``: automatic for positive numbers spanning ≥ 2 decades."""
     from ..plots._style import style
+    from .bias_variance import BiasVarianceCurve
 
+    if not isinstance(curve, BiasVarianceCurve):
+        raise UsageError(f"expected a BiasVarianceCurve (from bias_variance_curve), found {type(curve).__name__}")
+    if ax is not None and not hasattr(ax, "figure"):
+        raise UsageError(f"ax: expected matplotlib Axes, found {type(ax).__name__}")
     with style():
         return _draw_bias_variance(curve, ax=ax, log_x=log_x)
 
