@@ -155,3 +155,9 @@ def test_bad_input():
         cl.silhouette_score(X, [0, 0, 1, 1], metric="cosine")
     with pytest.raises(UsageError, match="beta"):
         cl.v_measure_score([0, 1], [0, 1], beta=-1)
+
+
+def test_docstring_examples():
+    import doctest
+
+    assert doctest.testmod(cl, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0

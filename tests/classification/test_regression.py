@@ -28,7 +28,8 @@ def _cases(count=60, seed=0):
         if trial % 3 == 0:
             w = rng.integers(0, 4, n).astype(float)
             w[0] = max(w[0], 1.0)
-        outputs = ["uniform_average", "raw_values"] + ([rng.random(shape[1])] if len(shape) == 2 and shape[1] > 1 else [])
+        several = len(shape) == 2 and shape[1] > 1
+        outputs = ["uniform_average", "raw_values"] + ([rng.random(shape[1])] if several else [])
         yield y, pred, w, outputs
 
 

@@ -105,7 +105,8 @@ def calibration_report(path: str, *, label: str, score: str, bins: int = 10, str
 @click.command("calibration")
 @click.argument("table", type=click.Path(dir_okay=False))
 @click.option("--label", required=True, metavar="COL", help="Column with the actual class (two classes).")
-@click.option("--score", required=True, metavar="COL", help="Column with the predicted probability of the positive class.")
+@click.option("--score", required=True, metavar="COL",
+              help="Column with the predicted probability of the positive class.")
 @click.option("--bins", type=click.IntRange(1, 100000), default=10, show_default=True, help="Number of bins.")
 @click.option("--strategy", type=click.Choice(("uniform", "quantile")), default="uniform", show_default=True,
               help="Equal-width bins or equal-count (quantile) bins.")
@@ -135,8 +136,8 @@ def calibration_command(table, label, score, bins, strategy, positive, clip, boo
     for name, value in report["measures"].items():
         ci = report["intervals"].get(name)
         rows.append([name, value, None if ci is None else ci["low"], None if ci is None else ci["high"]])
-    notes = [f"{bins} {strategy} bins; brier = reliability - resolution + uncertainty + within_bin_variance "
-             "- 2 within_bin_covariance", *report["notes"]]
+    identity = ("brier = reliability - resolution + uncertainty + within_bin_variance - 2 within_bin_covariance")
+    notes = [f"{bins} {strategy} bins; {identity}", *report["notes"]]
     if bootstrap:
         notes.append(f"95% percentile bootstrap intervals, {bootstrap} resamples, seed {seed}")
     summary = Table(["measure", "value", "low", "high"] if bootstrap else ["measure", "value"],
@@ -214,8 +215,8 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
     report = clustering_report(table, labels_true=labels_true, labels_pred=labels_pred, features=names)
     rows = [["external", k, v] for k, v in report["external"].items()] + \
            [["internal", k, v] for k, v in report["internal"].items()]
-    notes = [f"{report['n']} rows, {report['classes']} classes, {report['clusters']} clusters; "
-             "NMI and AMI with the arithmetic mean"]
+    counts = f"{report['n']} rows, {report['classes']} classes, {report['clusters']} clusters"
+    notes = [f"{counts}; NMI and AMI with the arithmetic mean"]
     if names:
         notes.append(f"internal scores: Euclidean distances over {', '.join(names)}")
     _emit([Table(["kind", "measure", "value"], rows, title=f"clustering {labels_pred} against {labels_true}",

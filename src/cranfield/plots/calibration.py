@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import UsageError
 from ._base import colors, named_scores, require_matplotlib
-from ._style import NEUTRALS, outside_legend, styled, wrap_title
+from ._style import NEUTRALS, styled, wrap_title
 
 __all__ = ["reliability_plot"]
 
@@ -22,7 +22,8 @@ def reliability_plot(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy: st
     probabilities on the same samples; an n × k array is read top-label): each non-empty bin's
     observed frequency (accuracy) against its mean predicted probability (confidence), the
     diagonal of perfect calibration, each system's ECE in the legend; below, the share of the
-    samples in each of ``n_bins`` (at least 10) uniform bins. Bins as :func:`cranfield.classification.calibration.reliability_diagram`."""
+    samples in each of ``n_bins`` (at least 10) uniform bins. Bins as
+    :func:`cranfield.classification.calibration.reliability_diagram`."""
     from ..classification.calibration import reliability_diagram
 
     if isinstance(y_prob, dict):
@@ -43,7 +44,7 @@ def reliability_plot(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy: st
     figure = StyledFigure(figsize=(5.6, 6.4), layout="constrained")
     top, bottom = figure.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
     top.plot([0, 1], [0, 1], color=NEUTRALS[2], linestyle="--", linewidth=1, label="perfect calibration")
-    for i, ((name, d), color) in enumerate(zip(diagrams.items(), colors(len(diagrams)))):
+    for (name, d), color in zip(diagrams.items(), colors(len(diagrams))):
         top.plot(d.mean_predicted, d.fraction_positive, "o-", color=color, linewidth=1.6, markersize=4,
                  label=f"{name} (ECE = {d.ece:.3f})")
         hist = histograms[name]  # the predictions' distribution over uniform bins, whatever the strategy

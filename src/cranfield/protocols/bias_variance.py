@@ -87,7 +87,8 @@ class BiasVariance(TableReport):
 
 def _loss(loss: str) -> str:
     if not isinstance(loss, str) or loss not in _ALIASES:
-        raise UsageError(f"loss must be one of {', '.join(LOSSES)} (or mlxtend's '0-1_loss', 'mse'), found {brief(loss)}")
+        raise UsageError(f"loss must be one of {', '.join(LOSSES)} (or mlxtend's '0-1_loss', 'mse'), "
+                         f"found {brief(loss)}")
     return _ALIASES[loss]
 
 

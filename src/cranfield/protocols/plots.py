@@ -104,8 +104,9 @@ def _draw_bias_variance(curve: Any, *, ax, log_x: bool | None):
     if log_x is None:
         log_x = bool(numeric and (x > 0).all() and x.max() / x.min() >= 100)
     kind = curve.results[0].loss if curve.results else ""
-    for label, y, marker in (("expected loss", curve.loss, "o-"), ("bias²" if kind == "squared" else "bias",
-                                                                   curve.bias, "s--"), ("variance", curve.variance, "^:")):
+    bias_label = "bias²" if kind == "squared" else "bias"
+    for label, y, marker in (("expected loss", curve.loss, "o-"), (bias_label, curve.bias, "s--"),
+                             ("variance", curve.variance, "^:")):
         ax.plot(x, y, marker, label=label)
     if not numeric:
         ax.set_xticks(x)
