@@ -176,3 +176,17 @@ def test_bad_input():
         cal.expected_calibration_error([0, 1], [0.2, 0.8], n_bins=0)
     with pytest.raises(UsageError, match="statistic"):
         cal.calibration_bootstrap([0, 1], [0.2, 0.8], statistic="auc")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.floats(0, 1), st.booleans(), st.integers(1, 3)), min_size=1, max_size=60),
+       st.integers(1, 12), st.sampled_from(["uniform", "quantile", "unique"]))
+def test_brier_decomposition_identity_holds_for_any_bins(rows, n_bins, strategy):
+    p = [r[0] for r in rows]
+    y = [int(r[1]) for r in rows]
+    w = [float(r[2]) for r in rows]
+    d = cal.brier_decomposition(y, p, n_bins=n_bins, strategy=strategy, sample_weight=w)
+    # Stephenson et al. (2008): exact in real arithmetic; here five weighted sums rounded separately
+    assert d.brier == pytest.approx(d.reliability - d.resolution + d.uncertainty + d.within_bin_variance
+                                    - 2 * d.within_bin_covariance, abs=1e-14)
+    assert d.reliability >= 0 and d.resolution >= 0 and 0 <= d.uncertainty <= 0.25
