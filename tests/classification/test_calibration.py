@@ -190,3 +190,21 @@ def test_brier_decomposition_identity_holds_for_any_bins(rows, n_bins, strategy)
     assert d.brier == pytest.approx(d.reliability - d.resolution + d.uncertainty + d.within_bin_variance
                                     - 2 * d.within_bin_covariance, abs=1e-14)
     assert d.reliability >= 0 and d.resolution >= 0 and 0 <= d.uncertainty <= 0.25
+
+
+def test_reliability_plot_draws_each_system():
+    pytest.importorskip("matplotlib")
+    from cranfield.plots import reliability_plot
+
+    rng = np.random.default_rng(6)
+    p = rng.random(300)
+    y = (rng.random(300) < p).astype(int)
+    figure = reliability_plot(y, {"raw": p, "squared": p ** 2}, n_bins=8, strategy="quantile")
+    top, bottom = figure.axes
+    labels = [line.get_label() for line in top.lines]
+    ece = cal.reliability_diagram(y, p ** 2, n_bins=8, strategy="quantile").ece
+    assert labels[0] == "perfect calibration" and labels[2] == f"squared (ECE = {ece:.3f})"
+    d = cal.reliability_diagram(y, p, n_bins=8, strategy="quantile")
+    assert list(top.lines[1].get_ydata()) == list(d.fraction_positive)
+    prob = rng.dirichlet([1, 1, 1], 300)
+    assert len(reliability_plot(rng.integers(0, 3, 300), prob).axes) == 2  # top-label
