@@ -104,14 +104,18 @@ COMMANDS = {
     "agreement": lambda p: ["agreement", str(p["qrels"]), str(p["qrels"]), "--runs", str(p["run"]), "--runs",
                             str(p["run2"])],
     "aggregate-labels": lambda p: ["aggregate-labels", str(p["run"])],
+    "calibration": lambda p: ["calibration", str(p["cls"]), "--label", "y", "--score", "s"],
+    "clustering": lambda p: ["clustering", str(p["cls"]), "--labels-true", "y", "--labels-pred", "s"],
+    "regression": lambda p: ["regression", str(p["cls"]), "--true", "y", "--pred", "s"],
 }
+TABLE_COMMANDS = ("classify", "calibration", "clustering", "regression")  # their input is the table
 
 
 @pytest.mark.parametrize("how", ["same name", "symlink", "hard link", "other spelling"])
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_output_naming_an_input_is_refused(tmp_path, capsys, command, how):
     paths = _copy_inputs(tmp_path)
-    victim = paths["cls" if command == "classify" else "run"]
+    victim = paths["cls" if command in TABLE_COMMANDS else "run"]
     before = victim.read_bytes()
     if how == "same name":
         output = victim

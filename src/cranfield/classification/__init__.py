@@ -3,7 +3,9 @@
 Modules: :mod:`.confusion` (ConfusionMatrix), :mod:`.rates` (every rate, declared once),
 :mod:`.curves` (ROC/PR/DET from one sufficient statistic, AUC, AP, EER, threshold sweep),
 :mod:`.thresholds` (best_threshold, operating_point), :mod:`.probabilistic` (log-loss, Brier,
-multi-class AUC, regression errors), :mod:`.measures` (functions and the registry MEASURES).
+multi-class AUC, regression errors), :mod:`.calibration` (reliability, ECE, Brier
+decomposition, calibration slope), :mod:`.clustering` (external and internal clustering scores),
+:mod:`.regression` (R², deviances, ...), :mod:`.measures` (functions and the registry MEASURES).
 Names are imported lazily so that ``import cranfield.classification`` stays cheap.
 """
 
@@ -27,6 +29,19 @@ _LAZY: dict[str, str] = {
     "MEASURES": "measures", "MeasureInfo": "measures", "get_measure": "measures", "measure_names": "measures",
     "majority_accuracy": "measures", "no_skill_average_precision": "measures",
     "UndefinedMeasureWarning": "_validation",
+    **{name: "calibration" for name in (
+        "ReliabilityDiagram", "BrierDecomposition", "CalibrationFit", "CalibrationInterval", "calibration_curve",
+        "reliability_diagram", "expected_calibration_error", "maximum_calibration_error",
+        "adaptive_calibration_error", "brier_decomposition", "calibration_slope", "calibration_bootstrap")},
+    **{name: "clustering" for name in (
+        "contingency_matrix", "pair_confusion_matrix", "rand_score", "adjusted_rand_score", "mutual_info_score",
+        "normalized_mutual_info_score", "adjusted_mutual_info_score", "homogeneity_score", "completeness_score",
+        "v_measure_score", "homogeneity_completeness_v_measure", "fowlkes_mallows_score", "purity_score",
+        "silhouette_samples", "silhouette_score", "davies_bouldin_score", "calinski_harabasz_score")},
+    **{name: "regression" for name in (
+        "explained_variance_score", "mean_absolute_percentage_error", "median_absolute_error",
+        "mean_squared_log_error", "root_mean_squared_log_error", "max_error", "mean_tweedie_deviance",
+        "mean_poisson_deviance", "mean_gamma_deviance")},
 }
 
 __all__ = sorted(_LAZY)

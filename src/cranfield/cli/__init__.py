@@ -43,6 +43,9 @@ SUBCOMMANDS: dict[str, str] = {
     "datasets": "cranfield.cli.datasets_cmd:command",
     "agreement": "cranfield.cli.agreement_cmd:agreement_command",
     "aggregate-labels": "cranfield.cli.agreement_cmd:aggregate_command",
+    "calibration": "cranfield.cli.ml_cmd:calibration_command",
+    "clustering": "cranfield.cli.ml_cmd:clustering_command",
+    "regression": "cranfield.cli.ml_cmd:regression_command",
 }
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..errors import UsageError
 
-__all__ = ["plot_score_curve", "plot_validation_curve", "plot_learning_curve"]
+__all__ = ["plot_score_curve", "plot_validation_curve", "plot_learning_curve", "plot_bias_variance"]
 
 
 def _pyplot():
@@ -73,3 +73,50 @@ def plot_validation_curve(curve: Any, *, ax=None, log_x: bool | None = None):
 def plot_learning_curve(curve: Any, *, ax=None):
     """:func:`plot_score_curve` for a learning curve."""
     return plot_score_curve(curve, ax=ax, log_x=False)
+
+
+def plot_bias_variance(curve: Any, *, ax=None, log_x: bool | None = None):
+    """Expected loss, bias (squared for the squared loss) and variance against the parameter of a
+    :class:`~cranfield.protocols.bias_variance.BiasVarianceCurve` (the bias–variance trade-off);
+    returns the Figure. ``log_x``: automatic for positive numbers spanning ≥ 2 decades."""
+    from ..plots._style import style
+    from .bias_variance import BiasVarianceCurve
+
+    if not isinstance(curve, BiasVarianceCurve):
+        raise UsageError(f"expected a BiasVarianceCurve (from bias_variance_curve), found {type(curve).__name__}")
+    if ax is not None and not hasattr(ax, "figure"):
+        raise UsageError(f"ax: expected matplotlib Axes, found {type(ax).__name__}")
+    with style():
+        return _draw_bias_variance(curve, ax=ax, log_x=log_x)
+
+
+def _draw_bias_variance(curve: Any, *, ax, log_x: bool | None):
+    from ..plots._style import StyledFigure, outside_legend, wrap_title
+
+    plt = _pyplot()
+    if ax is None:
+        fig, ax = plt.subplots(figsize=(6, 4), FigureClass=StyledFigure, layout="constrained")
+    else:
+        fig = ax.figure
+    values = np.asarray(curve.x, dtype=object)
+    numeric = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in curve.x)
+    x = values.astype(np.float64) if numeric else np.arange(len(values))
+    if log_x is None:
+        log_x = bool(numeric and (x > 0).all() and x.max() / x.min() >= 100)
+    kind = curve.results[0].loss if curve.results else ""
+    bias_label = "bias²" if kind == "squared" else "bias"
+    for label, y, marker in (("expected loss", curve.loss, "o-"), (bias_label, curve.bias, "s--"),
+                             ("variance", curve.variance, "^:")):
+        ax.plot(x, y, marker, label=label)
+    if not numeric:
+        ax.set_xticks(x)
+        ax.set_xticklabels([str(v) for v in curve.x], rotation=30, ha="right")
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel(curve.param)
+    ax.set_ylabel(f"{kind} loss")
+    rounds = curve.results[0].settings.get("n_rounds") if curve.results else None
+    wrap_title(ax, f"Bias–variance trade-off ({rounds} bootstrap rounds)")
+    ax.grid(True, alpha=0.3)
+    outside_legend(fig, ax)
+    return fig
