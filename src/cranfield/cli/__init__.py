@@ -41,6 +41,8 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "cranfield.cli.report_cmd:command",
     "demo": "cranfield.cli.demo_cmd:command",
     "datasets": "cranfield.cli.datasets_cmd:command",
+    "pool": "cranfield.cli.pool_cmd:pool_command",
+    "reusability": "cranfield.cli.pool_cmd:reusability_command",
 }
 
 
