@@ -17,8 +17,12 @@ __all__ = ["reusability_table", "reusability_summary_table", "render_reusability
 
 def reusability_table(result, *, digits: int = 4) -> Table:
     """One row per run × measure: score, left-out score, change, rank, left-out rank, change."""
-    return Table(list(result.COLUMNS), result.rows(), digits=digits,
-                 title=f"Leave-one-{'run' if result.settings.get('groups') == 'runs' else 'group'}-out "
+    columns, rows = list(result.COLUMNS), result.rows()
+    by_run = result.settings.get("groups") == "runs"
+    if by_run:  # each run its own group: no group column
+        columns, rows = columns[:1] + columns[2:], [row[:1] + row[2:] for row in rows]
+    return Table(columns, rows, digits=digits,
+                 title=f"Leave-one-{'run' if by_run else 'group'}-out "
                        f"(depth-{result.settings['depth']} pool)",
                  notes=["left_out: the run scored without the judgments only its group contributed; delta = "
                         "left_out − score; rank: among all runs (1 = best); left_out_rank: the left-out score "
@@ -37,8 +41,8 @@ def render_reusability(result, fmt: str = "table", *, digits: int = 4) -> str:
     """The two tables in ``fmt`` (CSV/TSV: the per-run table only, tidy), or one JSON document."""
     if fmt == "json":
         return json.dumps(result.to_dict(), indent=1) + "\n"
-    if fmt in ("csv", "tsv"):
-        return render_table(reusability_table(result, digits=digits), fmt)
+    if fmt in ("csv", "tsv"):  # tidy: every column, the group included
+        return render_table(Table(list(result.COLUMNS), result.rows()), fmt)
     return (render_table(reusability_table(result, digits=digits), fmt) + "\n"
             + render_table(reusability_summary_table(result, digits=digits), fmt))
 
