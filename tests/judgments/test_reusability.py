@@ -187,3 +187,15 @@ def test_evaluate_unjudged_columns(capsys):
     assert header.split(",") == ["run", "queries", "AP", "Unjudged@10", "Unjudged@100", "Unjudged@1000"]
     assert main(["evaluate", str(SHIPPED["qrels"]), RUN_FILES[0], "-m", "AP", "-f", "csv"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "run,queries,AP"  # unchanged without the flag
+
+
+def test_demo_tables_and_report_section():
+    from cranfield.report.html import document
+    from cranfield.report.judgments import add_section, demo_text, pools_at_depths
+
+    pools, results = pools_at_depths(QRELS, RUNS, depths=(1, 2), measures=("P@1",))
+    text = demo_text(pools, results, "markdown")
+    assert "| depth 1 | x | P@1 | 1.0000 | 0.5000 | -0.5000 | 1 |" in text  # test_by_hand's depth-1 numbers
+    page = add_section(document("t", [("a", "A", "<p>first</p>")]), "judgments", "Pools", "<p>pools</p>")
+    assert page.index('href="#a"') < page.index('href="#judgments"') < page.index("</nav>")
+    assert page.index("<p>first</p>") < page.index('<section id="judgments">') < page.index("</main>")

@@ -3,6 +3,8 @@ and leave-one-group-out): thin shells over :mod:`cranfield.judgments`."""
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..errors import UsageError
@@ -57,6 +59,8 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
         raise UsageError("--method depth needs --depth K (the top K documents of each run are pooled)")
     if qrels is not None and method != "mtf":
         raise UsageError(f"--qrels is used by --method mtf only (found --method {method})")
+    if stats is not None and output is not None and os.path.abspath(stats) == os.path.abspath(output):
+        raise UsageError(f"--stats and -o name the same file {output}: give two files")
     named = read_runs(run_specs(runs, names), run_columns=run_columns)
     judgments = read_qrels_file(qrels, qrels_columns) if qrels is not None else None
     pool = build_pool(named, method=method, depth=depth, budget=budget, p=p, rrf_k=rrf_k, qrels=judgments,

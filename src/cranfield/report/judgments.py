@@ -12,7 +12,7 @@ from .tables import Table, render_table
 
 __all__ = ["reusability_table", "reusability_summary_table", "render_reusability", "pool_size_table",
            "pool_run_table", "stability_figure", "judgments_section", "judgments_page", "add_section",
-           "pools_at_depths", "demo_text"]
+           "pools_at_depths", "reusability_by_pool_tables", "demo_text", "demo_section"]
 
 
 def reusability_table(result, *, digits: int = 4) -> Table:
@@ -131,15 +131,41 @@ def add_section(page: str, anchor: str, heading: str, inner: str) -> str:
     return page.replace("</nav>", link, 1).replace("</main>", section, 1)
 
 
-def pools_at_depths(qrels, runs: Mapping, depths=(10, 20, 50), *, measures=("AP", "P@10")):
-    """``({"depth k": Pool}, Reusability at the largest depth)`` for the demo."""
+def pools_at_depths(qrels, runs, depths=(10, 20, 50), *, measures=("AP", "P@10")):
+    """``({"depth k": Pool}, {"depth k": Reusability})``: the runs pooled at each depth, and left
+    out of each pool in turn (the demo's study)."""
     from ..judgments import build_pool, leave_one_out
 
     pools = {f"depth {k}": build_pool(runs, method="depth", depth=k) for k in depths}
-    return pools, leave_one_out(qrels, runs, list(measures), depth=max(depths))
+    return pools, {f"depth {k}": leave_one_out(qrels, runs, list(measures), depth=k) for k in depths}
 
 
-def demo_text(pools: Mapping[str, object], result, fmt: str = "table") -> str:
+def reusability_by_pool_tables(results: Mapping[str, object], *, digits: int = 4) -> list[Table]:
+    """Leave-one-out across several pools: per pool, run and measure the score, the left-out
+    score, the change and the rank change; per pool and measure τ and τ_AP."""
+    rows, summary = [], []
+    for label, result in results.items():
+        rows += [[label, row[0], row[2], row[3], row[4], row[5], row[8]] for row in result.rows()]
+        summary += [[label, *row[:3]] for row in result.summary_rows()]
+    notes = reusability_table(next(iter(results.values()))).notes
+    return [Table(["pool", "run", "measure", "score", "left_out", "delta", "rank_change"], rows, digits=digits,
+                  title="Leave-one-run-out: each run scored without the judgments only it contributed", notes=notes),
+            Table(["pool", "measure", "tau", "tau_ap"], summary, digits=digits,
+                  title="System rankings with all judgments vs each run left out (Kendall tau, tau_AP)")]
+
+
+def demo_text(pools: Mapping[str, object], results: Mapping[str, object], fmt: str = "table") -> str:
     """The pool and reusability tables as text (the demo prints them)."""
-    return "\n".join(render_table(t, fmt) for t in (pool_size_table(pools), pool_run_table(pools),
-                                                     reusability_table(result), reusability_summary_table(result)))
+    tables = [pool_size_table(pools), pool_run_table(pools), *reusability_by_pool_tables(results)]
+    return "\n".join(render_table(t, fmt) for t in tables)
+
+
+def demo_section(pools: Mapping[str, object], results: Mapping[str, object]) -> str:
+    """HTML of the demo's pools and reusability: the tables and the ranking-stability charts of
+    the deepest pool."""
+    from .html import table_html
+
+    deepest = list(results.values())[-1]
+    return (judgments_section(pools, None) + "\n"
+            + "\n".join(table_html(t, sortable=True) for t in reusability_by_pool_tables(results))
+            + "\n" + judgments_section({}, deepest))
