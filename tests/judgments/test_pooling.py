@@ -241,3 +241,12 @@ def test_cli_pool_empty_pool(tmp_path, capsys):
     assert main(["pool", str(empty), "--depth", "5"]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_long_and_non_packable_ids_take_the_dictionary_path():
+    # ids over 32 bytes do not pack into words: Arrow's dictionary encoding, same order rules
+    long = {f"r{i}": {q: {("x" * 40) + d: s for d, s in docs.items()} for q, docs in run.items()}
+            for i, run in enumerate(RUNS.values())}
+    for method in ("depth", "rbp"):
+        pool = build_pool(long, method=method, depth=2)
+        assert sheet(pool) == oracle_sheet(long, method=method, depth=2)

@@ -141,29 +141,28 @@ def _sorted_unique(arrays) -> Any:
 
 def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
     """Every run's rows ranked as trec_eval ranks them, cut at ``depth``, with query and
-    document codes shared by all runs (codes follow the byte-wise order of the ids)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    document codes shared by all runs (codes follow the byte-wise order of the ids).
 
-    from .._arrow import to_numpy
+    Only the documents within ``depth`` are encoded: as packed 64-bit words when every id fits
+    in 32 bytes without NUL (:mod:`cranfield.retrieval.doc_keys`; a sort, no string hashing),
+    else through Arrow's dictionary encoding. Tied scores are ordered by comparing the docnos
+    of the tied rows only.
+    """
+    import pyarrow as pa
+
     from ..retrieval._segments import run_starts
     from ..retrieval.ranked import _ranking_order, query_codes
 
     depth = positive_int(depth, "depth")
     runs = named_runs(runs)
     query_index = _sorted_unique([run.qid for run in runs])
-    encoded = [pc.dictionary_encode(run.docno.combine_chunks() if isinstance(run.docno, pa.ChunkedArray)
-                                    else run.docno) for run in runs]
-    doc_dictionary = _sorted_unique([e.dictionary for e in encoded])
-    parts = []
-    for index, (run, codes) in enumerate(zip(runs, encoded)):
+    parts, kept_docnos = [], []
+    for index, run in enumerate(runs):
         n = len(run)
         if n == 0:
             continue
-        mapping = to_numpy(pc.index_in(codes.dictionary, value_set=doc_dictionary)).astype(np.int64)
-        d = mapping[to_numpy(codes.indices).astype(np.int64)]
         qi = query_codes(run.qid, query_index, run.query_starts()).astype(np.int64)
-        order, ties = _ranking_order(qi, run.score, lambda rows, block: np.lexsort((-d[rows], block)))
+        order, ties = _ranking_order(qi, run.score, lambda rows, block: _tie_order(run.docno, rows, block))
         rows = np.arange(n, dtype=np.int64) if order is None else order
         if ties is not None:
             positions, sources = ties
@@ -172,15 +171,77 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
         q_sorted = qi[rows]
         starts = run_starts(q_sorted)
         rank = np.arange(n, dtype=np.int64) - np.repeat(starts, np.diff(np.append(starts, n))) + 1
-        keep = rank <= depth if depth is not None else slice(None)
-        rows, q_sorted, rank = rows[keep], q_sorted[keep], rank[keep]
-        d_sorted = d[rows]
-        _check_duplicates(run, rows, q_sorted, d_sorted, doc_dictionary)
-        parts.append((np.full(rows.size, index, dtype=np.int64), q_sorted, d_sorted, rank))
+        if depth is not None:
+            keep = rank <= depth
+            rows, q_sorted, rank = rows[keep], q_sorted[keep], rank[keep]
+        kept_docnos.append(_take(run.docno, rows))
+        parts.append((index, rows, q_sorted, rank))
     empty = np.zeros(0, dtype=np.int64)
-    r, q, d, rank = (np.concatenate(c) if c else empty for c in zip(*parts)) if parts else (empty,) * 4
-    return RankedLists(tuple(run.name for run in runs), query_index, doc_dictionary, r, q, d, rank,
+    if not parts:
+        return RankedLists(tuple(run.name for run in runs), query_index, pa.array([], type=pa.string()), empty,
+                           empty, empty, empty, tuple(run.source for run in runs))
+    d_all, doc_dictionary = _encode_docnos(kept_docnos)
+    bounds = np.cumsum([0] + [len(rows) for _, rows, _, _ in parts])
+    for (index, rows, q_sorted, _), lo, hi in zip(parts, bounds[:-1], bounds[1:]):
+        _check_duplicates(runs[index], rows, q_sorted, d_all[lo:hi], doc_dictionary)
+    r = np.concatenate([np.full(rows.size, index, dtype=np.int64) for index, rows, _, _ in parts])
+    q = np.concatenate([q_sorted for _, _, q_sorted, _ in parts])
+    rank = np.concatenate([rank for _, _, _, rank in parts])
+    return RankedLists(tuple(run.name for run in runs), query_index, doc_dictionary, r, q, d_all, rank,
                        tuple(run.source for run in runs))
+
+
+def _take(strings, rows: np.ndarray):
+    import pyarrow as pa
+
+    from .._arrow import indices
+
+    array = strings.combine_chunks() if isinstance(strings, pa.ChunkedArray) else strings
+    return array.take(indices(rows))
+
+
+def _tie_order(docno, rows: np.ndarray, block: np.ndarray) -> np.ndarray:
+    """Order of tied rows: by block, then docno descending byte-wise (only these rows compared)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .._arrow import to_numpy
+
+    table = pa.table({"block": block, "docno": _take(docno, rows)})
+    return to_numpy(pc.sort_indices(table, sort_keys=[("block", "ascending"), ("docno", "descending")]))
+
+
+def _encode_docnos(pieces: list) -> tuple[np.ndarray, Any]:
+    """(code of each id, the sorted distinct ids as an Arrow array) over the concatenated pieces;
+    codes follow the byte-wise order of the ids."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .._arrow import indices, take_sorted, to_numpy
+    from ..retrieval.doc_keys import longest_bytes, ordered, packed_width, packed_words
+
+    strings = pa.chunked_array(pieces, type=pa.string()) if pieces else pa.chunked_array([], type=pa.string())
+    width = packed_width(longest_bytes(strings)) if len(strings) else None
+    words = packed_words(strings, width) if width is not None else None
+    if words is not None:  # big-endian words compare as the bytes do (NUL padding sorts first)
+        keys = ordered(words)
+        order = np.lexsort(keys.T[::-1]) if keys.shape[1] > 1 else np.argsort(keys[:, 0], kind="stable")
+        sorted_keys = keys[order]
+        opens = np.zeros(order.size, dtype=bool)
+        opens[:1] = True
+        for j in range(sorted_keys.shape[1]):  # column by column: no 2-D temporary
+            opens[1:] |= sorted_keys[1:, j] != sorted_keys[:-1, j]
+        codes = np.empty(order.size, dtype=np.int64)
+        codes[order] = np.cumsum(opens) - 1
+        first = order[opens]  # one row of each distinct id, in id order
+        ascending = np.argsort(first, kind="stable")
+        names = take_sorted(strings, first[ascending])  # chunk by chunk, no copy of every string
+        names = names.combine_chunks() if isinstance(names, pa.ChunkedArray) else names
+        position = np.empty(first.size, dtype=np.int64)
+        position[ascending] = np.arange(first.size)
+        return codes, names.take(indices(position))
+    dictionary = _sorted_unique([strings])
+    return to_numpy(pc.index_in(strings, value_set=dictionary)).astype(np.int64), dictionary
 
 
 def _check_duplicates(run, rows, q, d, doc_dictionary) -> None:
