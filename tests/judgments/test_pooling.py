@@ -206,6 +206,40 @@ def test_mtf_without_judgments_pools_every_candidate_once(runs):
     assert math.isclose(float(pool.weight.sum()), float(pool.runs.sum()))
 
 
+def oracle_mtf(runs: dict, qrels: dict, budget, depth) -> list:
+    """Local Move-to-Front, queue form, one query and one judgment at a time."""
+    rows = []
+    qids = sorted({q for run in runs.values() for q in run}, key=lambda q: q.encode())
+    for qid in qids:
+        lists = [ranked(run[qid])[:depth] if qid in run else [] for run in runs.values()]
+        key, next_key = list(range(len(lists))), len(lists)
+        pointer, judged, out = [0] * len(lists), set(), []
+        while budget is None or len(out) < budget:
+            live = [r for r in range(len(lists)) if any(d not in judged for d in lists[r][pointer[r]:])]
+            if not live:
+                break
+            r = min(live, key=lambda i: key[i])
+            while lists[r][pointer[r]] in judged:
+                pointer[r] += 1
+            doc = lists[r][pointer[r]]
+            pointer[r] += 1
+            judged.add(doc)
+            out.append(doc)
+            if qrels.get(qid, {}).get(doc, 0) < 1:
+                key[r], next_key = next_key, next_key + 1
+        rows += [(qid, d) for d in out]
+    return rows
+
+
+@settings(max_examples=30, deadline=None)
+@given(many_runs, st.dictionaries(st.sampled_from(["q1", "q2", "10", "9"]),
+                                  st.dictionaries(ids, st.integers(-1, 2), max_size=5), max_size=4),
+       st.one_of(st.none(), st.integers(1, 6)), st.integers(1, 6))
+def test_mtf_matches_oracle(runs, qrels, budget, depth):
+    pool = build_pool(runs, method="mtf", qrels=qrels or None, budget=budget, depth=depth)
+    assert sheet(pool) == oracle_mtf(runs, qrels, budget, depth)
+
+
 # ----------------------------------------------------------------------------- command line
 
 SHIPPED = datasets.cranfield()
@@ -233,6 +267,13 @@ def test_cli_pool_errors(args, message, capsys):
     assert main(["pool", *runs, *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_cli_pool_stats_and_output_must_differ(tmp_path, capsys):
+    same = tmp_path / "x.csv"
+    assert main(["pool", *[str(p) for p in SHIPPED["runs"].values()], "--depth", "3", "-o", str(same), "--stats",
+                 str(same)]) == 2
+    assert "name the same file" in capsys.readouterr().err and not same.exists()
 
 
 def test_cli_pool_empty_pool(tmp_path, capsys):

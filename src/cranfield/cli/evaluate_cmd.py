@@ -68,7 +68,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
 
     specs = run_specs(runs, names)
     if unjudged:
-        measures = (*(measures or DEFAULT_MEASURES), *UNJUDGED_MEASURES)
+        measures = tuple(dict.fromkeys((*(measures or DEFAULT_MEASURES), *UNJUDGED_MEASURES)))
 
     def make_evaluator():
         return Evaluator(read_qrels_file(qrels, qrels_columns), list(measures) or list(DEFAULT_MEASURES),

@@ -147,7 +147,8 @@ def reusability_by_pool_tables(results: Mapping[str, object], *, digits: int = 4
     for label, result in results.items():
         rows += [[label, row[0], row[2], row[3], row[4], row[5], row[8]] for row in result.rows()]
         summary += [[label, *row[:3]] for row in result.summary_rows()]
-    notes = reusability_table(next(iter(results.values()))).notes
+    notes = ["left_out: the run scored without the judgments only it contributed to that pool; delta = left_out − "
+             "score; rank_change: its rank among the other runs' full scores minus its rank (> 0: it drops)."]
     return [Table(["pool", "run", "measure", "score", "left_out", "delta", "rank_change"], rows, digits=digits,
                   title="Leave-one-run-out: each run scored without the judgments only it contributed", notes=notes),
             Table(["pool", "measure", "tau", "tau_ap"], summary, digits=digits,
