@@ -66,6 +66,16 @@ def positive_int(value: Any, name: str, *, allow_none: bool = True) -> int | Non
     return int(value)
 
 
+def relevance_level_of(value: Any) -> int:
+    """``value`` as a relevance level (a whole number ≥ 0), else a UsageError."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise UsageError(f"relevance_level: expected a whole number ≥ 0, found {value!r}")
+    from ..retrieval.ranked import check_relevance_level
+
+    check_relevance_level(int(value))
+    return int(value)
+
+
 def _unit_interval(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
             or not 0.0 < float(value) < 1.0:
@@ -367,9 +377,7 @@ def build_pool(runs: Any, *, method: str = "depth", depth: int | None = None, bu
         raise UsageError(f"rrf_k: expected a finite number ≥ 0, found {rrf_k!r}")
     if method != "mtf" and qrels is not None:
         raise UsageError(f"qrels: only mtf pooling uses judgments (method={method!r})")
-    from ..retrieval.ranked import check_relevance_level
-
-    check_relevance_level(relevance_level)
+    relevance_level = relevance_level_of(relevance_level)
     lists = ranked_lists(runs, depth=depth)
     if lists.r.size == 0:
         raise InputError("the pool is empty: the runs retrieve no document"

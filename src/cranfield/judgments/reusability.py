@@ -36,7 +36,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..errors import UsageError
-from .pooling import build_pool, named_runs, positive_int
+from .pooling import build_pool, named_runs, positive_int, relevance_level_of
 
 __all__ = ["Reusability", "leave_one_out", "groups_by_prefix"]
 
@@ -183,10 +183,10 @@ def leave_one_out(qrels: Any, runs: Any, measures: "Sequence[str] | str" = ("AP"
     from ..measures.base import parse_measures
     from ..retrieval.evaluate import Evaluator
     from ..retrieval.qrels import Qrels, read_qrels
-    from ..retrieval.ranked import check_relevance_level
-
     depth = positive_int(depth, "depth", allow_none=False)
-    check_relevance_level(relevance_level)
+    relevance_level = relevance_level_of(relevance_level)
+    if not isinstance(measures, str) and not (hasattr(measures, "__iter__") and not hasattr(measures, "items")):
+        raise UsageError(f"measures: expected a measure name or a sequence of them, found {type(measures).__name__}")
     measure_list = parse_measures(list(measures) if not isinstance(measures, str) else [measures])
     if not measure_list:
         raise UsageError("measures: expected at least one measure")
