@@ -101,6 +101,8 @@ COMMANDS = {
     "compare": lambda p: ["compare", str(p["qrels"]), str(p["run"]), str(p["run2"])],
     "classify": lambda p: ["classify", str(p["cls"]), "--truth", "y", "--score", "s"],
     "report": lambda p: ["report", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--permutations", "100", "-q"],
+    "pool": lambda p: ["pool", str(p["run"]), str(p["run2"]), "--depth", "5"],
+    "reusability": lambda p: ["reusability", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--depth", "5"],
 }
 
 
