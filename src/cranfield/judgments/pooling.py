@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -172,7 +172,7 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
         if n == 0:
             continue
         qi = query_codes(run.qid, query_index, run.query_starts()).astype(np.int64)
-        order, ties = _ranking_order(qi, run.score, lambda rows, block: _tie_order(run.docno, rows, block))
+        order, ties = _ranking_order(qi, run.score, lambda rows, block, docno=run.docno: _tie_order(docno, rows, block))
         rows = np.arange(n, dtype=np.int64) if order is None else order
         if ties is not None:
             positions, sources = ties
