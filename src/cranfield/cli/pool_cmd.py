@@ -91,7 +91,8 @@ def _check_positive(value, flag: str) -> None:
                    "first '-', '_' or '.' (or its first --prefix-length characters).")
 @click.option("--prefix-length", type=int, default=None, metavar="N", help="With --group-by prefix: N characters.")
 @click.option("--groups", metavar="FILE", default=None,
-              help="Leave one group out, groups from a CSV (TSV for .tsv) file of lines run,group.")
+              help="Leave one group out, groups from a CSV (TSV for .tsv) file of lines run,group (run: the run's "
+                   "name, i.e. its tag or its --name LABEL; an optional header line run,group).")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Minimum judgment counted as relevant (trec_eval -l).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
