@@ -399,9 +399,11 @@ def _pool(lists: RankedLists, *, method, depth, budget, p, rrf_k, qrels, relevan
     best = rank_s[first]
     n_ret = np.diff(np.append(first, key_s.size))
     if method == "rbp":
-        weight = np.bincount(pair, weights=(1.0 - p) * p ** (rank_s - 1.0), minlength=first.size)
+        table = (1.0 - p) * p ** np.arange(top_rank, dtype=np.float64)  # weight of rank r at r - 1
+        weight = np.bincount(pair, weights=table[rank_s - 1], minlength=first.size)
     elif method == "rrf":
-        weight = np.bincount(pair, weights=1.0 / (rrf_k + rank_s), minlength=first.size)
+        table = 1.0 / (rrf_k + np.arange(1, top_rank, dtype=np.float64))  # weight of rank r at r - 1
+        weight = np.bincount(pair, weights=table[rank_s - 1], minlength=first.size)
     else:
         weight = n_ret.astype(np.float64)
     if method == "mtf":
@@ -411,7 +413,7 @@ def _pool(lists: RankedLists, *, method, depth, budget, p, rrf_k, qrels, relevan
         order = np.lexsort((step, pair_q))
         order = order[chosen[order]]
     else:
-        order = np.lexsort((pair_d, best, -weight, pair_q))
+        order = _judging_order(pair_q, weight, best, integral=method == "depth")
         if budget is not None:
             q_sorted = pair_q[order]
             starts = np.searchsorted(q_sorted, q_sorted, side="left")
@@ -446,6 +448,24 @@ def _pool(lists: RankedLists, *, method, depth, budget, p, rrf_k, qrels, relevan
                 candidates=np.bincount(pair_q, minlength=n_q).astype(np.int64),
                 contributed=contributed.astype(np.int64), unique=unique.astype(np.int64), members=members,
                 method=method, settings=settings)
+
+
+def _judging_order(pair_q: np.ndarray, weight: np.ndarray, best: np.ndarray, *, integral: bool) -> np.ndarray:
+    """Order of the candidates, given sorted by (query, docno): by query, weight descending, best
+    rank ascending, and (a stable sort) docno ascending. One sort of a combined integer key
+    (weights replaced by their dense rank) when it fits in 62 bits, else a lexsort."""
+    if integral:  # depth pooling: the weight is a count of runs
+        top = int(weight.max()) if weight.size else 0
+        weight_rank = top - weight.astype(np.int64)
+        n_weights = top + 1
+    else:
+        distinct, weight_rank = np.unique(-weight, return_inverse=True)
+        weight_rank, n_weights = weight_rank.reshape(-1).astype(np.int64), max(distinct.size, 1)
+    n_best = int(best.max()) + 1 if best.size else 1
+    n_queries = int(pair_q.max()) + 1 if pair_q.size else 1
+    if n_queries * n_weights * n_best < 1 << 62:
+        return np.argsort((pair_q * n_weights + weight_rank) * n_best + best, kind="stable")
+    return np.lexsort((best, weight_rank, pair_q))
 
 
 def _relevant(qrels, relevance_level: int, lists: RankedLists, pair_key: np.ndarray) -> np.ndarray:
