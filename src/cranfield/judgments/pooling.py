@@ -390,7 +390,10 @@ def _pool(lists: RankedLists, *, method, depth, budget, p, rrf_k, qrels, relevan
     n_d, n_q, n_runs = lists.n_docs, lists.n_queries, len(lists.run_names)
     key = lists.q * n_d + lists.d
     top_rank = int(lists.rank.max()) + 1
-    sort = np.argsort(key * top_rank + lists.rank, kind="stable")  # by (query, document), then rank
+    if n_q * max(n_d, 1) * top_rank < 1 << 62:  # by (query, document), then rank
+        sort = np.argsort(key * top_rank + lists.rank, kind="stable")
+    else:
+        sort = np.lexsort((lists.rank, key))
     key_s, rank_s, r_s = key[sort], lists.rank[sort], lists.r[sort]
     opens = np.concatenate(([True], key_s[1:] != key_s[:-1]))
     pair = np.cumsum(opens) - 1  # candidate (query, document) of each row
