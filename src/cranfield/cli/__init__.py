@@ -61,7 +61,7 @@ class LazyGroup(click.Group):
 
 
 # Parameters that name outputs; every other argument, click.Path option or FILE option is an input.
-OUTPUT_PARAMETERS = frozenset({"output", "output_dir"})
+OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html"})  # stats, html: pool, reusability
 
 
 def input_paths(command: click.Command, params: dict) -> list[str]:
