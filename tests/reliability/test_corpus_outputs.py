@@ -107,6 +107,8 @@ COMMANDS = {
     "calibration": lambda p: ["calibration", str(p["cls"]), "--label", "y", "--score", "s"],
     "clustering": lambda p: ["clustering", str(p["cls"]), "--labels-true", "y", "--labels-pred", "s"],
     "regression": lambda p: ["regression", str(p["cls"]), "--true", "y", "--pred", "s"],
+    "pool": lambda p: ["pool", str(p["run"]), str(p["run2"]), "--depth", "5"],
+    "reusability": lambda p: ["reusability", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--depth", "5"],
 }
 TABLE_COMMANDS = ("classify", "calibration", "clustering", "regression")  # their input is the table
 

@@ -190,7 +190,7 @@ def _draw_argv(data, name: str, command: click.Command, folder: Path) -> list[st
             argv += [data.draw(st.sampled_from(values)) for _ in range(count)]
             continue
         flag = param.opts[0]
-        if param.name in ("output", "output_dir"):  # never the working folder
+        if param.name in cranfield.cli.OUTPUT_PARAMETERS:  # never the working folder
             argv += [flag, data.draw(st.sampled_from(outputs))]
         elif not (param.required or data.draw(st.booleans())):
             continue

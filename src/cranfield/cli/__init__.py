@@ -46,6 +46,8 @@ SUBCOMMANDS: dict[str, str] = {
     "calibration": "cranfield.cli.ml_cmd:calibration_command",
     "clustering": "cranfield.cli.ml_cmd:clustering_command",
     "regression": "cranfield.cli.ml_cmd:regression_command",
+    "pool": "cranfield.cli.pool_cmd:pool_command",
+    "reusability": "cranfield.cli.pool_cmd:reusability_command",
 }
 
 
@@ -64,7 +66,7 @@ class LazyGroup(click.Group):
 
 
 # Parameters that name outputs; every other argument, click.Path option or FILE option is an input.
-OUTPUT_PARAMETERS = frozenset({"output", "output_dir"})
+OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html"})  # stats, html: pool, reusability
 
 
 def input_paths(command: click.Command, params: dict) -> list[str]:

@@ -68,12 +68,20 @@ def command(detection, output_dir, fmt, permutations, seed, quiet):
             from ..report.agreement import demo_agreement_files  # raw vs graded judgments: assessor agreement
 
             extra.update(demo_agreement_files(data, runs, random_state=seed))
+            step("pooling the runs at depths 10, 20, 50 and leaving each out")  # issue 14: pools, reusability
+            from ..report.judgments import add_section, demo_section, demo_text, pools_at_depths
+
+            pools, reuse = pools_at_depths(data["qrels"], runs)
         table = study.summary_text("table")
+        if not detection:
+            table += "\n" + demo_text(pools, reuse)
         step("drawing")
         from .curves_cmd import unique_stems
 
         figures = unique_stems(figures_of(study))
         report = to_html(study, figures=figures, title=title, command=None)
+        if not detection:
+            report = add_section(report, "judgments", "Pools and reusability", demo_section(pools, reuse))
         step(f"writing {len(figures) + len(extra) + 3} files to {folder}")
         written = _write(folder, figures, fmt, report, {"summary.txt": table,
                                                        "summary.md": study.summary_text("markdown"), **extra})

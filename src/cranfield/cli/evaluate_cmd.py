@@ -21,6 +21,7 @@ from ..io.atomic import write_text_output
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
+UNJUDGED_MEASURES = ("Unjudged@10", "Unjudged@100", "Unjudged@1000")  # --unjudged
 
 
 @click.command("evaluate", context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,10 +40,12 @@ FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
                    "Fallout).")
 @input_options
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
+@click.option("--unjudged", is_flag=True, help="Also give each run's unjudged rate at depths 10, 100 and 1000 "
+              "(Unjudged@10, Unjudged@100, Unjudged@1000: trec_eval 10's unj; a red flag for pool bias).")
 @click.option("--low-memory", is_flag=True, help="Read each run in blocks (bounded memory, same numbers); "
               "automatic for run files over 1 GiB.")
 def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qrels_columns, run_columns, digits,
-            low_memory, **evaluation):
+            unjudged, low_memory, **evaluation):
     """Evaluate each RUN against QRELS.
 
     Each run is evaluated over its own queries (-c: every qrels query); the table gives each
@@ -55,6 +58,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
       cranfield evaluate qrels.txt --name bm25=a.run --name tfidf=b.run -c -l 2
       cranfield evaluate qrels.txt a.run -m AP --per-query --format csv -o per_query.csv
       cranfield evaluate qrels.csv run.csv --qrels-columns qid=query_id,docno=doc_id,rel=relevance
+      cranfield evaluate qrels.txt a.run b.run --unjudged
     """
     from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
     from ..report.progress import steps
@@ -63,6 +67,8 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     from ._options import run_specs
 
     specs = run_specs(runs, names)
+    if unjudged:
+        measures = tuple(dict.fromkeys((*(measures or DEFAULT_MEASURES), *UNJUDGED_MEASURES)))
 
     def make_evaluator():
         return Evaluator(read_qrels_file(qrels, qrels_columns), list(measures) or list(DEFAULT_MEASURES),

@@ -1,0 +1,145 @@
+"""``cranfield pool`` (a judging sheet from runs) and ``cranfield reusability`` (leave-one-run-out
+and leave-one-group-out): thin shells over :mod:`cranfield.judgments`."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from ..errors import UsageError
+from ._options import input_options
+
+FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
+
+
+@click.command("pool", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("runs", metavar="RUN...", nargs=-1)
+@click.option("-o", "--output", metavar="FILE", default=None,
+              help="Write the judging sheet here (atomically). Default: standard output.")
+@click.option("--method", type=click.Choice(("depth", "rbp", "mtf", "rrf")), default="depth", show_default=True,
+              help="depth: union of every run's top K; rbp: summed RBP weight; mtf: Move-to-Front; rrf: reciprocal "
+                   "rank fusion.")
+@click.option("-k", "--depth", type=int, default=None, metavar="K",
+              help="Ranks of each run considered (required with --method depth).")
+@click.option("--budget", type=int, default=None, metavar="N", help="Documents to judge per query (default: all).")
+@click.option("--p", "p", type=float, default=0.8, show_default=True, help="RBP persistence (--method rbp).")
+@click.option("--rrf-k", type=float, default=60.0, show_default=True, help="RRF constant k in 1/(k + rank).")
+@click.option("--qrels", metavar="FILE", default=None,
+              help="Judgments MTF simulates (--method mtf); without them MTF is a round robin over the runs.")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Minimum judgment counted as relevant by MTF.")
+@click.option("--format", "fmt", type=click.Choice(("trec", "csv")), default="trec", show_default=True,
+              help="trec: 'qid 0 docno -1' lines in judging order; csv: qid,docno,order,runs,weight.")
+@click.option("--stats", metavar="PATH", default=None,
+              help="Write the pool statistics as CSV (kind,name,statistic,value: pool size per query, documents "
+                   "each run contributes, documents unique to each run, the settings).")
+@input_options
+def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance_level, fmt, stats, names,
+                 qrels_columns, run_columns):
+    """Pool RUNs into a judging sheet: per query, the documents to judge in a stable order
+    (priority descending, then best rank, then docno byte-wise; MTF: order of judgment).
+    A summary of the pool goes to standard error.
+
+    \b
+    Examples:
+      cranfield pool a.run b.run c.run --depth 100 -o pool.qrels
+      cranfield pool *.run --method rbp --budget 50 --p 0.8 --format csv -o sheet.csv --stats stats.csv
+      cranfield pool *.run --method mtf --budget 100 --qrels qrels.txt -o mtf.qrels
+      cranfield pool *.run --method rrf --depth 1000 --budget 30
+    """
+    from ..io.atomic import write_text_output
+    from ..judgments.pooling import build_pool
+    from ..report.inputs import read_qrels_file, read_runs
+    from ._options import run_specs
+
+    _check_positive(depth, "--depth")
+    _check_positive(budget, "--budget")
+    if method == "depth" and depth is None:
+        raise UsageError("--method depth needs --depth K (the top K documents of each run are pooled)")
+    if qrels is not None and method != "mtf":
+        raise UsageError(f"--qrels is used by --method mtf only (found --method {method})")
+    if stats is not None and output is not None and os.path.abspath(stats) == os.path.abspath(output):
+        raise UsageError(f"--stats and -o name the same file {output}: give two files")
+    named = read_runs(run_specs(runs, names), run_columns=run_columns)
+    judgments = read_qrels_file(qrels, qrels_columns) if qrels is not None else None
+    pool = build_pool(named, method=method, depth=depth, budget=budget, p=p, rrf_k=rrf_k, qrels=judgments,
+                      relevance_level=relevance_level)
+    text = pool.sheet_text(fmt)
+    if stats is not None:
+        write_text_output(pool.stats_text(), stats)
+    write_text_output(text, output)
+    sizes = pool.pool_size
+    click.echo(f"cranfield: pooled {len(pool)} documents over {sizes.size} queries ({method}; per query "
+               f"min {int(sizes.min())}, mean {sizes.mean():.1f}, max {int(sizes.max())}); unique per run: "
+               + ", ".join(f"{n} {int(u)}" for n, u in zip(pool.run_names, pool.unique)), err=True)
+
+
+def _check_positive(value, flag: str) -> None:
+    if value is not None and value <= 0:
+        raise UsageError(f"{flag} must be ≥ 1, found {value}")
+
+
+@click.command("reusability", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("qrels", metavar="QRELS")
+@click.argument("runs", metavar="RUN...", nargs=-1)
+@click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
+              help="Measure (repeatable), e.g. -m AP -m P@10. Default: AP.")
+@click.option("-k", "--depth", type=int, default=100, show_default=True, help="Pool depth of the leave-out.")
+@click.option("--group-by", type=click.Choice(("run", "prefix")), default="run", show_default=True,
+              help="run: leave one run out; prefix: leave one group out, the group being the run name up to its "
+                   "first '-', '_' or '.' (or its first --prefix-length characters).")
+@click.option("--prefix-length", type=int, default=None, metavar="N", help="With --group-by prefix: N characters.")
+@click.option("--groups", metavar="FILE", default=None,
+              help="Leave one group out, groups from a CSV (TSV for .tsv) file of lines run,group (run: the run's "
+                   "name, i.e. its tag or its --name LABEL; an optional header line run,group).")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Minimum judgment counted as relevant (trec_eval -l).")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", metavar="FILE", default=None, help="Write here (atomically) instead of stdout.")
+@click.option("--html", metavar="PATH", default=None,
+              help="Also write a self-contained HTML page: pool sizes, contributions, a ranking-stability chart.")
+@click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
+@input_options
+def reusability_command(qrels, runs, measures, depth, group_by, prefix_length, groups, relevance_level, fmt, output,
+                        html, digits, names, qrels_columns, run_columns):
+    """How reusable are QRELS? Leave each run (or group of runs) out of the pool, remove the
+    judgments only it contributed, evaluate it again: the change of each measure and of the
+    run's rank, and Kendall's tau / tau_AP between the system rankings with and without.
+
+    \b
+    Examples:
+      cranfield reusability qrels.txt a.run b.run c.run -m AP -m P@10 --depth 100
+      cranfield reusability qrels.txt runs/*.run --group-by prefix -m AP
+      cranfield reusability qrels.txt runs/*.run --groups groups.csv -f csv -o reuse.csv
+      cranfield reusability qrels.txt a.run b.run c.run --depth 20 --html reuse.html
+    """
+    from ..io.atomic import write_text_output
+    from ..judgments.reusability import groups_by_prefix, leave_one_out
+    from ..report.inputs import read_qrels_file, read_runs
+    from ..report.judgments import render_reusability
+    from ._options import run_specs
+
+    _check_positive(depth, "--depth")
+    _check_positive(prefix_length, "--prefix-length")
+    if groups is not None and group_by != "run":
+        raise UsageError("--groups and --group-by prefix: give one way to form groups")
+    if prefix_length is not None and group_by != "prefix":
+        raise UsageError("--prefix-length needs --group-by prefix")
+    named = read_runs(run_specs(runs, names), run_columns=run_columns)
+    mapping = None
+    if groups is not None:
+        from ..io.run_groups import read_run_groups
+
+        mapping = read_run_groups(groups)
+    elif group_by == "prefix":
+        mapping = groups_by_prefix(list(named), length=prefix_length)
+    result = leave_one_out(read_qrels_file(qrels, qrels_columns), named, list(measures) or ["AP"], depth=depth,
+                           groups=mapping, relevance_level=relevance_level)
+    if html is not None:
+        from ..judgments.pooling import build_pool
+        from ..report.judgments import judgments_page
+
+        pool = build_pool(named, method="depth", depth=depth)
+        write_text_output(judgments_page({f"depth {depth}": pool}, result, title="cranfield: pool reusability"), html)
+    write_text_output(render_reusability(result, fmt, digits=digits), output)

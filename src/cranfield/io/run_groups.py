@@ -1,0 +1,67 @@
+"""The run-groups table: which group (participant, team) each run belongs to.
+
+Grammar (one decision per line, nothing decided from a sample):
+
+* UTF-8 text (compressed or not, any source :func:`cranfield.io.sources.read_all` opens), lines
+  ended by ``\\n`` (a ``\\r\\n`` ending is accepted);
+* two fields per line, ``run`` and ``group``, separated by a tab in a ``.tsv`` file and by a comma
+  otherwise (CSV quoting rules: a field with a comma or a quote is quoted, ``""`` is a quote);
+* an optional first line ``run,group`` (``run<TAB>group``), the header, skipped;
+* a field is not empty and not only blanks (surrounding blanks are removed); a run is listed once;
+* blank lines are errors (they usually mean a broken file), except at the very end.
+
+Errors name the file, the 1-based line and the field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..errors import InputError
+
+__all__ = ["read_run_groups"]
+
+
+def read_run_groups(source) -> dict[str, str]:
+    """``{run: group}`` from a run-groups table (see the module's grammar).
+
+    >>> import io
+    >>> read_run_groups(io.BytesIO(b"run,group\\nuva-bm25,uva\\ncmu-dfr,cmu\\n"))
+    {'uva-bm25': 'uva', 'cmu-dfr': 'cmu'}
+    """
+    from .sources import display_name_of, read_all
+
+    name = display_name_of(source)
+    data = read_all(source, display_name=name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"expected UTF-8 text, found byte {data[error.start]:#04x} at offset {error.start}",
+                         source=name) from None
+    delimiter = "\t" if str(name).lower().endswith((".tsv", ".tsv.gz")) else ","
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    out: dict[str, str] = {}
+    where: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        line = line[:-1] if line.endswith("\r") else line
+        fields = next(csv.reader(io.StringIO(line), delimiter=delimiter)) if line.strip() else []
+        if not fields:
+            raise InputError("blank line; expected 'run" + delimiter + "group'", source=name, line=number)
+        if len(fields) != 2:
+            raise InputError(f"expected 2 fields 'run{delimiter}group', found {len(fields)}", source=name, line=number)
+        run, group = (f.strip() for f in fields)
+        if number == 1 and (run, group) == ("run", "group"):
+            continue
+        for field, value in (("run", run), ("group", group)):
+            if not value:
+                raise InputError(f"empty {field}; expected a name", source=name, line=number, field=field)
+        if run in out:
+            raise InputError(f"run {run!r} listed twice (also on line {where[run]})", source=name, line=number,
+                             field="run")
+        out[run], where[run] = group, number
+    if not out:
+        raise InputError("no run listed; expected lines 'run" + delimiter + "group'", source=name)
+    return out
