@@ -17,7 +17,7 @@ their scale (weights of 1e-200 or 1e308 give the results of weights near 1).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable
+from typing import Any, Hashable, Sequence
 
 import numpy as np
 
@@ -251,7 +251,8 @@ def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
-            max_fpr: float | None = None, mcclish: bool = True) -> float:
+            max_fpr: float | None = None, mcclish: bool = True, average: str | None = "macro",
+            multi_class: str = "ovr", labels: Sequence[Hashable] | None = None) -> Any:
     """Area under the ROC curve (trapezoidal: a tie between a positive and a negative counts ½).
 
     AUC = Σᵢ (FPRᵢ − FPRᵢ₋₁)(TPRᵢ + TPRᵢ₋₁)/2 = P(s⁺ > s⁻) + ½ P(s⁺ = s⁻) (Hanley & McNeil 1982).
@@ -259,14 +260,23 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     at max_fpr), standardised by McClish (1989) as scikit-learn's ``roc_auc_score``:
     ½ (1 + (A − A_min)/(A_max − A_min)), A_min = max_fpr²/2, A_max = max_fpr; ``mcclish=False``
     gives the raw partial area A. One-class ``y_true`` is an error.
+
+    An n×C ``y_score`` (one column per class; multiclass labels or a multilabel indicator
+    ``y_true``) goes to :func:`.multiclass.roc_auc_multiclass` with ``average`` (None, "micro",
+    "macro", "weighted", "samples"), ``multi_class`` ("ovr", "ovo") and ``labels``; these three
+    are ignored for binary input.
     """
+    if _multi(y_true, y_score):
+        if max_fpr is not None or pos_label is not None:
+            raise UsageError("max_fpr and pos_label are for binary problems; y_score here has one column per class")
+        from .multiclass import roc_auc_multiclass
+
+        return roc_auc_multiclass(y_true, y_score=y_score, average=average, multi_class=multi_class, labels=labels,
+                                  sample_weight=sample_weight)
     counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_both(counts, "ROC AUC")
     if max_fpr is None or max_fpr == 1:  # McClish standardisation is the identity at max_fpr = 1
-        tps, fps = counts.tps, counts.fps
-        # Σ ΔFPᵢ (TPᵢ + TPᵢ₋₁) / (2 P N), the trapezoidal area over the distinct thresholds
-        return float((np.dot(_increments(fps)[1:], tps[1:] + tps[:-1]) + fps[0] * tps[0])
-                     / (2.0 * counts.n_pos * counts.n_neg))
+        return _auc_from_counts(counts)
     if not 0 < max_fpr <= 1:
         raise UsageError(f"max_fpr must be in (0, 1], found {max_fpr!r}")
     fpr = np.concatenate([[0.0], counts.fps]) / counts.n_neg
@@ -282,20 +292,49 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
 
 
 def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
-                      pos_label: Hashable | None = None) -> float:
+                      pos_label: Hashable | None = None, average: str | None = "macro",
+                      labels: Sequence[Hashable] | None = None) -> Any:
     """Average precision, step-wise as scikit-learn: AP = Σₙ (Rₙ − Rₙ₋₁) Pₙ over the distinct
     thresholds (no interpolation). Without positives it is undefined: an error.
 
     Reference: Manning, Raghavan & Schütze (2008), Introduction to IR, §8.4; scikit-learn's
     ``average_precision_score``. Its no-skill baseline is the prevalence P / (P + N).
+
+    An n×C ``y_score`` goes to :func:`.multiclass.average_precision_multiclass` (mAP with
+    ``average="macro"``; ``average`` and ``labels`` are ignored for binary input).
     """
+    if _multi(y_true, y_score):
+        if pos_label is not None:
+            raise UsageError("pos_label is for binary problems; y_score here has one column per class")
+        from .multiclass import average_precision_multiclass
+
+        return average_precision_multiclass(y_true, y_score, average=average, labels=labels,
+                                            sample_weight=sample_weight)
     counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
     _require_positive(counts, "average precision")
+    return _ap_from_counts(counts)
+
+
+def _ap_from_counts(counts: ScoreCounts) -> float:
     tps, fps = counts.tps, counts.fps
     # precision at each threshold; tps + fps is 0 only before the first sample of non-zero weight,
     # where tps (and the gain) is 0 too, hence the floor at the smallest normal number
     precision = tps / np.maximum(tps + fps, np.finfo(np.float64).tiny)
     return float(np.dot(_increments(tps), precision) / counts.n_pos)
+
+
+def _auc_from_counts(counts: ScoreCounts) -> float:
+    tps, fps = counts.tps, counts.fps
+    # Σ ΔFPᵢ (TPᵢ + TPᵢ₋₁) / (2 P N), the trapezoidal area over the distinct thresholds
+    return float((np.dot(_increments(fps)[1:], tps[1:] + tps[:-1]) + fps[0] * tps[0])
+                 / (2.0 * counts.n_pos * counts.n_neg))
+
+
+def _multi(y_true: Any, y_score: Any) -> bool:
+    """An n×C score matrix (C ≥ 2) or a multilabel y_true: the multiclass functions' input."""
+    from .multiclass import _is_matrix
+
+    return _is_matrix(y_score) or _is_matrix(y_true)
 
 
 def interpolated_average_precision(y_true: Any, y_score: Any, *, n_points: int | None = 11,
