@@ -24,8 +24,9 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ._validation import binary_truth, check_lengths, check_scores, check_weights, normalize_weights
 
-__all__ = ["ScoreCounts", "Curve", "score_counts", "roc_curve", "pr_curve", "det_curve", "roc_auc",
-           "average_precision", "interpolated_average_precision", "equal_error_rate", "threshold_sweep"]
+__all__ = ["ScoreCounts", "Curve", "BinnedCounts", "score_counts", "roc_curve", "pr_curve", "det_curve", "roc_auc",
+           "average_precision", "interpolated_average_precision", "equal_error_rate", "threshold_sweep", "auc",
+           "recall_at_precision", "precision_at_recall"]
 
 
 @dataclass(frozen=True)
@@ -205,45 +206,137 @@ def _with_start(counts: ScoreCounts) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return thresholds, np.concatenate([[0.0], counts.tps]), np.concatenate([[0.0], counts.fps])
 
 
-def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None) -> Curve:
+def _kept(kind: str, tps: np.ndarray, fps: np.ndarray) -> np.ndarray:
+    """scikit-learn's ``drop_intermediate`` rule: ROC keeps the corners (a point is dropped when it
+    lies between two points on a straight line, second differences of TP and FP both 0); PR and
+    DET keep the first and last point of each run of equal TP (equal recall, equal miss rate)."""
+    keep = np.ones(len(tps), dtype=bool)
+    if len(tps) > 2:
+        if kind == "roc":
+            keep[1:-1] = (np.diff(fps, 2) != 0) | (np.diff(tps, 2) != 0)
+        else:
+            keep[1:-1] = (np.diff(tps[:-1]) != 0) | (np.diff(tps[1:]) != 0)
+    return keep
+
+
+def _counts_for_curve(y_true, y_score, sample_weight, pos_label, thresholds) -> tuple[ScoreCounts, bool]:
+    """The statistic at every distinct score (start point +inf added), or at fixed thresholds."""
+    if thresholds is None:
+        return _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label), True
+    binned = BinnedCounts(thresholds).update(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    return binned.counts(), False
+
+
+def _curve(kind: str, counts: ScoreCounts, *, start: bool, drop_intermediate: bool) -> Curve:
+    if start:
+        thresholds, tps, fps = _with_start(counts)
+    else:
+        thresholds, tps, fps = counts.thresholds, counts.tps, counts.fps
+    if drop_intermediate:
+        if kind == "roc" and start:  # scikit-learn thins the ROC points before adding the start point
+            keep = np.concatenate([[True], _kept(kind, tps[1:], fps[1:])])
+        elif kind == "pr" and start:  # and the PR points too (its start point is appended after)
+            keep = np.concatenate([[True], _kept(kind, tps[1:], fps[1:])])
+        else:
+            keep = _kept(kind, tps, fps)
+        thresholds, tps, fps = thresholds[keep], tps[keep], fps[keep]
+    n_pos, n_neg = counts.n_pos, counts.n_neg
+    if kind == "roc":
+        x, y, names = fps / n_neg, tps / n_pos, ("fpr", "tpr")
+    elif kind == "det":
+        x, y, names = fps / n_neg, (n_pos - tps) / n_pos, ("fpr", "fnr")
+    else:
+        predicted = tps + fps
+        precision = np.divide(tps, predicted, out=np.ones_like(tps), where=predicted > 0)
+        x, y, names = tps / n_pos, precision, ("recall", "precision")
+    return Curve(kind, x, y, thresholds, counts.unscaled(tps), counts.unscaled(fps), *names)
+
+
+def roc_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+              drop_intermediate: bool = False, thresholds: Any = None) -> Curve:
     """ROC curve: x = FPR = FP/N, y = TPR = TP/P at every distinct threshold, from (0, 0).
 
-    Equals ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``. Reference: Fawcett (2006).
+    Equals ``sklearn.metrics.roc_curve(..., drop_intermediate=False)``; ``drop_intermediate=True``
+    drops the points that lie on a straight line between their neighbours, as scikit-learn's
+    default (the area is unchanged). ``thresholds`` (an int n: n thresholds evenly spaced in
+    [0, 1], as torchmetrics; or an array): the binned curve at those thresholds only, in
+    decreasing order, with no +inf start point (see :class:`BinnedCounts`). Reference: Fawcett (2006).
     """
-    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts, start = _counts_for_curve(y_true, y_score, sample_weight, pos_label, thresholds)
     _require_both(counts, "the ROC curve")
-    thresholds, tps, fps = _with_start(counts)
-    return Curve("roc", fps / counts.n_neg, tps / counts.n_pos, thresholds, counts.unscaled(tps),
-                 counts.unscaled(fps), "fpr", "tpr")
+    return _curve("roc", counts, start=start, drop_intermediate=drop_intermediate)
 
 
-def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None) -> Curve:
+def pr_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+             drop_intermediate: bool = False, thresholds: Any = None) -> Curve:
     """Precision-recall curve: x = recall = TP/P, y = precision = TP/(TP+FP), from (0, 1).
 
-    The point at +inf has precision 1 by convention (as scikit-learn's last point). Equals
-    ``sklearn.metrics.precision_recall_curve(..., drop_intermediate=False)`` read backwards.
+    The point at +inf has precision 1 by convention (as scikit-learn's last point); so has any
+    binned threshold with no sample predicted positive. Equals
+    ``sklearn.metrics.precision_recall_curve(..., drop_intermediate=False)`` read backwards;
+    ``drop_intermediate=True`` keeps only the first and last point of each run of equal recall (as
+    scikit-learn's option). ``thresholds``: as :func:`roc_curve`.
     """
-    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts, start = _counts_for_curve(y_true, y_score, sample_weight, pos_label, thresholds)
     _require_positive(counts, "the precision-recall curve")
-    thresholds, tps, fps = _with_start(counts)
-    predicted = tps + fps
-    precision = np.divide(tps, predicted, out=np.ones_like(tps), where=predicted > 0)
-    return Curve("pr", tps / counts.n_pos, precision, thresholds, counts.unscaled(tps), counts.unscaled(fps),
-                 "recall", "precision")
+    return _curve("pr", counts, start=start, drop_intermediate=drop_intermediate)
 
 
-def det_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None) -> Curve:
+def det_curve(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+              drop_intermediate: bool = False, thresholds: Any = None) -> Curve:
     """Detection error tradeoff: x = FPR (false alarm), y = FNR (miss) at every distinct threshold.
 
     Unlike scikit-learn's ``det_curve``, all points are kept (scikit-learn drops those before
-    the last FPR = 0 and after the first FNR = 0). Reference: Martin et al. (1997), "The DET curve
-    in assessment of detection task performance", Eurospeech.
+    the last FPR = 0 and after the first FNR = 0); ``drop_intermediate=True`` further drops the
+    points inside runs of equal miss rate (scikit-learn's option). ``thresholds``: as
+    :func:`roc_curve`. Reference: Martin et al. (1997), "The DET curve in assessment of detection
+    task performance", Eurospeech.
     """
-    counts = _score_counts(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+    counts, start = _counts_for_curve(y_true, y_score, sample_weight, pos_label, thresholds)
     _require_both(counts, "the DET curve")
-    thresholds, tps, fps = _with_start(counts)
-    return Curve("det", fps / counts.n_neg, (counts.n_pos - tps) / counts.n_pos, thresholds, counts.unscaled(tps),
-                 counts.unscaled(fps), "fpr", "fnr")
+    return _curve("det", counts, start=start, drop_intermediate=drop_intermediate)
+
+
+class BinnedCounts:
+    """Positive and negative (weighted) counts at fixed thresholds, in memory O(thresholds):
+    ``update`` can be called on successive chunks of a stream (as torchmetrics' binned metrics).
+
+    ``thresholds``: an int n ≥ 2 (n values evenly spaced in [0, 1]) or an array of distinct finite
+    numbers. A sample counts at threshold t iff its score ≥ t. :meth:`counts` returns the
+    :class:`ScoreCounts` at the thresholds in decreasing order, from which every curve follows.
+    """
+
+    def __init__(self, thresholds: Any = 100) -> None:
+        if isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, bool):
+            if thresholds < 2:
+                raise UsageError(f"thresholds must be an int ≥ 2 or an array of numbers, found {thresholds!r}")
+            values = np.linspace(0.0, 1.0, int(thresholds))
+        else:
+            values = check_scores(thresholds, "thresholds")
+            if len(values) == 0 or len(np.unique(values)) != len(values):
+                raise UsageError("thresholds must be a non-empty array of distinct numbers")
+        self._ascending = np.sort(values)
+        self._pos = np.zeros(len(values) + 1)
+        self._neg = np.zeros(len(values) + 1)
+
+    def update(self, y_true: Any, y_score: Any, *, sample_weight: Any = None,
+               pos_label: Hashable | None = None) -> "BinnedCounts":
+        positive = binary_truth(y_true, pos_label)
+        scores = check_scores(y_score)
+        n = check_lengths(y_true=positive, y_score=scores)
+        weights = check_weights(sample_weight, n)
+        above = np.searchsorted(self._ascending, scores, side="right")  # number of thresholds ≤ score
+        size = len(self._pos)
+        w = np.ones(n) if weights is None else weights
+        self._pos += np.bincount(above[positive], weights=w[positive], minlength=size)
+        self._neg += np.bincount(above[~positive], weights=w[~positive], minlength=size)
+        return self
+
+    def counts(self) -> ScoreCounts:
+        # a sample whose score passes j thresholds counts at the j lowest: suffix sums from the top
+        tps = np.cumsum(self._pos[::-1])[:-1]
+        fps = np.cumsum(self._neg[::-1])[:-1]
+        return ScoreCounts(self._ascending[::-1].copy(), tps, fps)
 
 
 def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
@@ -358,20 +451,89 @@ def interpolated_average_precision(y_true: Any, y_score: Any, *, n_points: int |
     return float(values.mean())
 
 
-def equal_error_rate(y_true: Any, y_score: Any, *, sample_weight: Any = None,
-                     pos_label: Hashable | None = None) -> float:
-    """Equal error rate: the rate at which FPR = FNR on the DET curve, with linear interpolation
-    between the two operating points where FNR − FPR changes sign (as in speaker verification,
-    e.g. NIST SRE). Reference: Martin et al. (1997)."""
-    curve = det_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label)
+def equal_error_rate(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+                     method: str = "interpolated", thresholds: Any = None) -> float:
+    """Equal error rate: the rate at which FPR = FNR on the DET curve.
+
+    ``method="interpolated"`` (default): linear interpolation between the two operating points
+    where FNR − FPR changes sign (as in speaker verification, e.g. NIST SRE; Martin et al. 1997).
+    ``method="closest"``: torchmetrics' convention, (FPR + FNR)/2 at the operating point where
+    |FPR − FNR| is smallest, the first such point in order of decreasing threshold (differences
+    within one machine epsilon of the smallest count as ties). ``thresholds``: the binned curve
+    (as :func:`roc_curve`; torchmetrics' ``thresholds=``)."""
+    if method not in ("interpolated", "closest"):
+        raise UsageError(f"method must be 'interpolated' or 'closest', found {method!r}")
+    curve = det_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, thresholds=thresholds)
     fpr, fnr = curve.x, curve.y
+    if method == "closest":
+        diff = np.abs(fpr - fnr)
+        i = int(np.argmax(diff <= diff.min() + np.finfo(np.float64).eps))
+        return float((fpr[i] + fnr[i]) / 2)
     gap = fnr - fpr  # decreasing from 1 (threshold +inf) to ≤ 0 (lowest threshold)
     i = int(np.searchsorted(-gap, 0.0, side="left"))  # first point with gap ≤ 0
-    if gap[i] == 0:
-        return float(fpr[i])
+    if i >= len(gap):  # binned thresholds may stop before the gap closes
+        return float(fpr[-1] + gap[-1] / 2)
+    if gap[i] == 0 or i == 0:
+        return float(fpr[i] + gap[i] / 2) if i == 0 else float(fpr[i])
     # between points i-1 (gap > 0) and i (gap < 0): where the segment crosses fnr = fpr
     t = gap[i - 1] / (gap[i - 1] - gap[i])
     return float(fpr[i - 1] + t * (fpr[i] - fpr[i - 1]))
+
+
+def _best_at(curve: Curve, target: np.ndarray, other: np.ndarray, floor: np.ndarray, minimum: float, name: str
+             ) -> tuple[float, float]:
+    if isinstance(minimum, bool) or not isinstance(minimum, (int, float, np.integer, np.floating)) \
+            or not 0 <= minimum <= 1:
+        raise UsageError(f"{name} must be a number in [0, 1], found {minimum!r}")
+    eligible = np.flatnonzero(floor >= minimum)
+    if not len(eligible):
+        return 0.0, float("nan")
+    # the largest target; ties: the largest other rate, then the largest threshold (torchmetrics)
+    best = eligible[np.lexsort((curve.thresholds[eligible], other[eligible], target[eligible]))[-1]]
+    value = float(target[best])
+    return value, (float(curve.thresholds[best]) if value > 0 else float("nan"))
+
+
+def recall_at_precision(y_true: Any, y_score: Any, *, min_precision: float, sample_weight: Any = None,
+                        pos_label: Hashable | None = None, thresholds: Any = None) -> tuple[float, float]:
+    """(recall, threshold): the highest recall among the operating points whose precision is
+    ≥ ``min_precision``; ties go to the higher precision, then the higher threshold. When no point
+    qualifies, or the best recall is 0, the threshold is NaN (recall 0), as torchmetrics'
+    ``binary_recall_at_fixed_precision``. The +inf start point is not an operating point here."""
+    curve = pr_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, thresholds=thresholds)
+    sub = curve if thresholds is not None else Curve("pr", curve.x[1:], curve.y[1:], curve.thresholds[1:],
+                                                      curve.tps[1:], curve.fps[1:])
+    return _best_at(sub, sub.x, sub.y, sub.y, min_precision, "min_precision")
+
+
+def precision_at_recall(y_true: Any, y_score: Any, *, min_recall: float, sample_weight: Any = None,
+                        pos_label: Hashable | None = None, thresholds: Any = None) -> tuple[float, float]:
+    """(precision, threshold): the highest precision among the operating points whose recall is
+    ≥ ``min_recall``; ties go to the higher recall, then the higher threshold; NaN threshold when
+    none qualifies or the best precision is 0 (torchmetrics' ``binary_precision_at_fixed_recall``)."""
+    curve = pr_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, thresholds=thresholds)
+    sub = curve if thresholds is not None else Curve("pr", curve.x[1:], curve.y[1:], curve.thresholds[1:],
+                                                      curve.tps[1:], curve.fps[1:])
+    return _best_at(sub, sub.y, sub.x, sub.x, min_recall, "min_recall")
+
+
+def auc(x: Any, y: Any) -> float:
+    """Area under any curve given by its points, by the trapezoidal rule: Σ (xᵢ − xᵢ₋₁)(yᵢ + yᵢ₋₁)/2.
+    ``x`` must be monotonic (increasing, or decreasing: the area is then taken with the sign that
+    makes it positive for positive ``y``), as scikit-learn's ``auc``; at least two points."""
+    xs, ys = check_scores(x, "x", exact=False), check_scores(y, "y", exact=False)
+    check_lengths(x=xs, y=ys)
+    if len(xs) < 2:
+        raise InputError(f"at least 2 points are needed to compute an area, found {len(xs)}", field="x")
+    dx = np.diff(xs)
+    direction = 1.0
+    if (dx < 0).any():
+        if not (dx <= 0).all():
+            i = int(np.flatnonzero(dx < 0)[0]) if (dx > 0).any() else 0
+            raise InputError(f"x is neither increasing nor decreasing (it changes direction at index {i + 1})",
+                             field="x")
+        direction = -1.0
+    return direction * float(np.trapezoid(ys, xs))
 
 
 def threshold_sweep(y_true: Any, y_score: Any, *, sample_weight: Any = None,
