@@ -37,11 +37,30 @@ def _label_measure(rate: RateDef) -> Callable:
     def measure(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Sequence[Hashable] | None = None,
                 pos_label: Hashable | None = None, average: str | None = "binary", zero_division="warn",
                 **params) -> Any:
+        from .multilabel import is_multilabel, multilabel_rate
+
+        if is_multilabel(y_true, y_pred):
+            return multilabel_rate(rate.name, y_true, y_pred, average=average, labels=labels,
+                                   sample_weight=sample_weight, zero_division=zero_division, **params)
+        select = None
+        if labels is not None and average != "binary" and rate.scope == "counts":
+            # scikit-learn's labels=: the classes to report (a subset, or classes that never occur),
+            # in that order; samples of the other classes still count as errors of these
+            from ._validation import encode_labels
+
+            found, _ = encode_labels((y_true, "y_true"), (y_pred, "y_pred"))
+            chosen = list(labels)
+            if len(set(chosen)) != len(chosen):
+                from ..errors import UsageError
+
+                raise UsageError(f"labels contains duplicates: {chosen!r}")
+            labels = chosen + [c for c in found if c not in set(chosen)]
+            select = list(range(len(chosen)))
         cm = ConfusionMatrix.from_labels(y_true, y_pred, labels=labels, sample_weight=sample_weight,
                                          pos_label=pos_label if average == "binary" else None)
         positive = None if cm.positive is None else cm.labels.index(cm.positive)
         value, undefined = compute_rate(rate, cm.matrix, positive=positive, average=average,
-                                        zero_division=zero_division, **params)
+                                        zero_division=zero_division, select=select, **params)
         if undefined and zero_division == "warn":
             warn_undefined(f"{rate.name} is undefined (0/0); set to {rate.undefined}. "
                            "Pass zero_division= to choose the value and silence this warning.")
@@ -51,7 +70,8 @@ def _label_measure(rate: RateDef) -> Callable:
     names = ", ".join((rate.name, *rate.aliases))
     measure.__doc__ = (f"{rate.name}: {rate.formula} (names: {names}). Reference: {rate.reference}.\n\n"
                        "Computed on ``ConfusionMatrix.from_labels(y_true, y_pred, ...)``; see "
-                       ":mod:`cranfield.classification.measures` for the options.")
+                       ":mod:`cranfield.classification.measures` for the options. Indicator matrices (multilabel) "
+                       "go to :func:`cranfield.classification.multilabel.multilabel_rate`.")
     return measure
 
 
