@@ -267,7 +267,7 @@ def _average(data: MultiInput, what: str, average: Any) -> float | np.ndarray:
     if undefined.any():
         missing = [data.classes[c] for c in np.flatnonzero(undefined)]
         if what == "auc":
-            raise InputError(f"ROC AUC is undefined for classes with no positive (or no negative) sample in y_true: "
+            raise InputError(f"ROC AUC is undefined for classes with no sample (or with every sample) in y_true: "
                              f"{missing[:10]!r}", field="y_true")
         warn_undefined(f"average precision is undefined for classes with no positive sample in y_true: "
                        f"{missing[:10]!r}; set to 0 (as scikit-learn)")
