@@ -29,7 +29,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._validation import check_lengths, check_weights, encode_labels, warn_undefined
+from ._validation import _show, check_lengths, check_weights, encode_labels, warn_undefined
 
 __all__ = ["average_precision_multiclass", "roc_auc_multiclass", "class_curves", "top_k_accuracy"]
 
@@ -81,7 +81,7 @@ def score_matrix(values: Any, name: str = "y_score") -> np.ndarray:
     finite = np.isfinite(rows)
     if not finite.all():
         i, j = np.argwhere(~finite)[0]
-        raise InputError(f"expected finite numbers, found {rows[i, j]} in row {i}, column {j}", field=name)
+        raise InputError(f"expected finite numbers, found {_show(rows[i, j])} in row {i}, column {j}", field=name)
     return rows
 
 
@@ -115,7 +115,7 @@ def _indicator(y_true: np.ndarray, shape: tuple) -> np.ndarray:
     bad = ~np.isin(y_true, [0, 1])
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise InputError(f"a multilabel y_true holds 0/1 values, found {y_true[i, j]!r} in row {i}, column {j}",
+        raise InputError(f"a multilabel y_true holds 0/1 values, found {_show(y_true[i, j])} in row {i}, column {j}",
                          field="y_true")
     return y_true.astype(bool)
 
