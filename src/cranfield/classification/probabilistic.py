@@ -2,8 +2,9 @@
 numeric errors (MSE, MAE, R², D² scores).
 
 All functions take ``(y_true, y_prob_or_pred, *, sample_weight=None, ...)`` and return a float.
-An n×C matrix of probabilities must have rows that sum to 1 within :data:`SUM_TOLERANCE`
-(scikit-learn only warns; here a row that does not is an ``InputError`` naming it).
+An n×C matrix of probabilities must have rows that sum to 1 within C × :data:`SUM_TOLERANCE`
+(probabilities rounded to 6 decimals pass; scikit-learn only warns, here a row that does not is an
+``InputError`` naming it).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ __all__ = ["log_loss", "brier_score", "roc_auc_multiclass", "hinge_loss", "mean_
            "root_mean_squared_error", "mean_absolute_error", "r2_score", "d2_absolute_error_score", "d2_pinball_score",
            "d2_tweedie_score", "SUM_TOLERANCE"]
 
-SUM_TOLERANCE = 1e-6  # |Σₖ pᵢₖ − 1| allowed for a row of class probabilities (rounded CSV values pass)
+SUM_TOLERANCE = 1e-6  # per class: |Σₖ pᵢₖ − 1| ≤ C · 1e-6 for a row of C class probabilities
 
 
 def _probabilities(y_prob: Any, n: int | None = None) -> np.ndarray:
@@ -68,11 +69,12 @@ def _multiclass(y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None, sam
 
 def _check_sums(prob: np.ndarray) -> None:
     sums = prob.sum(axis=1)
-    bad = np.abs(sums - 1.0) > SUM_TOLERANCE
+    tolerance = SUM_TOLERANCE * prob.shape[1]
+    bad = np.abs(sums - 1.0) > tolerance
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"the probabilities of row {i} sum to {sums[i]!r}; expected 1 (within {SUM_TOLERANCE}): "
-                         "pass class probabilities (e.g. a softmax), not raw scores", field="y_prob")
+        raise InputError(f"the probabilities of row {i} sum to {float(sums[i]):.10g}; expected 1 (within "
+                         f"{tolerance:g}): pass class probabilities (e.g. a softmax), not raw scores", field="y_prob")
 
 
 def _total(values: np.ndarray, weights: np.ndarray | None, normalize: bool) -> float:
