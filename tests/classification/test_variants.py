@@ -77,6 +77,10 @@ def test_binned_curves_equal_thresholding_by_hand():
         assert tpr == pytest.approx(w[predicted & y].sum() / w[y].sum(), abs=1e-15)
         assert fpr == pytest.approx(w[predicted & ~y].sum() / w[~y].sum(), abs=1e-15)
     np.testing.assert_array_equal(curve.thresholds, thresholds[::-1])
+    # scores below the lowest threshold still count in P and N (rates over all samples)
+    shifted = cc.roc_curve(y, s - 0.5, thresholds=thresholds)
+    assert shifted.y[-1] == pytest.approx(np.mean(s[y] >= 0.5), abs=1e-15)
+    assert shifted.x[-1] == pytest.approx(np.mean(s[~y] >= 0.5), abs=1e-15)
     # chunks (bounded memory, a stream) give the counts of one pass
     whole = BinnedCounts(11).update(y, s).counts()
     chunked = BinnedCounts(11)

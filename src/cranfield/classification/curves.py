@@ -39,6 +39,8 @@ class ScoreCounts:
     tps: np.ndarray
     fps: np.ndarray
     exponent: int = 0
+    total_pos: float | None = None  # binned counts: samples below the lowest threshold count here only
+    total_neg: float | None = None
 
     def unscaled(self, values: np.ndarray) -> np.ndarray:
         """``values`` (in the units of tps/fps) as weights: times ``2**exponent``, exactly."""
@@ -46,10 +48,14 @@ class ScoreCounts:
 
     @property
     def n_pos(self) -> float:
+        if self.total_pos is not None:
+            return float(self.total_pos)
         return float(self.tps[-1]) if len(self.tps) else 0.0
 
     @property
     def n_neg(self) -> float:
+        if self.total_neg is not None:
+            return float(self.total_neg)
         return float(self.fps[-1]) if len(self.fps) else 0.0
 
 
@@ -336,7 +342,8 @@ class BinnedCounts:
         # a sample whose score passes j thresholds counts at the j lowest: suffix sums from the top
         tps = np.cumsum(self._pos[::-1])[:-1]
         fps = np.cumsum(self._neg[::-1])[:-1]
-        return ScoreCounts(self._ascending[::-1].copy(), tps, fps)
+        return ScoreCounts(self._ascending[::-1].copy(), tps, fps, total_pos=float(self._pos.sum()),
+                           total_neg=float(self._neg.sum()))
 
 
 def _trapezoid(x: np.ndarray, y: np.ndarray) -> float:
