@@ -239,11 +239,9 @@ def _curve(kind: str, counts: ScoreCounts, *, start: bool, drop_intermediate: bo
     else:
         thresholds, tps, fps = counts.thresholds, counts.tps, counts.fps
     if drop_intermediate:
-        if kind == "roc" and start:  # scikit-learn thins the ROC points before adding the start point
+        if kind in ("roc", "pr") and start:  # scikit-learn thins ROC and PR points before adding the end point
             keep = np.concatenate([[True], _kept(kind, tps[1:], fps[1:])])
-        elif kind == "pr" and start:  # and the PR points too (its start point is appended after)
-            keep = np.concatenate([[True], _kept(kind, tps[1:], fps[1:])])
-        else:
+        else:  # DET: scikit-learn thins after adding it
             keep = _kept(kind, tps, fps)
         thresholds, tps, fps = thresholds[keep], tps[keep], fps[keep]
     n_pos, n_neg = counts.n_pos, counts.n_neg
