@@ -276,3 +276,16 @@ def test_d2_scores_equal_sklearn():
         cc.d2_tweedie_score([1.0, 2.0], [1.0, 2.0], power=0.5)
     with pytest.raises(InputError, match="y_pred > 0"):
         cc.d2_tweedie_score([1.0, 2.0], [0.0, 2.0], power=1)
+
+
+def test_d2_log_loss_and_brier_equal_sklearn():
+    rng = np.random.default_rng(10)
+    y, prob, w = rng.integers(0, 3, 60), rng.dirichlet(np.ones(3), 60), rng.random(60)
+    for weights in (None, w):
+        assert cc.d2_log_loss_score(y, prob, sample_weight=weights) == skm.d2_log_loss_score(y, prob,
+                                                                                            sample_weight=weights)
+        assert cc.d2_brier_score(y, prob, sample_weight=weights) == skm.d2_brier_score(y, prob, sample_weight=weights)
+        assert cc.d2_brier_score(y == 1, prob[:, 1], sample_weight=weights) == skm.d2_brier_score(
+            y == 1, prob[:, 1], sample_weight=weights)
+    with pytest.raises(InputError, match="fewer than two"):
+        cc.d2_brier_score([1], [0.5])

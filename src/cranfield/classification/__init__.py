@@ -30,7 +30,7 @@ _LAZY: dict[str, str] = {
     "label_ranking_average_precision": "label_ranking", "coverage_error": "label_ranking",
     "label_ranking_loss": "label_ranking", "dcg_score": "label_ranking", "ndcg_score": "label_ranking",
     "hinge_loss": "probabilistic", "d2_absolute_error_score": "probabilistic", "d2_pinball_score": "probabilistic",
-    "d2_tweedie_score": "probabilistic",
+    "d2_tweedie_score": "probabilistic", "d2_log_loss_score": "probabilistic", "d2_brier_score": "probabilistic",
     "log_loss": "probabilistic", "brier_score": "probabilistic", "roc_auc_multiclass": "multiclass",
     "mean_squared_error": "probabilistic", "root_mean_squared_error": "probabilistic",
     "mean_absolute_error": "probabilistic", "r2_score": "probabilistic",

@@ -18,7 +18,7 @@ from ._validation import binary_truth, check_lengths, check_scores, check_weight
 
 __all__ = ["log_loss", "brier_score", "roc_auc_multiclass", "hinge_loss", "mean_squared_error",
            "root_mean_squared_error", "mean_absolute_error", "r2_score", "d2_absolute_error_score", "d2_pinball_score",
-           "d2_tweedie_score", "SUM_TOLERANCE"]
+           "d2_tweedie_score", "d2_log_loss_score", "d2_brier_score", "SUM_TOLERANCE"]
 
 SUM_TOLERANCE = 1e-6  # per class: |Σₖ pᵢₖ − 1| ≤ C · 1e-6 for a row of C class probabilities
 
@@ -314,3 +314,45 @@ def d2_tweedie_score(y_true: Any, y_pred: Any, *, power: float = 0.0, sample_wei
     mean = np.full_like(truth, np.average(truth, weights=w))
     _tweedie_domain(truth, mean, power)
     return _d2(_average(_tweedie_deviance(truth, pred, power), w), _average(_tweedie_deviance(truth, mean, power), w))
+
+
+def _null_model(onehot: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
+    """Every sample given the (weighted) class frequencies of ``y_true``: the best constant forecast."""
+    return np.broadcast_to(np.average(onehot, axis=0, weights=weights), onehot.shape)
+
+
+def d2_log_loss_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None,
+                      labels: Sequence[Hashable] | None = None) -> float:
+    """D² for the log-loss: 1 − LL(y, p) / LL(y, p₀), p₀ the (weighted) class frequencies of
+    ``y_true`` given to every sample (McFadden's pseudo-R² of the forecasts). Inputs as
+    :func:`log_loss`. Equals scikit-learn's ``d2_log_loss_score``."""
+    onehot, prob, weights, _ = _multiclass(y_true, y_prob, labels, sample_weight)
+    if len(onehot) < 2:
+        raise InputError("D² is not defined with fewer than two samples (scikit-learn returns NaN)", field="y_true")
+    eps = np.finfo(np.float64).eps
+
+    def total(p):
+        return _total(-np.sum(onehot * np.log(np.clip(p, eps, 1 - eps)), axis=1), weights, False)
+
+    return _d2(total(prob), total(_null_model(onehot, weights)))
+
+
+def d2_brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+                   labels: Sequence[Hashable] | None = None) -> float:
+    """D² for the Brier score: 1 − BS(y, p) / BS(y, p₀), p₀ the (weighted) class frequencies of
+    ``y_true`` (the Brier skill score against climatology; the ½ scaling cancels). Inputs as
+    :func:`brier_score`. Equals scikit-learn's ``d2_brier_score``."""
+    prob = _probabilities(y_prob)
+    if prob.ndim == 2 and prob.shape[1] >= 2:
+        onehot, prob, weights, _ = _multiclass(y_true, prob, labels, sample_weight)
+    else:
+        truth = binary_truth(y_true, pos_label).astype(np.float64)
+        prob = prob.reshape(-1)
+        weights = check_weights(sample_weight, check_lengths(y_true=truth, y_prob=prob))
+        onehot, prob = np.column_stack([1.0 - truth, truth]), np.column_stack([1.0 - prob, prob])
+    if len(onehot) < 2:
+        raise InputError("D² is not defined with fewer than two samples (scikit-learn returns NaN)", field="y_true")
+    w = None if weights is None else normalize_weights(weights)[0]
+    numerator = _average(np.sum((prob - onehot) ** 2, axis=1), w)
+    denominator = _average(np.sum((_null_model(onehot, w) - onehot) ** 2, axis=1), w)
+    return _d2(numerator, denominator)
