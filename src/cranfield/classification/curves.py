@@ -234,6 +234,9 @@ def _counts_for_curve(y_true, y_score, sample_weight, pos_label, thresholds) -> 
 
 
 def _curve(kind: str, counts: ScoreCounts, *, start: bool, drop_intermediate: bool) -> Curve:
+    from .multiclass import check_flag
+
+    drop_intermediate = check_flag(drop_intermediate, "drop_intermediate")
     if start:
         thresholds, tps, fps = _with_start(counts)
     else:
@@ -364,6 +367,7 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     "macro", "weighted", "samples"), ``multi_class`` ("ovr", "ovo") and ``labels``; these three
     are ignored for binary input.
     """
+    _check_multi_options(average, multi_class)
     if _multi(y_true, y_score):
         if max_fpr is not None or pos_label is not None:
             raise UsageError("max_fpr and pos_label are for binary problems; y_score here has one column per class")
@@ -401,6 +405,7 @@ def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
     An n×C ``y_score`` goes to :func:`.multiclass.average_precision_multiclass` (mAP with
     ``average="macro"``; ``average`` and ``labels`` are ignored for binary input).
     """
+    _check_multi_options(average, "ovr")
     if _multi(y_true, y_score):
         if pos_label is not None:
             raise UsageError("pos_label is for binary problems; y_score here has one column per class")
@@ -426,6 +431,16 @@ def _auc_from_counts(counts: ScoreCounts) -> float:
     # Σ ΔFPᵢ (TPᵢ + TPᵢ₋₁) / (2 P N), the trapezoidal area over the distinct thresholds
     return float((np.dot(_increments(fps)[1:], tps[1:] + tps[:-1]) + fps[0] * tps[0])
                  / (2.0 * counts.n_pos * counts.n_neg))
+
+
+def _check_multi_options(average: Any, multi_class: Any) -> None:
+    """The multiclass options are checked for binary input too (where they do not apply)."""
+    from .multiclass import AVERAGE_CHOICES, is_choice
+
+    if not is_choice(average, AVERAGE_CHOICES):
+        raise UsageError(f"average must be one of {AVERAGE_CHOICES!r}, found {average!r}")
+    if not is_choice(multi_class, ("ovr", "ovo")):
+        raise UsageError(f"multi_class must be 'ovr' or 'ovo', found {multi_class!r}")
 
 
 def _multi(y_true: Any, y_score: Any) -> bool:
@@ -466,7 +481,7 @@ def equal_error_rate(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
     |FPR − FNR| is smallest, the first such point in order of decreasing threshold (differences
     within one machine epsilon of the smallest count as ties). ``thresholds``: the binned curve
     (as :func:`roc_curve`; torchmetrics' ``thresholds=``)."""
-    if method not in ("interpolated", "closest"):
+    if not (isinstance(method, str) and method in ("interpolated", "closest")):
         raise UsageError(f"method must be 'interpolated' or 'closest', found {method!r}")
     curve = det_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, thresholds=thresholds)
     fpr, fnr = curve.x, curve.y

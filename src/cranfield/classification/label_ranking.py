@@ -165,10 +165,13 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
     the discounts of the ranks the group spans (McSherry & Najork 2008, scikit-learn's default);
     ``ignore_ties=True`` ranks ties by decreasing column index instead. Equals scikit-learn's
     ``dcg_score``."""
+    from .multiclass import check_flag
+
     _check_k_base(k, log_base)
+    ignore_ties = check_flag(ignore_ties, "ignore_ties")
     gains, scores, weights = _gain_input(y_true, y_score, sample_weight)
     discount = _discounts(gains.shape[1], k, float(log_base))
-    return _mean(_dcg_rows(gains, scores, discount, bool(ignore_ties)), weights)
+    return _mean(_dcg_rows(gains, scores, discount, ignore_ties), weights)
 
 
 def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight: Any = None,
@@ -176,7 +179,10 @@ def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight
     """Normalised DCG: DCG / ideal DCG (the DCG of the labels ranked by their gains), per sample,
     averaged; a sample whose ideal DCG is 0 scores 0 (scikit-learn's policy). Gains must be ≥ 0.
     Ties as :func:`dcg_score`; the log base cancels. Equals scikit-learn's ``ndcg_score``."""
+    from .multiclass import check_flag
+
     _check_k_base(k, 2)
+    ignore_ties = check_flag(ignore_ties, "ignore_ties")
     gains, scores, weights = _gain_input(y_true, y_score, sample_weight)
     if (gains < 0).any():
         i, j = np.argwhere(gains < 0)[0]

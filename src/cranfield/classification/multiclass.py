@@ -152,8 +152,20 @@ def multi_input(y_true: Any, y_score: Any, *, labels: Sequence[Hashable] | None 
     return MultiInput(scores, classes, check_weights(sample_weight, n), codes=codes)
 
 
+def is_choice(value: Any, allowed: tuple) -> bool:
+    """``value in allowed`` for a None, str or bool ``value`` (never an elementwise array comparison)."""
+    return (value is None or isinstance(value, (str, bool))) and value in allowed
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A True/False option (NumPy booleans accepted); anything else is a UsageError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise UsageError(f"{name} must be True or False, found {value!r}")
+    return bool(value)
+
+
 def _check_average(average: Any, allowed: tuple = AVERAGE_CHOICES) -> None:
-    if average not in allowed:
+    if not is_choice(average, allowed):
         raise UsageError(f"average must be one of {allowed!r}, found {average!r}")
 
 
@@ -311,7 +323,7 @@ def roc_auc_multiclass(y_true: Any, y_prob: Any = None, *, multi_class: str = "o
     weights (as scikit-learn). A class with no sample (or, OvR, no negative) is an error. Unlike
     scikit-learn, the scores need not be probabilities (the areas only rank them).
     """
-    if multi_class not in ("ovr", "ovo"):
+    if not is_choice(multi_class, ("ovr", "ovo")):
         raise UsageError(f"multi_class must be 'ovr' or 'ovo', found {multi_class!r}")
     if (y_prob is None) == (y_score is None):
         raise UsageError("give the scores once, as y_prob or y_score")
@@ -364,9 +376,10 @@ def class_curves(y_true: Any, y_score: Any, *, kind: str = "roc", average: str |
     from . import curves
 
     makers = {"roc": curves.roc_curve, "pr": curves.pr_curve, "det": curves.det_curve}
-    if kind not in makers:
+    if not is_choice(kind, tuple(makers)):
         raise UsageError(f"kind must be 'roc', 'pr' or 'det', found {kind!r}")
     _check_average(average, (None, "micro"))
+    drop_intermediate = check_flag(drop_intermediate, "drop_intermediate")
     data = multi_input(y_true, y_score, labels=labels, sample_weight=sample_weight)
     truth = data.truth()
     make = makers[kind]
@@ -390,6 +403,7 @@ def top_k_accuracy(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = T
     """
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise UsageError(f"k must be a positive integer, found {k!r}")
+    normalize = check_flag(normalize, "normalize")
     if not _is_matrix(y_score):
         from ._validation import check_scores
 

@@ -92,6 +92,9 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
     sample's counts, as scikit-learn). For multilabel input ``labels`` are column indices; for one
     label per sample they are classes (a class that never occurs gets zeros). Integer counts
     without weights."""
+    from .multiclass import check_flag
+
+    samplewise = check_flag(samplewise, "samplewise")
     weights = None
     if is_multilabel(y_true, y_pred):
         truth, pred = _indicators(y_true, y_pred)
@@ -134,6 +137,9 @@ def subset_accuracy(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_
     """Fraction (``normalize=False``: weighted number) of samples whose predicted label set equals
     the true one (exact match); for one label per sample, the accuracy. Equals scikit-learn's
     ``accuracy_score`` on the same input."""
+    from .multiclass import check_flag
+
+    normalize = check_flag(normalize, "normalize")
     if is_multilabel(y_true, y_pred):
         truth, pred = _indicators(y_true, y_pred)
         exact = (truth == pred).all(axis=1)

@@ -93,11 +93,14 @@ def log_loss(y_true: Any, y_prob: Any, *, sample_weight: Any = None, labels: Seq
     [ε, 1 − ε] with ε the float64 machine epsilon and are not renormalised (as scikit-learn ≥ 1.5).
     Reference: Bishop (2006), Pattern Recognition and Machine Learning, §4.3.4.
     """
+    from .multiclass import check_flag
+
+    normalize = check_flag(normalize, "normalize")
     onehot, prob, weights, _ = _multiclass(y_true, y_prob, labels, sample_weight)
     eps = np.finfo(np.float64).eps
     clipped = np.clip(prob, eps, 1 - eps)
     loss = -np.sum(onehot * np.log(clipped), axis=1)
-    return _total(loss, weights, bool(normalize))
+    return _total(loss, weights, normalize)
 
 
 def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
@@ -109,7 +112,7 @@ def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None, pos_labe
     (range [0, 2]). ``y_prob``: the positive class's probability (1-D, binary, ``pos_label``) or an
     n×C matrix whose rows sum to 1 (columns in the order of the sorted classes or of ``labels``).
     Equals scikit-learn's ``brier_score_loss``."""
-    if scale_by_half not in ("auto", True, False):
+    if not (scale_by_half == "auto" if isinstance(scale_by_half, str) else isinstance(scale_by_half, (bool, np.bool_))):
         raise UsageError(f"scale_by_half must be 'auto', True or False, found {scale_by_half!r}")
     prob = _probabilities(y_prob)
     if prob.ndim == 2 and prob.shape[1] >= 2:

@@ -93,7 +93,7 @@ KAPPA_WEIGHTS = (None, "linear", "quadratic")
 
 
 def _kappa(m, div, weights=None):
-    if weights not in KAPPA_WEIGHTS:
+    if not ((weights is None or isinstance(weights, str)) and weights in KAPPA_WEIGHTS):
         raise UsageError(f"weights must be None, 'linear' or 'quadratic', found {weights!r}")
     m = m / m.sum() if m.sum() > 0 else m  # scale-free: proportions cannot overflow (huge weights)
     t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
@@ -263,7 +263,7 @@ def _check_params(rate: RateDef, params: dict, average: Any) -> None:
     unknown = set(params) - set(rate.parameters)
     if unknown:
         raise UsageError(f"rate {rate.name!r} takes no parameter {', '.join(sorted(unknown))}")
-    if average not in AVERAGES:
+    if not ((average is None or isinstance(average, str)) and average in AVERAGES):
         raise UsageError(f"average must be one of {AVERAGES!r}, found {average!r}")
 
 

@@ -50,9 +50,9 @@ def evaluate_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
     "none": per class), top-1 and top-2 accuracy, and the confusion matrix of the top-scored class
     (or of ``pred``). ``average`` also averages the per-class rates of a multiclass matrix.
     """
-    if average not in AVERAGES:
+    if not (isinstance(average, str) and average in AVERAGES):
         raise UsageError(f"--average must be one of {', '.join(AVERAGES)}, found {average!r}")
-    if multi_class not in ("ovr", "ovo"):
+    if not (isinstance(multi_class, str) and multi_class in ("ovr", "ovo")):
         raise UsageError(f"--multi-class must be ovr or ovo, found {multi_class!r}")
     class_scores = list(dict.fromkeys(class_scores or ()))
     if multi_class == "ovo" and average not in ("macro", "weighted"):
