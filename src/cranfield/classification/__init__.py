@@ -3,9 +3,12 @@
 Modules: :mod:`.confusion` (ConfusionMatrix), :mod:`.rates` (every rate, declared once),
 :mod:`.curves` (ROC/PR/DET from one sufficient statistic, AUC, AP, EER, threshold sweep),
 :mod:`.thresholds` (best_threshold, operating_point), :mod:`.probabilistic` (log-loss, Brier,
-multi-class AUC, regression errors), :mod:`.calibration` (reliability, ECE, Brier
-decomposition, calibration slope), :mod:`.clustering` (external and internal clustering scores),
-:mod:`.regression` (R², deviances, ...), :mod:`.measures` (functions and the registry MEASURES).
+hinge, regression errors, D²), :mod:`.multiclass` (mAP, OvR/OvO ROC AUC, per-class curves, top-k),
+:mod:`.multilabel` (per-label confusion matrices, Hamming loss, subset accuracy),
+:mod:`.label_ranking` (LRAP, coverage, ranking loss, DCG/nDCG), :mod:`.calibration` (reliability,
+ECE, Brier decomposition, calibration slope), :mod:`.clustering` (external and internal
+clustering scores), :mod:`.regression` (R², deviances, ...), :mod:`.measures` (functions and
+the registry MEASURES).
 Names are imported lazily so that ``import cranfield.classification`` stays cheap.
 """
 
@@ -23,7 +26,14 @@ _LAZY: dict[str, str] = {
     "pr_curve": "curves", "det_curve": "curves", "roc_auc": "curves", "average_precision": "curves",
     "interpolated_average_precision": "curves", "equal_error_rate": "curves", "threshold_sweep": "curves",
     "OperatingPoint": "thresholds", "best_threshold": "thresholds", "operating_point": "thresholds",
-    "log_loss": "probabilistic", "brier_score": "probabilistic", "roc_auc_multiclass": "probabilistic",
+    "BinnedCounts": "curves", "auc": "curves", "recall_at_precision": "curves", "precision_at_recall": "curves",
+    "average_precision_multiclass": "multiclass", "class_curves": "multiclass", "top_k_accuracy": "multiclass",
+    "multilabel_confusion_matrix": "multilabel", "hamming_loss": "multilabel", "subset_accuracy": "multilabel",
+    "label_ranking_average_precision": "label_ranking", "coverage_error": "label_ranking",
+    "label_ranking_loss": "label_ranking", "dcg_score": "label_ranking", "ndcg_score": "label_ranking",
+    "hinge_loss": "probabilistic", "d2_absolute_error_score": "probabilistic", "d2_pinball_score": "probabilistic",
+    "d2_tweedie_score": "probabilistic", "d2_log_loss_score": "probabilistic", "d2_brier_score": "probabilistic",
+    "log_loss": "probabilistic", "brier_score": "probabilistic", "roc_auc_multiclass": "multiclass",
     "mean_squared_error": "probabilistic", "root_mean_squared_error": "probabilistic",
     "mean_absolute_error": "probabilistic", "r2_score": "probabilistic",
     "MEASURES": "measures", "MeasureInfo": "measures", "get_measure": "measures", "measure_names": "measures",

@@ -37,11 +37,34 @@ def _label_measure(rate: RateDef) -> Callable:
     def measure(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Sequence[Hashable] | None = None,
                 pos_label: Hashable | None = None, average: str | None = "binary", zero_division="warn",
                 **params) -> Any:
+        from .multilabel import is_multilabel, multilabel_rate
+
+        if is_multilabel(y_true, y_pred):
+            return multilabel_rate(rate.name, y_true, y_pred, average=average, labels=labels,
+                                   sample_weight=sample_weight, zero_division=zero_division, **params)
+        select = None
+        if labels is not None and (rate.scope == "matrix" or average != "binary"):
+            # scikit-learn's labels=: the classes to report (a subset, or classes that never occur), in that
+            # order. Counts rates: samples of the other classes still count as errors of these; whole-matrix
+            # rates (kappa, MCC, accuracy...): the matrix restricted to these classes (the other samples dropped)
+            from ._validation import encode_labels
+
+            found, _ = encode_labels((y_true, "y_true"), (y_pred, "y_pred"))
+            chosen = list(labels)
+            if len(set(chosen)) != len(chosen):
+                from ..errors import UsageError
+
+                raise UsageError(f"labels contains duplicates: {chosen!r}")
+            labels = chosen + [c for c in found if c not in set(chosen)]
+            select = list(range(len(chosen)))
         cm = ConfusionMatrix.from_labels(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                                         pos_label=pos_label if average == "binary" else None)
+                                         pos_label=pos_label if average == "binary" and select is None else None)
         positive = None if cm.positive is None else cm.labels.index(cm.positive)
-        value, undefined = compute_rate(rate, cm.matrix, positive=positive, average=average,
-                                        zero_division=zero_division, **params)
+        matrix = cm.matrix
+        if select is not None and rate.scope == "matrix":
+            matrix, select = matrix[: len(select), : len(select)], None
+        value, undefined = compute_rate(rate, matrix, positive=positive, average=average,
+                                        zero_division=zero_division, select=select, **params)
         if undefined and zero_division == "warn":
             warn_undefined(f"{rate.name} is undefined (0/0); set to {rate.undefined}. "
                            "Pass zero_division= to choose the value and silence this warning.")
@@ -51,7 +74,8 @@ def _label_measure(rate: RateDef) -> Callable:
     names = ", ".join((rate.name, *rate.aliases))
     measure.__doc__ = (f"{rate.name}: {rate.formula} (names: {names}). Reference: {rate.reference}.\n\n"
                        "Computed on ``ConfusionMatrix.from_labels(y_true, y_pred, ...)``; see "
-                       ":mod:`cranfield.classification.measures` for the options.")
+                       ":mod:`cranfield.classification.measures` for the options. Indicator matrices (multilabel) "
+                       "go to :func:`cranfield.classification.multilabel.multilabel_rate`.")
     return measure
 
 

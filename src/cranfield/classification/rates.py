@@ -21,16 +21,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from ..errors import MeasureError, UsageError
 from ._validation import normalize_weights
 
-__all__ = ["RateDef", "RATES", "AVERAGES", "get_rate", "rate_names", "compute_rate", "counts_from_matrix"]
+__all__ = ["RateDef", "RATES", "AVERAGES", "get_rate", "rate_names", "compute_rate", "rate_from_counts",
+           "counts_from_matrix"]
 
-AVERAGES = ("binary", "micro", "macro", "weighted", None)
+AVERAGES = ("binary", "micro", "macro", "weighted", "samples", None)
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,13 @@ class _Divider:
 
 
 def _fbeta(c, div, beta=1.0):
+    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) or not beta >= 0:
+        raise UsageError(f"beta must be a non-negative number or inf, found {beta!r}")
+    if np.isposinf(beta):  # the limit β → ∞ of F-β is recall (as scikit-learn)
+        return div(c.tp, c.tp + c.fn)
     b2 = float(beta) ** 2
-    if not b2 >= 0 or not np.isfinite(b2):
-        raise UsageError(f"beta must be a non-negative number, found {beta!r}")
+    if not np.isfinite(b2):
+        raise UsageError(f"beta={beta!r} overflows β²; use beta=float('inf') for the limit (recall)")
     return div((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp)
 
 
@@ -84,16 +89,35 @@ def _mcc(m, div):
     return div(np.trace(m) * s - t @ p, np.sqrt((s * s - p @ p) * (s * s - t @ t)))
 
 
-def _kappa(m, div):
+KAPPA_WEIGHTS = (None, "linear", "quadratic")
+
+
+def _kappa(m, div, weights=None):
+    if not ((weights is None or isinstance(weights, str)) and weights in KAPPA_WEIGHTS):
+        raise UsageError(f"weights must be None, 'linear' or 'quadratic', found {weights!r}")
     m = m / m.sum() if m.sum() > 0 else m  # scale-free: proportions cannot overflow (huge weights)
     t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
-    return div(np.trace(m) * s - t @ p, s * s - t @ p)
+    if weights is None:
+        return div(np.trace(m) * s - t @ p, s * s - t @ p)
+    # weighted kappa (Cohen 1968): 1 − Σ w_ij O_ij / Σ w_ij E_ij, E = outer(row sums, column sums) / n,
+    # w_ij = |i − j| or (i − j)², classes in label order; the products in scikit-learn's order
+    k = len(m)
+    gap = np.abs(np.arange(k)[:, None] - np.arange(k)[None, :]).astype(np.float64)
+    w = gap if weights == "linear" else gap**2
+    expected = np.outer(p, t) / s if s > 0 else np.zeros_like(m)
+    return 1.0 - div(np.sum(w * m), np.sum(w * expected))
 
 
-def _balanced_accuracy(m, div):
+def _balanced_accuracy(m, div, adjusted=False):
+    if not isinstance(adjusted, (bool, np.bool_)):
+        raise UsageError(f"adjusted must be True or False, found {adjusted!r}")
     support = m.sum(axis=1)
     present = support > 0
-    return div(np.sum(np.diag(m)[present] / support[present]), np.count_nonzero(present))
+    score = div(np.sum(np.diag(m)[present] / support[present]), np.count_nonzero(present))
+    if adjusted:  # chance-corrected (scikit-learn's adjusted=True): (score − 1/k) / (1 − 1/k), k classes present
+        chance = div(1.0, np.count_nonzero(present))
+        return div(score - chance, 1.0 - chance)
+    return score
 
 
 _F = "Fawcett 2006"
@@ -145,13 +169,15 @@ RATES: tuple[RateDef, ...] = (
     RateDef("accuracy", ("acc",), "trace(C) / n", _F, lambda m, d: d(np.trace(m), m.sum()), scope="matrix"),
     RateDef("error_rate", ("err", "misclassification_rate"), "1 − accuracy", _F,
             lambda m, d: d(m.sum() - np.trace(m), m.sum()), scope="matrix", greater_is_better=False),
-    RateDef("balanced_accuracy", ("bacc",), "mean over classes present in y_true of recall; binary: (TPR + TNR) / 2",
-            "Brodersen et al. 2010, ICPR", _balanced_accuracy, scope="matrix"),
+    RateDef("balanced_accuracy", ("bacc",), "mean over classes present in y_true of recall; binary: (TPR + TNR) / 2; "
+            "adjusted: (score − 1/k) / (1 − 1/k)", "Brodersen et al. 2010, ICPR", _balanced_accuracy, scope="matrix",
+            parameters=("adjusted",)),
     RateDef("mcc", ("matthews_corrcoef", "phi"), "(c n − t·p) / √((n² − p·p)(n² − t·t)); binary: "
             "(TP TN − FP FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))", "Matthews 1975; Gorodkin 2004", _mcc,
             scope="matrix"),
-    RateDef("kappa", ("cohen_kappa", "cohens_kappa"), "(p_o − p_e) / (1 − p_e) = (c n − t·p) / (n² − t·p)",
-            "Cohen 1960", _kappa, scope="matrix", undefined=np.nan),
+    RateDef("kappa", ("cohen_kappa", "cohens_kappa"), "(p_o − p_e) / (1 − p_e) = (c n − t·p) / (n² − t·p); "
+            "weighted: 1 − Σ w_ij O_ij / Σ w_ij E_ij, w = |i − j| or (i − j)²", "Cohen 1960; Cohen 1968", _kappa,
+            scope="matrix", undefined=np.nan, parameters=("weights",)),
 )
 
 _BY_NAME: dict[str, RateDef] = {}
@@ -206,31 +232,58 @@ def _nanaverage(values: np.ndarray, weights: np.ndarray | None) -> float:
 
 
 def compute_rate(rate: RateDef, matrix: np.ndarray, *, positive: int | None = None, average: str | None = "binary",
-                 zero_division="warn", **params) -> tuple[float | np.ndarray, bool]:
+                 zero_division="warn", select: Sequence[int] | None = None, **params
+                 ) -> tuple[float | np.ndarray, bool]:
     """Value of ``rate`` on ``matrix`` and whether a 0/0 was replaced by the zero_division value.
 
     ``positive`` is the index of the positive class for ``average="binary"``. For counts rates,
     ``average=None`` gives one value per class; "micro" sums the counts over classes first;
     "macro" is the unweighted mean of the per-class values and "weighted" their mean weighted by
-    support (TP + FN), both ignoring NaN values (as scikit-learn). Matrix rates ignore ``average``.
+    support (TP + FN), both ignoring NaN values (as scikit-learn). ``select``: the indices of the
+    classes to report and average over (scikit-learn's ``labels=`` subset; the other classes still
+    count as errors). Matrix rates ignore ``average``.
     """
-    unknown = set(params) - set(rate.parameters)
-    if unknown:
-        raise UsageError(f"rate {rate.name!r} takes no parameter {', '.join(sorted(unknown))}")
-    if average not in AVERAGES:
-        raise UsageError(f"average must be one of {AVERAGES!r}, found {average!r}")
-    fill = _fill(rate, zero_division)
-    div = _Divider()
+    _check_params(rate, params, average)
+    if average == "samples":
+        raise UsageError("average='samples' needs multilabel input (an n×C indicator y_true and y_pred)")
     m = np.asarray(matrix, dtype=np.float64)
     if not rate.count:  # ratios: counts times a power of two (exact) so that products cannot over/underflow
         m = normalize_weights(m)[0]
     if rate.scope == "matrix":
+        fill = _fill(rate, zero_division)
+        div = _Divider()
         value = rate.kernel(m, div, **params)
         undefined = bool(np.any(div.undefined))
         return (fill if undefined else float(value)), undefined
-    counts = counts_from_matrix(m)
+    return rate_from_counts(rate, counts_from_matrix(m), positive=positive, average=average,
+                            zero_division=zero_division, select=select, **params)
+
+
+def _check_params(rate: RateDef, params: dict, average: Any) -> None:
+    unknown = set(params) - set(rate.parameters)
+    if unknown:
+        raise UsageError(f"rate {rate.name!r} takes no parameter {', '.join(sorted(unknown))}")
+    if not ((average is None or isinstance(average, str)) and average in AVERAGES):
+        raise UsageError(f"average must be one of {AVERAGES!r}, found {average!r}")
+
+
+def rate_from_counts(rate: RateDef, counts: SimpleNamespace, *, positive: int | None = None,
+                     average: str | None = "binary", zero_division="warn", select: Sequence[int] | None = None,
+                     **params) -> tuple[float | np.ndarray, bool]:
+    """A counts rate from one-vs-rest ``counts`` (``tp, fp, fn, tn`` arrays, one entry per class;
+    per-sample counts of multilabel input give per-sample values with ``average=None``)."""
+    _check_params(rate, params, average)
+    if average == "samples":
+        raise UsageError("average='samples' is computed from per-sample counts by the multilabel functions")
+    if rate.scope != "counts":
+        raise UsageError(f"{rate.name} is computed on a whole confusion matrix, not on one-vs-rest counts")
+    fill = _fill(rate, zero_division)
+    div = _Divider()
+    if select is not None:
+        index = np.asarray(select, dtype=np.intp)
+        counts = SimpleNamespace(**{k: np.asarray(v, dtype=np.float64)[index] for k, v in vars(counts).items()})
     if average == "micro":
-        counts = SimpleNamespace(**{k: np.atleast_1d(v.sum()) for k, v in vars(counts).items()})
+        counts = SimpleNamespace(**{k: np.atleast_1d(np.sum(v)) for k, v in vars(counts).items()})
     elif average == "binary":
         if positive is None:
             raise UsageError("average='binary' needs a positive class; pass pos_label= or choose "
@@ -244,5 +297,5 @@ def compute_rate(rate: RateDef, matrix: np.ndarray, *, positive: int | None = No
         return float(values[0]), undefined
     if average is None:
         return values, undefined
-    weights = None if average == "macro" else counts.tp + counts.fn
+    weights = counts.tp + counts.fn if average == "weighted" else None
     return _nanaverage(values, weights), undefined
