@@ -51,11 +51,19 @@ def _t_power(effect: float, n: int, alpha: float, alternative: str) -> float:
     from scipy import stats
 
     df, nc = n - 1, effect * np.sqrt(n)
+
+    def upper(c: float, lam: float) -> float:
+        # P(T' > c); the lower tail P(T' < -c; λ) is upper(c, -λ): scipy's noncentral t cdf is NaN
+        # far in its lower tail (e.g. t = -3.05, 12 df, λ = 7.2), its survival function is not;
+        # a tail beyond double precision is 0
+        value = float(stats.nct.sf(c, df, lam))
+        return value if np.isfinite(value) else 0.0
+
     if alternative == "two-sided":
-        crit = stats.t.ppf(1 - alpha / 2, df)
-        return float(stats.nct.sf(crit, df, nc) + stats.nct.cdf(-crit, df, nc))
-    crit = stats.t.ppf(1 - alpha, df)
-    return float(stats.nct.sf(crit, df, nc) if alternative == "larger" else stats.nct.cdf(-crit, df, nc))
+        crit = float(stats.t.ppf(1 - alpha / 2, df))
+        return min(1.0, upper(crit, nc) + upper(crit, -nc))
+    crit = float(stats.t.ppf(1 - alpha, df))
+    return upper(crit, nc) if alternative == "larger" else upper(crit, -nc)
 
 
 def paired_power(*, n: int, diff: float, sd: float, alpha: float = 0.05, alternative: str = "two-sided") -> float:
