@@ -393,7 +393,7 @@ def _compare_aligned(systems, measures, query_ids, matrices, *, test, correction
                 what = (f"{n_permutations:,} resamples give p >= 1/(B+1) = {1 / (n_permutations + 1):.2g}"
                         if monte_carlo or correction == "randomized-tukey" else
                         f"the exact test over {n} queries gives p >= 2/2^{n} = {floor:.2g}")
-                message = (f"{what}; {correction} over {family_size} tests then gives adjusted p >= {smallest:.2g} > "
+                message = (f"{what}; {correction} over {family_size} test{'s' if family_size != 1 else ''} then gives adjusted p >= {smallest:.2g} > "
                            f"alpha = {alpha:g}: no pair can be significant")
                 if monte_carlo or correction == "randomized-tukey":
                     message += (f"; use n_permutations='auto' (--permutations auto), which raises B to "
