@@ -35,7 +35,9 @@ def test_numbers_match_the_building_blocks(rng):
             ref = stats.ttest_rel(x, y)
             assert p.p_value == pytest.approx(ref.pvalue, rel=1e-10)
             assert p.diff == pytest.approx((x - y).mean(), abs=1e-14)
-            assert (p.ci_low, p.ci_high) == pytest.approx(stats.norm.interval(0.95, (x - y).mean(), stats.sem(x - y)), abs=1e-12)
+            # ci="auto" is the t interval, the one the t test inverts (issue 17; it was normal from n = 30)
+            assert (p.ci_low, p.ci_high) == pytest.approx(stats.t.interval(0.95, len(x) - 1, (x - y).mean(), stats.sem(x - y)), abs=1e-12)
+            assert p.statistic == pytest.approx(ref.statistic, rel=1e-10) and p.df == len(x) - 1 and p.n == len(x)
             assert p.effect_size == pytest.approx((x - y).mean() / (x - y).std(ddof=1), rel=1e-12)
             assert (p.wins, p.ties, p.losses) == ((x > y).sum(), (x == y).sum(), (x < y).sum())
             raw.append(p.p_value)
@@ -44,7 +46,7 @@ def test_numbers_match_the_building_blocks(rng):
         assert [p.significant for p in c.pairs if p.measure == m] == [bool(q <= 0.05) for q in adjusted]
     s = c.summary("AP", "coord")
     x = np.array([values["coord"]["AP"][q] for q in qids])
-    assert (s.mean, s.ci_low, s.ci_high) == pytest.approx((x.mean(), *stats.norm.interval(0.95, x.mean(), stats.sem(x))), abs=1e-12)
+    assert (s.mean, s.ci_low, s.ci_high) == pytest.approx((x.mean(), *stats.t.interval(0.95, len(x) - 1, x.mean(), stats.sem(x))), abs=1e-12)
 
 
 def test_pairs_are_matched_by_query_id_not_position(rng):
@@ -101,7 +103,7 @@ def test_input_errors(rng):
     values = _values(rng, n=5)
     with pytest.raises(UsageError, match="baseline"):
         compare_values(values, baseline="nope")
-    for option in [dict(test="z"), dict(correction="sidak"), dict(ci="wald"), dict(alpha=5), dict(missing="drop")]:
+    for option in [dict(test="z"), dict(correction="sidakk"), dict(ci="wald"), dict(alpha=5), dict(missing="drop")]:
         with pytest.raises(UsageError):
             compare_values(values, **option)
 
@@ -118,7 +120,7 @@ def test_baseline_pairs_and_marks(rng):
 def test_json_has_exactly_the_documented_shape(rng):
     c = compare_values(_values(rng, n=20), test="randomization", n_permutations=500)
     doc = json.loads(c.to_json())
-    assert set(doc) == {"measures"}
+    assert set(doc) == {"schema", "settings", "measures"}  # the settings block: test_outputs.py
     assert set(doc["measures"]) == {"AP", "nDCG@10"}
     for block in doc["measures"].values():
         assert set(block) == {"systems", "pairs"}
@@ -127,7 +129,8 @@ def test_json_has_exactly_the_documented_shape(rng):
             assert set(s) == {"mean", "ci_low", "ci_high"}
         assert len(block["pairs"]) == 3
         for p in block["pairs"]:
-            assert set(p) == {"a", "b", "diff", "ci_low", "ci_high", "effect_size", "p_value", "p_adjusted", "significant"}
+            assert set(p) == {"a", "b", "diff", "ci_low", "ci_high", "effect_size", "p_value", "p_adjusted", "significant",
+                              "n", "statistic", "df", "p_method", "p_floored", "wins", "ties", "losses"}
             assert isinstance(p["significant"], bool)
     assert json.loads(c.render("json")) == doc
 
@@ -142,7 +145,7 @@ def test_renderings(rng):
     rows = list(csv.DictReader(io.StringIO(c.render("csv"))))
     assert len(rows) == 6 and float(rows[0]["p_value"]) == c.pairs[0].p_value
     assert "<table>" in c._repr_html_() and "<b>" in c._repr_html_()
-    assert c.to_pandas("pairs").shape == (6, 15)
+    assert c.to_pandas("pairs").shape == (6, 29)  # 15 numbers + 14 settings columns (issue 17)
     assert c.to_pandas("systems").shape == (6, 5)
     diffs = c.to_pandas("differences")
     assert diffs.shape == (6 * 40, 5)

@@ -53,7 +53,7 @@ def test_holm_hand_example():
 
 def test_adjust_errors():
     with pytest.raises(UsageError):
-        adjust_pvalues([0.1], method="sidak")
+        adjust_pvalues([0.1], method="sidakk")
     with pytest.raises(InputError):
         adjust_pvalues([1.2], method="holm")
 

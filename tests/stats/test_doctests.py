@@ -3,7 +3,7 @@ import importlib
 
 import pytest
 
-MODULES = ["intervals", "paired", "corrections", "effects", "compare"]
+MODULES = ["intervals", "paired", "corrections", "effects", "compare", "equivalence", "power"]
 
 
 @pytest.mark.parametrize("name", MODULES)

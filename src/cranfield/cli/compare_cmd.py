@@ -10,7 +10,21 @@ from ._options import evaluate_options, evaluation_options, input_options, missi
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
-CORRECTIONS = ("none", "bonferroni", "holm", "bh", "tukey", "randomized-tukey")
+# the library's choices (cranfield.stats.compare.COMPARE_CORRECTIONS / FAMILIES, paired.ZERO_METHODS;
+# tests/stats check they agree), spelt here so that --help does not import numpy
+CORRECTIONS = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "hochberg", "hommel", "bh", "by", "tukey",
+               "randomized-tukey")
+FAMILIES = ("measure", "all")
+ZERO_METHODS = ("wilcox", "pratt", "zsplit")
+
+
+def _permutations(value: str):
+    if value == "auto":
+        return "auto"
+    try:
+        return int(value)
+    except ValueError:
+        raise UsageError(f"--permutations: expected a whole number or 'auto', found {value!r}") from None
 
 
 @click.command("compare", context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,13 +34,19 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh", "tukey", "randomized-tukey")
               help="Measure to compare on (repeatable), e.g. -m AP -m nDCG@10. Default: AP.")
 @click.option("--test", type=click.Choice(TESTS), default="t", show_default=True, help="Paired test over queries.")
 @click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
-              help="Multiple-comparison correction over the pairs of each measure.")
+              help="Multiple-comparison correction over the family of pairs (see --family); tukey and "
+                   "randomized-tukey are Tukey's HSD, a test of its own over all systems of a measure.")
+@click.option("--family", type=click.Choice(FAMILIES), default="measure", show_default=True,
+              help="What the correction covers: the pairs of each measure, or all measures' pairs together.")
+@click.option("--zero-method", type=click.Choice(ZERO_METHODS), default="wilcox", show_default=True,
+              help="Wilcoxon test: zero differences dropped (wilcox), kept in the ranking (pratt) or split (zsplit).")
 @click.option("--baseline", metavar="RUN", help="Compare each run with this one only (run name or file name).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
 @click.option("--ci", type=click.Choice(("auto", "normal", "t", "bootstrap", "bca")), default="auto", show_default=True,
-              help="Confidence intervals: auto = Student t below 30 queries, else normal.")
-@click.option("--permutations", type=int, default=10_000, show_default=True,
-              help="Random permutations / bootstrap resamples.")
+              help="Confidence intervals: auto = Student t (the interval of the t test).")
+@click.option("--permutations", default="10000", show_default=True, metavar="B|auto",
+              help="Random permutations / bootstrap resamples; 'auto' raises B until the smallest Monte Carlo p "
+                   "can pass the correction.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the resampling tests.")
 @missing_option
 @evaluation_options
@@ -34,10 +54,11 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh", "tukey", "randomized-tukey")
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically) instead of stdout.")
-def command(qrels, runs, measures, test, correction, baseline, alpha, ci, permutations, seed, missing, names,
+def command(qrels, runs, measures, test, correction, family, zero_method, baseline, alpha, ci, permutations, seed, missing, names,
             qrels_columns, run_columns, digits, fmt, output, **evaluation):
     """Compare RUNS on QRELS: means with confidence intervals, paired tests over queries,
-    corrected p-values, effect sizes (Cohen's d_z) and wins/ties/losses.
+    corrected p-values, effect sizes (Cohen's d_z) and wins/ties/losses. Every output says how it
+    was computed (test, statistic and df, correction and family, alpha, CI method, resamples, seed).
 
     Runs are paired by query id. Runs over different queries are refused unless --missing says
     what to do (intersect: the common queries; zero: a missing query counts as 0) or -c
@@ -49,6 +70,7 @@ def command(qrels, runs, measures, test, correction, baseline, alpha, ci, permut
       cranfield compare qrels.txt a.run b.run c.run --test randomization --baseline a.run
       cranfield compare qrels.txt --name bm25=a.run --name tfidf=b.run --missing intersect
       cranfield compare qrels.txt a.run b.run --format json --output cmp.json
+      cranfield compare qrels.txt *.run --test randomization --permutations auto --family all -m AP -m P@10
     """
     import cranfield
     from ..io.atomic import write_text_output
@@ -60,9 +82,20 @@ def command(qrels, runs, measures, test, correction, baseline, alpha, ci, permut
         raise UsageError(f"expected at least 2 runs to compare, found {len(specs)}")
     qrels_data = read_qrels_file(qrels, qrels_columns)
     named = read_runs(specs, run_columns=run_columns)
-    with cli_terms():
+    import warnings
+
+    from ..stats.compare import MonteCarloFloorWarning
+
+    with cli_terms(), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MonteCarloFloorWarning)
         comparison = cranfield.compare(qrels_data, named, list(measures) or ["AP"], test=test, correction=correction,
                                        baseline=baseline_name(baseline, named, [p for p, _ in specs]), alpha=alpha,
-                                       ci=ci, n_permutations=permutations, random_state=seed, missing=missing,
+                                       ci=ci, n_permutations=_permutations(permutations), random_state=seed, missing=missing,
+                                       zero_method=zero_method, family=family,
                                        evaluate_options=evaluate_options(**evaluation))
+    for warning in caught:
+        if issubclass(warning.category, MonteCarloFloorWarning):
+            click.echo(f"cranfield: warning: {warning.message}", err=True)
+        else:
+            warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
     write_text_output(comparison.render(fmt, digits=digits), output)

@@ -36,7 +36,7 @@ def centre(d: np.ndarray, test: str) -> np.ndarray:
 
 
 def test_intervals(d, *, test: str, p_values, p_adjusted, significant, alpha: float, n_permutations: int,
-                   random_state) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                   random_state, zero_method: str = "wilcox") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(centre, low, high)`` per row of ``d`` (pairs, queries); an end is ±inf when no shift is
     rejected (a resampling test cannot reach a level below its smallest p)."""
     from ..stats.paired import paired_pvalues
@@ -58,7 +58,8 @@ def test_intervals(d, *, test: str, p_values, p_adjusted, significant, alpha: fl
     def rejected(shifts: np.ndarray) -> np.ndarray:
         """Whether the test rejects each shift; ``shifts`` (2 · pairs, k), one call for all."""
         shifted = (rows[:, None, :] - shifts[:, :, None]).reshape(-1, rows.shape[1])
-        _, pv = paired_pvalues(shifted, test=test, n_permutations=n_permutations, random_state=seed)
+        _, pv = paired_pvalues(shifted, test=test, n_permutations=n_permutations, random_state=seed,
+                               zero_method=zero_method)
         return pv.reshape(shifts.shape) <= level2[:, None]
 
     direction = np.concatenate([-np.ones(len(d)), np.ones(len(d))])

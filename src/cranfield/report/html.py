@@ -19,7 +19,7 @@ from typing import Iterable, Sequence
 
 from .tables import Table
 
-__all__ = ["table_html", "chart_html", "file_info", "inputs_html", "document", "escape"]
+__all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape"]
 
 escape = html.escape
 
@@ -162,6 +162,13 @@ def inputs_html(files: Sequence[tuple[str, dict]], settings: Iterable[tuple[str,
             body = "".join(f"<dt>{escape(k)}</dt><dd>{_code_if(k, v)}</dd>" for k, v in items)
             parts.append(f"<h3>{title}</h3><dl>{body}</dl>")
     return "\n".join(parts)
+
+
+def definitions_html(title: str, items: Iterable[tuple[str, str]], *, element_id: str | None = None) -> str:
+    """A titled definition list (``<h3>`` + ``<dl>``) of (label, text) pairs."""
+    body = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in items)
+    attribute = f' id="{escape(element_id)}"' if element_id else ""
+    return f"<h3{attribute}>{escape(title)}</h3><dl>{body}</dl>"
 
 
 def _code_if(key: str, value: str) -> str:

@@ -120,7 +120,8 @@ def retrieval_html(study: RetrievalStudy, *, figures: dict | None = None, title:
                    command: str | None = None) -> str:
     """The self-contained HTML report of a study (charts drawn unless ``figures`` are given)."""
     from ..measures.base import parse_measure
-    from .html import chart_html, document, escape, file_info, inputs_html, table_html
+    from ..stats._report import settings_lines
+    from .html import chart_html, definitions_html, document, escape, file_info, inputs_html, table_html
 
     c = study.comparison
     figures = retrieval_figures(study) if figures is None else figures
@@ -128,6 +129,7 @@ def retrieval_html(study: RetrievalStudy, *, figures: dict | None = None, title:
     summary_part = table_html(summary, table_id="summary")
     if pairs.rows:
         summary_part += table_html(pairs, table_id="pairs", sortable=True)
+    summary_part += definitions_html("How the comparison was made", settings_lines(c), element_id="statistics-settings")
     charts = "".join(chart_html(fig, stem, caption, wide=stem.startswith(("differences", "forest")))
                      for stem, (fig, caption) in figures.items())
     files = [("qrels", file_info(study.qrels_path))] + [(f"run {name}", file_info(path))

@@ -4,8 +4,13 @@
   Clopper–Pearson) and ROC AUC (DeLong);
 * :mod:`.paired` — paired t, Wilcoxon, sign, randomization and bootstrap tests; DeLong's test
   for two AUCs; McNemar's test for two classifiers;
-* :mod:`.corrections` — Bonferroni, Holm, Benjamini–Hochberg; Tukey HSD and randomized Tukey HSD;
-* :mod:`.effects` — mean difference with CI, Cohen's d_z, wins/ties/losses;
+* :mod:`.corrections` — Bonferroni, Šidák, Holm, Holm–Šidák, Hochberg, Hommel, Benjamini–Hochberg,
+  Benjamini–Yekutieli; Tukey HSD and randomized Tukey HSD (tests of their own);
+* :mod:`.effects` — mean difference with CI, Cohen's d_z, wins/ties/losses; effect sizes with
+  intervals (d_z, g_z, d_av, g_av, common language, probability of superiority);
+* :mod:`.equivalence` — equivalence (TOST) and non-inferiority tests;
+* :mod:`.power` — power, minimum detectable difference, topic set size design (Sakai);
+* :mod:`.anova` — two-way ANOVA (system + topic) and a linear mixed model (statsmodels);
 * :mod:`.compare` — :func:`compare` / :func:`compare_values` → :class:`Comparison`;
 * :mod:`.roc`, :mod:`.roc_tests` — ROC statistics as pROC: partial AUC (McClish), bootstrap
   intervals of the AUC and of sensitivity/specificity at a point, unpaired DeLong, bootstrap and
@@ -16,9 +21,12 @@ scipy and pandas are imported only when a function needs them.
 
 from __future__ import annotations
 
-from .compare import Comparison, PairResult, SystemSummary, compare, compare_values
+from .anova import AnovaTable, MixedModelResult, SystemEffect, mixed_model, two_way_anova
+from .compare import Comparison, MonteCarloFloorWarning, PairResult, SystemSummary, compare, compare_values, needed_resamples
 from .corrections import adjust_pvalues, randomized_tukey_hsd, tukey_hsd
-from .effects import cohens_dz, mean_difference, win_tie_loss
+from .effects import EffectSize, cohens_dz, effect_size, hedges_correction, mean_difference, win_tie_loss
+from .equivalence import EquivalenceResult, noninferiority_test, tost_paired
+from .power import TopicSetSize, anova_power, minimum_detectable_difference, paired_power, pilot_variance, topic_set_size
 from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_ci
 from .roc import (BootstrapInterval, auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
                   specificity_at, specificity_ci)
@@ -27,7 +35,10 @@ from .paired import (AUCComparison, McNemarResult, TestResult, bootstrap_test, d
                      paired_pvalues, paired_t_test, paired_test, randomization_test, sign_test, wilcoxon_test)
 
 __all__ = [
-    "Comparison", "PairResult", "SystemSummary", "compare", "compare_values",
+    "Comparison", "PairResult", "SystemSummary", "compare", "compare_values", "MonteCarloFloorWarning", "needed_resamples",
+    "EffectSize", "effect_size", "hedges_correction", "EquivalenceResult", "tost_paired", "noninferiority_test",
+    "TopicSetSize", "paired_power", "minimum_detectable_difference", "anova_power", "pilot_variance", "topic_set_size",
+    "AnovaTable", "SystemEffect", "MixedModelResult", "two_way_anova", "mixed_model",
     "adjust_pvalues", "tukey_hsd", "randomized_tukey_hsd",
     "cohens_dz", "mean_difference", "win_tie_loss",
     "Interval", "mean_ci", "proportion_ci", "auc_ci", "delong_covariance",

@@ -10,9 +10,13 @@ from ..report.tables import TABLE_FORMATS, Marked, Table, render_table, table_ht
 
 __all__ = ["comparison_dict", "summary_table", "pairs_table", "render_comparison", "comparison_frame", "comparison_html"]
 
-_CORRECTION_NAMES = {"none": "no correction", "bonferroni": "Bonferroni correction", "holm": "Holm correction",
-                     "bh": "Benjamini-Hochberg correction (FDR)", "tukey": "Tukey HSD",
-                     "randomized-tukey": "randomized Tukey HSD"}
+_CORRECTION_NAMES = {"none": "no correction", "bonferroni": "Bonferroni correction", "sidak": "Šidák correction",
+                     "holm": "Holm correction", "holm-sidak": "Holm–Šidák correction",
+                     "hochberg": "Hochberg correction", "hommel": "Hommel correction",
+                     "bh": "Benjamini-Hochberg correction (FDR)", "by": "Benjamini-Yekutieli correction (FDR)",
+                     "tukey": "Tukey HSD", "randomized-tukey": "randomized Tukey HSD"}
+_CORRECTION_KINDS = {"none": "none", "bh": "FDR", "by": "FDR", "tukey": "test", "randomized-tukey": "test"}
+SCHEMA = "cranfield.comparison/2"
 _TEST_NAMES = {"t": "paired t test", "wilcoxon": "Wilcoxon signed-rank test", "sign": "sign test",
                "randomization": "randomization test", "bootstrap": "paired bootstrap test"}
 _CI_NAMES = {"normal": "normal", "t": "Student t", "bootstrap": "bootstrap percentile", "bca": "bootstrap BCa"}
@@ -22,16 +26,78 @@ def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _is_tukey(c) -> bool:
+    return c.settings["correction"] in ("tukey", "randomized-tukey")
+
+
+def settings_dict(c) -> dict:
+    """The settings block of the JSON document (docs/statistics.md, "JSON schema")."""
+    s = c.settings
+    test = {"name": s["test"], "title": _TEST_NAMES[s["test"]], "statistic": s.get("statistic"), "df": s.get("df"),
+            "p_method": s.get("p_method"), "exact": s.get("exact"), "two_sided": True}
+    if s["test"] == "wilcoxon":
+        test.update(zero_method=s.get("zero_method"), rank_digits=s.get("rank_digits"), continuity=s.get("continuity"))
+    correction = {"name": s["correction"], "title": _CORRECTION_NAMES[s["correction"]],
+                  "kind": _CORRECTION_KINDS.get(s["correction"], "FWER"),
+                  "family": s.get("family", "measure"), "family_size": s.get("family_size"),
+                  "family_members": ("each system against the baseline" if s["baseline"] is not None else "all pairs")
+                  + (" of every measure" if s.get("family") == "all" else " of one measure")}
+    return {"test": test, "correction": correction, "alpha": s["alpha"],
+            "ci": {"method": s["ci"], "title": _CI_NAMES.get(s["ci"], s["ci"]), "level": s["confidence"],
+                   "requested": s.get("ci_requested", s["ci"]), "matches_test": _ci_matches_test(c)},
+            "resampling": {"resamples": s["n_permutations"], "seed": s.get("seed"), "p_floor": s.get("p_floor"),
+                           "used_by": _resampling_users(c)},
+            "effect_size": "d_z = mean difference / SD of differences (Cohen 1988; Lakens 2013)",
+            "baseline": s["baseline"], "missing": s["missing"], "n_queries": len(c.query_ids),
+            "queries_per_system": dict(s.get("queries_per_system", {})) or None, "notes": list(s.get("notes", []))}
+
+
+def _resampling_users(c) -> list[str]:
+    s = c.settings
+    users = [name for name, used in (("test", s["test"] in ("randomization", "bootstrap") and not s.get("exact")),
+                                     ("correction", s["correction"] == "randomized-tukey"),
+                                     ("ci", s["ci"] in ("bootstrap", "bca"))) if used]
+    return users
+
+
+def _ci_matches_test(c) -> bool:
+    """Whether an interval excluding 0 is the same verdict as the unadjusted test: t interval and t test."""
+    s = c.settings
+    return s["test"] == "t" and s["ci"] == "t" and abs(s["confidence"] - (1 - s["alpha"])) < 1e-12
+
+
+def settings_lines(c) -> list[tuple[str, str]]:
+    """The settings as (label, text) lines, for reports: what was done, in words."""
+    d = settings_dict(c)
+    t, corr, ci, res = d["test"], d["correction"], d["ci"], d["resampling"]
+    test = _test_note(c) + (f"; statistic: {t['statistic']}" if t["statistic"] else "") + f"; p: {t['p_method']}, two-sided"
+    if _is_tukey(c):
+        family = f"{corr['title']}: a test of its own over all {len(c.systems)} systems of each measure"
+    else:
+        kind = "" if corr["kind"] in corr["title"] else f" ({corr['kind']})"
+        family = f"{corr['title']}{kind} over {corr['family_members']}: {corr['family_size']} tests"
+    lines = [("test", test), ("multiple comparisons", family), ("alpha", f"{d['alpha']:g}"),
+             ("intervals", f"{100 * ci['level']:g}% {ci['title']}" + ("" if ci["matches_test"] else
+                                                                     " (not the test's own interval)")),
+             ("queries", f"{d['n_queries']} paired by query id (missing = {d['missing']})")]
+    if res["used_by"]:
+        lines.append(("resampling", f"B = {res['resamples']:,}, seed {res['seed']} (used by {', '.join(res['used_by'])})"))
+    lines += [("note", n) for n in d["notes"]]
+    return lines
+
+
 def comparison_dict(c) -> dict:
     measures = {}
     for m in c.measures:
         systems = {s.system: {"mean": s.mean, "ci_low": s.ci_low, "ci_high": s.ci_high}
                    for s in c.summaries if s.measure == m}
-        pairs = [{"a": p.a, "b": p.b, "diff": p.diff, "ci_low": p.ci_low, "ci_high": p.ci_high,
-                  "effect_size": _finite(p.effect_size), "p_value": p.p_value, "p_adjusted": p.p_adjusted,
-                  "significant": p.significant} for p in c.pairs if p.measure == m]
+        pairs = [{"a": p.a, "b": p.b, "n": p.n, "diff": p.diff, "ci_low": p.ci_low, "ci_high": p.ci_high,
+                  "effect_size": _finite(p.effect_size), "statistic": _finite(p.statistic), "df": p.df,
+                  "p_value": p.p_value, "p_method": p.p_method, "p_floored": p.p_floored,
+                  "p_adjusted": p.p_adjusted, "significant": p.significant,
+                  "wins": p.wins, "ties": p.ties, "losses": p.losses} for p in c.pairs if p.measure == m]
         measures[m] = {"systems": systems, "pairs": pairs}
-    return {"measures": measures}
+    return {"schema": SCHEMA, "settings": settings_dict(c), "measures": measures}
 
 
 def _ids(systems) -> list[str]:
@@ -40,11 +106,36 @@ def _ids(systems) -> list[str]:
     return [str(i + 1) for i in range(len(systems))]
 
 
+def _test_details(c) -> str:
+    """How the paired test computed p, in words ("" when nothing needs saying)."""
+    s = c.settings
+    if s["test"] == "t":
+        return f"t with {s['df']} df"
+    if s["test"] == "wilcoxon":
+        return (f"differences to {s.get('rank_digits')} significant digits, zero_method={s.get('zero_method')}, "
+                f"no continuity correction")
+    if s["test"] in ("randomization", "bootstrap"):
+        return "exact over all sign vectors" if s.get("exact") else f"Monte Carlo, B = {s['n_permutations']:,}, seed {s.get('seed')}"
+    return ""
+
+
+def _test_note(c) -> str:
+    details = _test_details(c)
+    return _TEST_NAMES[c.settings["test"]] + (f" ({details})" if details else "")
+
+
 def _method_note(c) -> str:
     s = c.settings
-    family = f"each system against {s['baseline']}" if s["baseline"] is not None else "all pairs"
-    return (f"{_TEST_NAMES[s['test']]}, {_CORRECTION_NAMES[s['correction']]} over {family} per measure, "
-            f"alpha = {s['alpha']:g}; {len(c.query_ids)} queries paired by query id")
+    members = f"each system against {s['baseline']}" if s["baseline"] is not None else "all pairs"
+    scope = "of all measures together" if s.get("family") == "all" else "per measure"
+    details = _test_details(c)
+    if _is_tukey(c):
+        what = (f"{_CORRECTION_NAMES[s['correction']]} (studentized range over all {len(c.systems)} systems per measure, "
+                f"queries as blocks): a test of its own, which decides significance")
+    else:
+        what = (f"{_TEST_NAMES[s['test']]}, {_CORRECTION_NAMES[s['correction']]} over {members} {scope} "
+                f"({s.get('family_size', len(c.pairs))} tests)" + (f"; {details}" if details else ""))
+    return f"{what}; alpha = {s['alpha']:g}; {len(c.query_ids)} queries paired by query id"
 
 
 def summary_table(c, *, digits: int = 4) -> Table:
@@ -92,7 +183,20 @@ def summary_table(c, *, digits: int = 4) -> Table:
                  bold_meaning="the highest mean per measure", column_group=2)
 
 
-def _p_text(p: float, digits: int) -> str:
+def _upper_text(x: float) -> str:
+    """``x`` rounded up to one significant digit, as "1e-4", "5e-4", "9e-6"."""
+    exponent = math.floor(math.log10(x))
+    mantissa = math.ceil(x / 10.0 ** exponent - 1e-9)
+    if mantissa == 10:
+        mantissa, exponent = 1, exponent + 1
+    return f"{mantissa}e{exponent}"
+
+
+def _p_text(p: float, digits: int, floored_below: float | None = None) -> str:
+    """p with ``digits`` decimals (small ones in scientific notation); a Monte Carlo p at its floor
+    1/(B+1) is written "< 1/B" ("< 1e-4" for B = 10,000): the true p is below it."""
+    if floored_below is not None:
+        return f"< {_upper_text(floored_below)}"
     return f"{p:.1e}" if 0 < p < 10 ** -digits else f"{p:.{digits}f}"
 
 
@@ -100,22 +204,49 @@ def pairs_table(c, *, digits: int = 4) -> Table:
     """One row per comparison: difference with CI, d_z, p, adjusted p, significance, W/T/L."""
     s = c.settings
     level = f"{100 * s['confidence']:g}%"
-    columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", "p", f"p ({s['correction']})", "sig.", "W/T/L"]
+    below = 1.0 / s["n_permutations"]
+    adjusted = f"p ({_CORRECTION_NAMES[s['correction']]})" if _is_tukey(c) else f"p ({s['correction']})"
+    columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
     rows = [[p.measure, p.a, p.b, p.diff, f"[{p.ci_low:.{digits}f}, {p.ci_high:.{digits}f}]", p.effect_size,
-             _p_text(p.p_value, digits), _p_text(p.p_adjusted, digits), "*" if p.significant else "",
-             f"{p.wins}/{p.ties}/{p.losses}"] for p in c.pairs]
-    notes = [f"*: adjusted p <= {s['alpha']:g} ({_method_note(c)}). d_z: Cohen's d for paired data "
-             f"(mean difference / SD of differences). W/T/L: queries where a is higher / equal / lower than b."]
+             _p_text(p.p_value, digits, below if p.p_floored else None), _p_text(p.p_adjusted, digits),
+             "*" if p.significant else "", f"{p.wins}/{p.ties}/{p.losses}"] for p in c.pairs]
+    if _is_tukey(c):
+        first = (f"*: {_CORRECTION_NAMES[s['correction']]} p <= {s['alpha']:g} ({_method_note(c)}). p ({s['test']}): the "
+                 f"unadjusted p of the {_test_note(c)}, for reference only; the family-wise {_CORRECTION_NAMES[s['correction']]} "
+                 f"p is not an adjustment of it and can be smaller.")
+    else:
+        first = f"*: adjusted p <= {s['alpha']:g} ({_method_note(c)})."
+    ci_note = (f"CI: {level} {_CI_NAMES.get(s['ci'], s['ci'])} interval of the mean difference, not adjusted for "
+               f"multiplicity" + ("; it excludes 0 exactly when the unadjusted t test has p < "
+                                  f"{1 - s['confidence']:g}." if _ci_matches_test(c) else
+                                  f"; it is not the interval of the {_TEST_NAMES[s['test']]}, so it can exclude 0 "
+                                  f"when the test does not reject, or the reverse."))
+    notes = [first, ci_note, "d_z: mean difference / SD of differences (Cohen's d for paired data; not comparable to "
+             "Cohen's 0.2/0.5/0.8 benchmarks, which are for d of independent groups). W/T/L: queries where a is "
+             "higher / equal / lower than b."]
+    if any(p.p_floored for p in c.pairs):
+        notes.append(f"< {_upper_text(below)}: the Monte Carlo p is at its floor 1/(B+1); the true p is smaller.")
+    notes += list(s.get("notes", []))
     return Table(columns, rows, title="Pairs", digits=digits, notes=notes)
+
+
+LONG_COLUMNS = ("measure", "a", "b", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "effect_size", "p_value",
+                "p_adjusted", "significant", "wins", "ties", "losses",
+                # the settings, on every row (a CSV file says what produced it)
+                "n", "test", "statistic", "df", "p_method", "p_floored", "correction", "family", "family_size",
+                "alpha", "ci_method", "ci_level", "resamples", "seed")
 
 
 def _long_table(c, digits: int) -> Table:
     means = {(x.measure, x.system): x.mean for x in c.summaries}
-    columns = ["measure", "a", "b", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "effect_size", "p_value",
-               "p_adjusted", "significant", "wins", "ties", "losses"]
+    s = c.settings
+    resampled = bool(_resampling_users(c))
+    fixed = [s["correction"], s.get("family", "measure"), s.get("family_size"), s["alpha"], s["ci"], s["confidence"],
+             s["n_permutations"] if resampled else None, s.get("seed") if resampled else None]
     rows = [[p.measure, p.a, p.b, means[(p.measure, p.a)], means[(p.measure, p.b)], p.diff, p.ci_low, p.ci_high,
-             p.effect_size, p.p_value, p.p_adjusted, p.significant, p.wins, p.ties, p.losses] for p in c.pairs]
-    return Table(columns, rows, digits=digits)
+             p.effect_size, p.p_value, p.p_adjusted, p.significant, p.wins, p.ties, p.losses,
+             p.n, s["test"], p.statistic, p.df, p.p_method, p.p_floored, *fixed] for p in c.pairs]
+    return Table(list(LONG_COLUMNS), rows, digits=digits)
 
 
 def render_comparison(c, fmt: str, *, digits: int = 4, width: int | None = None) -> str:

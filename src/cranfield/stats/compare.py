@@ -7,6 +7,8 @@ the set of pairs compared for that measure (all pairs, or each system against th
 
 from __future__ import annotations
 
+import math
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -14,15 +16,25 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ._inputs import MISSING_POLICIES, align, normalise_values
+from ._resample import MAX_RESAMPLES, check_count
 from .corrections import CORRECTIONS, adjust_pvalues, randomized_tukey_hsd, tukey_hsd
 from .effects import cohens_dz_rows, win_tie_loss_rows
 from .intervals import MEAN_CI_METHODS, mean_ci
-from .paired import PAIRED_TESTS, paired_pvalues
+from .paired import PAIRED_TESTS, ZERO_METHODS, paired_pvalues, test_description, wilcoxon_method
 
 __all__ = ["SystemSummary", "PairResult", "Comparison", "compare_values", "compare",
-           "COMPARE_CORRECTIONS", "QuerySetError", "query_counts_note"]
+           "COMPARE_CORRECTIONS", "FAMILIES", "TUKEY_TESTS", "MonteCarloFloorWarning", "QuerySetError",
+           "query_counts_note", "needed_resamples"]
 
-COMPARE_CORRECTIONS = CORRECTIONS + ("tukey", "randomized-tukey")
+# tukey and randomized-tukey are tests of their own (over all systems), accepted in the
+# ``correction`` slot because they replace the paired test's p-value by a family-wise one
+TUKEY_TESTS = ("tukey", "randomized-tukey")
+COMPARE_CORRECTIONS = CORRECTIONS + TUKEY_TESTS
+FAMILIES = ("measure", "all")
+
+
+class MonteCarloFloorWarning(UserWarning):
+    """A resampling test's smallest attainable p cannot pass the correction: nothing can be significant."""
 
 
 @dataclass(frozen=True)
@@ -53,13 +65,20 @@ class PairResult:
     wins: int  # queries where a > b
     ties: int
     losses: int
+    statistic: float = math.nan  # the paired test's statistic (see settings["statistic"])
+    df: float | None = None  # its degrees of freedom (t test: n - 1)
+    n: int = 0  # queries paired
+    p_method: str = ""  # how p was computed (exact, Monte Carlo, normal approximation...)
+    p_floored: bool = False  # p is the smallest a Monte Carlo test can give, 1/(B+1): the true p is below it
 
 
 class Comparison:
     """The result of :func:`compare` / :func:`compare_values`.
 
     Attributes: ``systems``, ``measures``, ``query_ids``, ``settings`` (test, correction, alpha,
-    baseline, ci, confidence, n_permutations, random_state, missing); ``summaries`` (list of
+    baseline, ci, confidence, n_permutations, random_state, missing, zero_method, family and
+    family_size, statistic, df, p_method, exact, resamples, p_floor, n_queries, notes; see
+    docs/statistics.md, "JSON schema"); ``summaries`` (list of
     :class:`SystemSummary`), ``pairs`` (list of :class:`PairResult`). Per-query values and
     differences: :meth:`values`, :meth:`differences`. Output: :meth:`render` (table, markdown,
     latex, csv, tsv, json), :meth:`to_json`, :meth:`to_dict`, :meth:`to_pandas`, and the
@@ -216,7 +235,7 @@ def _pair_indices(systems: list[str], baseline: str | None) -> tuple[np.ndarray,
     return ia, np.full(len(ia), b, dtype=np.int64)
 
 
-def _check_options(test, correction, ci, alpha, missing) -> float:
+def _check_options(test, correction, ci, alpha, missing, zero_method="wilcox", family="measure") -> float:
     if test not in PAIRED_TESTS:
         raise UsageError(f"test: expected one of {', '.join(PAIRED_TESTS)}, found {test!r}")
     if correction not in COMPARE_CORRECTIONS:
@@ -225,14 +244,65 @@ def _check_options(test, correction, ci, alpha, missing) -> float:
         raise UsageError(f"ci: expected one of {', '.join(MEAN_CI_METHODS)}, found {ci!r}")
     if missing not in MISSING_POLICIES:
         raise UsageError(f"missing: expected one of {', '.join(MISSING_POLICIES)}, found {missing!r}")
-    if isinstance(alpha, bool) or not 0.0 < float(alpha) < 1.0:
+    if zero_method not in ZERO_METHODS:
+        raise UsageError(f"zero_method: expected one of {', '.join(ZERO_METHODS)}, found {zero_method!r}")
+    if family not in FAMILIES:
+        raise UsageError(f"family: expected 'measure' (one family per measure) or 'all' (all measures' pairs "
+                         f"together), found {family!r}")
+    if family == "all" and correction in TUKEY_TESTS:
+        raise UsageError(f"family: {correction} is a test over the systems of one measure; use family='measure'")
+    if isinstance(alpha, (bool, str)) or not isinstance(alpha, (int, float, np.number)) or not 0.0 < float(alpha) < 1.0:
         raise UsageError(f"alpha: expected a number strictly between 0 and 1, found {alpha!r}")
     return float(alpha)
 
 
+def _smallest_adjusted(floor: float, m: int, correction: str) -> float:
+    """The smallest adjusted p a family of ``m`` tests can reach when no p can be below ``floor``."""
+    if correction in TUKEY_TESTS:
+        return floor
+    return float(adjust_pvalues(np.full(m, floor), method=correction).min())
+
+
+def needed_resamples(family_size: int, *, correction: str = "holm", alpha: float = 0.05, resolution: float = 10.0) -> int:
+    """The Monte Carlo resamples B whose smallest p, 1/(B+1), adjusted by ``correction`` over
+    ``family_size`` tests, is at most ``alpha / resolution`` (so that p-values near alpha are
+    resolved), rounded up to a multiple of 1000, at least 10,000.
+
+    >>> needed_resamples(561, correction="holm")  # 34 systems, all pairs
+    113000
+    """
+    m = check_count(family_size, "family_size", 1, 10**9)
+    target = float(alpha) / float(resolution)
+    if not 0 < target < 1:
+        raise UsageError(f"alpha / resolution: expected a level between 0 and 1, found {target!r}")
+    low, high = 10_000, 10_000
+    while _smallest_adjusted(1.0 / (high + 1), m, correction) > target:
+        if high >= MAX_RESAMPLES:
+            return MAX_RESAMPLES
+        low, high = high, min(high * 2, MAX_RESAMPLES)
+    while high - low > 1000:  # the adjusted floor decreases with B: bisect
+        mid = (low + high) // 2
+        low, high = (mid, high) if _smallest_adjusted(1.0 / (mid + 1), m, correction) > target else (low, mid)
+    return int(math.ceil(high / 1000) * 1000)
+
+
+def _resamples(n_permutations, test, correction, family_size, alpha) -> tuple[int, bool]:
+    """``n_permutations`` as an int (``"auto"``: :func:`needed_resamples`) and whether it was raised."""
+    if isinstance(n_permutations, str):
+        if n_permutations != "auto":
+            raise UsageError(f"n_permutations: expected a whole number or 'auto', found {n_permutations!r}")
+        if test in ("randomization", "bootstrap") or correction == "randomized-tukey":
+            needed = needed_resamples(max(family_size, 1), correction=correction if correction != "none" else "bonferroni",
+                                      alpha=alpha) if correction != "none" else 10_000
+            return max(needed, 10_000), needed > 10_000
+        return 10_000, False
+    return check_count(n_permutations, "n_permutations", 1), False
+
+
 def compare_values(values, *, test: str = "t", correction: str = "holm", baseline: str | None = None,
                    alpha: float = 0.05, ci: str = "auto", confidence: float | None = None,
-                   n_permutations: int = 10_000, random_state=0, missing: str = "error") -> Comparison:
+                   n_permutations: int | str = 10_000, random_state=0, missing: str = "error",
+                   zero_method: str = "wilcox", family: str = "measure") -> Comparison:
     """Compare systems from their per-query values.
 
     ``values``: ``{system: {measure: {qid: value}}}`` or a pandas DataFrame (see
@@ -240,15 +310,20 @@ def compare_values(values, *, test: str = "t", correction: str = "holm", baselin
     ``missing`` ("error", "intersect", "zero") says what happens when their query sets differ.
 
     For every measure: each system's mean with a ``ci`` interval (:func:`~cranfield.stats.
-    intervals.mean_ci`: auto = Student t below 30 queries, else normal; or bootstrap, bca); for
-    each pair (all pairs ``a`` < ``b`` in the given order, or each system ``a`` against
-    ``baseline`` ``b``): the mean difference ``a - b`` with the same kind of interval, Cohen's
-    d_z, wins/ties/losses, the two-sided p-value of ``test`` (:func:`~cranfield.stats.paired.
-    paired_pvalues`), the p-value adjusted over that measure's pairs by ``correction`` (none,
-    bonferroni, holm, bh — :func:`~cranfield.stats.corrections.adjust_pvalues`; or tukey,
-    randomized-tukey — family-wise p of Tukey's HSD over all systems), and ``significant`` =
-    adjusted p ≤ ``alpha``. ``confidence`` defaults to 1 - ``alpha``. Resampling tests and
-    intervals use ``n_permutations`` draws from ``random_state``.
+    intervals.mean_ci`; ``"auto"`` = Student t, the interval that matches the default t test; or
+    normal, bootstrap, bca); for each pair (all pairs ``a`` < ``b`` in the given order, or each
+    system ``a`` against ``baseline`` ``b``): the mean difference ``a - b`` with the same kind of
+    interval, Cohen's d_z, wins/ties/losses, the statistic and two-sided p-value of ``test``
+    (:func:`~cranfield.stats.paired.paired_pvalues`; Wilcoxon with ``zero_method``), the p-value
+    adjusted by ``correction`` (:func:`~cranfield.stats.corrections.adjust_pvalues`: none,
+    bonferroni, sidak, holm, holm-sidak, hochberg, hommel, bh, by) over the ``family``: the pairs
+    of each measure (``"measure"``) or of all measures together (``"all"``); or ``tukey`` /
+    ``randomized-tukey`` — Tukey's HSD over all systems, a test of its own whose family-wise p
+    replaces the paired test's; and ``significant`` = adjusted p ≤ ``alpha``. ``confidence``
+    defaults to 1 - ``alpha``. Resampling tests and intervals use ``n_permutations`` draws
+    from ``random_state``; ``n_permutations="auto"`` raises it to :func:`needed_resamples` so
+    that the smallest Monte Carlo p can pass the correction; otherwise a
+    :class:`MonteCarloFloorWarning` says when it cannot. ``settings`` records all of this.
 
     >>> values = {"A": {"AP": {"q1": 0.5, "q2": 0.7, "q3": 0.9}},
     ...           "B": {"AP": {"q1": 0.4, "q2": 0.5, "q3": 0.6}}}
@@ -257,54 +332,100 @@ def compare_values(values, *, test: str = "t", correction: str = "holm", baselin
     >>> (p.a, p.b, round(p.diff, 4), round(p.effect_size, 4), (p.wins, p.ties, p.losses))
     ('A', 'B', 0.2, 2.0, (3, 0, 0))
     """
-    alpha = _check_options(test, correction, ci, alpha, missing)
+    alpha = _check_options(test, correction, ci, alpha, missing, zero_method, family)
     systems, measures, query_ids, matrices = align(normalise_values(values), missing=missing)
     return _compare_aligned(systems, measures, query_ids, matrices, test=test, correction=correction,
                             baseline=baseline, alpha=alpha, ci=ci, confidence=confidence,
-                            n_permutations=n_permutations, random_state=random_state, missing=missing)
+                            n_permutations=n_permutations, random_state=random_state, missing=missing,
+                            zero_method=zero_method, family=family)
+
+
+def _seed_text(random_state):
+    if random_state is None or isinstance(random_state, (int, np.integer)):
+        return None if random_state is None else int(random_state)
+    return repr(random_state)
 
 
 def _compare_aligned(systems, measures, query_ids, matrices, *, test, correction, baseline, alpha, ci,
-                     confidence, n_permutations, random_state, missing) -> Comparison:
+                     confidence, n_permutations, random_state, missing, zero_method="wilcox",
+                     family="measure") -> Comparison:
     confidence = 1.0 - alpha if confidence is None else float(confidence)
     ia, ib = _pair_indices(systems, baseline)
-    k, n_pairs = len(systems), len(ia)
+    k, n_pairs, n = len(systems), len(ia), len(query_ids)
+    family_size = n_pairs * (len(measures) if family == "all" else 1)
+    n_permutations, raised = _resamples(n_permutations, test, correction, family_size, alpha)
+    ci_method = "t" if ci == "auto" else ci  # the t interval is the one the default t test inverts
     stacked = np.concatenate([matrices[m] for m in measures])  # (measures * systems, queries)
-    resampling = dict(method=ci, confidence=confidence, n_resamples=n_permutations, random_state=random_state)
+    resampling = dict(method=ci_method, confidence=confidence, n_resamples=n_permutations, random_state=random_state)
     means = mean_ci(stacked, **resampling)
     summaries = [SystemSummary(m, s, float(means.estimate[i * k + j]), float(means.low[i * k + j]), float(means.high[i * k + j]))
                  for i, m in enumerate(measures) for j, s in enumerate(systems)]
+    info = test_description(test, n, n_permutations=n_permutations, zero_method=zero_method)
     pairs: list[PairResult] = []
+    notes: list[str] = []
     if n_pairs:
         diffs = np.concatenate([matrices[m][ia] - matrices[m][ib] for m in measures])
         intervals = mean_ci(diffs, **resampling)
         effect = cohens_dz_rows(diffs)
         wtl = win_tie_loss_rows(diffs)
-        _, p = paired_pvalues(diffs, test=test, n_permutations=n_permutations, random_state=random_state)
+        statistic, p = paired_pvalues(diffs, test=test, n_permutations=n_permutations, random_state=random_state,
+                                      zero_method=zero_method)
+        methods = wilcoxon_method(diffs, zero_method=zero_method) if test == "wilcoxon" else [info["p_method"]] * len(p)
+        floor = info["p_floor"]
+        monte_carlo = info["resamples"] is not None
         adjusted = np.empty_like(p)
+        if family == "all":
+            adjusted[:] = adjust_pvalues(p, method=correction)
         for i, m in enumerate(measures):
             block = slice(i * n_pairs, (i + 1) * n_pairs)
             if correction == "tukey":
                 adjusted[block] = tukey_hsd(matrices[m])[ia, ib] if k > 1 else p[block]
             elif correction == "randomized-tukey":
                 adjusted[block] = randomized_tukey_hsd(matrices[m], n_permutations=n_permutations, random_state=random_state)[ia, ib]
-            else:
+            elif family == "measure":
                 adjusted[block] = adjust_pvalues(p[block], method=correction)
+        floored = (p <= floor * (1 + 1e-12)) if (floor is not None and monte_carlo) else np.zeros(len(p), dtype=bool)
+        if correction == "randomized-tukey":
+            floor = 1.0 / (n_permutations + 1) if floor is None else min(floor, 1.0 / (n_permutations + 1))
+        if floor is not None and correction != "tukey":
+            smallest = _smallest_adjusted(floor, family_size, correction)
+            if smallest > alpha:
+                what = (f"{n_permutations:,} resamples give p >= 1/(B+1) = {1 / (n_permutations + 1):.2g}"
+                        if monte_carlo or correction == "randomized-tukey" else
+                        f"the exact test over {n} queries gives p >= 2/2^{n} = {floor:.2g}")
+                message = (f"{what}; {correction} over {family_size} test{'s' if family_size != 1 else ''} then gives adjusted p >= {smallest:.2g} > "
+                           f"alpha = {alpha:g}: no pair can be significant")
+                if monte_carlo or correction == "randomized-tukey":
+                    message += (f"; use n_permutations='auto' (--permutations auto), which raises B to "
+                                f"{needed_resamples(family_size, correction=correction if correction != 'none' else 'bonferroni', alpha=alpha):,}")
+                notes.append("Warning: " + message + ".")
+                warnings.warn(message, MonteCarloFloorWarning, stacklevel=3)
         for i, m in enumerate(measures):
             for j in range(n_pairs):
                 r = i * n_pairs + j
                 pairs.append(PairResult(m, systems[ia[j]], systems[ib[j]], float(intervals.estimate[r]), float(intervals.low[r]),
                                         float(intervals.high[r]), float(effect[r]), float(p[r]), float(adjusted[r]),
-                                        bool(adjusted[r] <= alpha), int(wtl[r, 0]), int(wtl[r, 1]), int(wtl[r, 2])))
+                                        bool(adjusted[r] <= alpha), int(wtl[r, 0]), int(wtl[r, 1]), int(wtl[r, 2]),
+                                        float(statistic[r]), info["df"], n, methods[r], bool(floored[r])))
+    if raised:
+        notes.append(f"Resamples raised to B = {n_permutations:,} (n_permutations='auto') so that the smallest Monte "
+                     f"Carlo p, 1/(B+1), can pass the {correction} correction over {family_size} tests.")
     settings = dict(test=test, correction=correction, alpha=alpha, baseline=baseline, ci=means.method,
-                    confidence=confidence, n_permutations=n_permutations, random_state=random_state, missing=missing)
+                    confidence=confidence, n_permutations=n_permutations, random_state=random_state, missing=missing,
+                    zero_method=zero_method, family=family, family_size=family_size, statistic=info["statistic"],
+                    df=info["df"], p_method=info["p_method"], exact=info["resamples"] is None,
+                    resamples=info["resamples"], p_floor=info["p_floor"], n_queries=n, seed=_seed_text(random_state),
+                    ci_requested=ci, notes=notes)
+    if test == "wilcoxon":
+        settings.update(rank_digits=info["rank_digits"], continuity=info["continuity"])
     return Comparison(systems=systems, measures=measures, query_ids=query_ids, matrices=matrices,
                       summaries=summaries, pairs=pairs, settings=settings)
 
 
 def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm", baseline: str | None = None,
-            alpha: float = 0.05, ci: str = "auto", confidence: float | None = None, n_permutations: int = 10_000,
-            random_state=0, missing: str = "error", evaluate_options: Mapping | None = None,
+            alpha: float = 0.05, ci: str = "auto", confidence: float | None = None, n_permutations: int | str = 10_000,
+            random_state=0, missing: str = "error", zero_method: str = "wilcox", family: str = "measure",
+            evaluate_options: Mapping | None = None,
             qrels_columns: Mapping | None = None, run_columns: Mapping | None = None) -> Comparison:
     """Evaluate each run against ``qrels`` on ``measures`` and compare them (see :func:`compare_values`).
     ``qrels_columns`` / ``run_columns``: a frame's column names, as in :func:`cranfield.evaluate`.
@@ -324,7 +445,7 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     """
     from ..retrieval.evaluate import Evaluator, mapped_columns
 
-    alpha = _check_options(test, correction, ci, alpha, missing)
+    alpha = _check_options(test, correction, ci, alpha, missing, zero_method, family)
     qrels = mapped_columns(qrels, qrels_columns)
     if isinstance(runs, Mapping):
         named = [(str(name), run) for name, run in runs.items()]
@@ -347,6 +468,7 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     systems, names_m, query_ids, matrices = align(per_system, missing=missing, source="runs")
     comparison = _compare_aligned(systems, names_m, query_ids, matrices, test=test, correction=correction,
                                   baseline=baseline, alpha=alpha, ci=ci, confidence=confidence,
-                                  n_permutations=n_permutations, random_state=random_state, missing=missing)
+                                  n_permutations=n_permutations, random_state=random_state, missing=missing,
+                                  zero_method=zero_method, family=family)
     comparison.settings["queries_per_system"] = counts
     return comparison

@@ -1,8 +1,10 @@
 """Multiple comparisons: p-value adjustments and Tukey's honestly significant difference.
 
 Testing many pairs at level α finds "significant" differences by chance; these procedures
-control the family-wise error rate (Bonferroni, Holm, Tukey HSD) or the false discovery rate
-(Benjamini–Hochberg). The family is the set of p-values passed in one call.
+control the family-wise error rate (Bonferroni, Šidák, Holm, Holm–Šidák, Hochberg, Hommel,
+Tukey HSD) or the false discovery rate (Benjamini–Hochberg, Benjamini–Yekutieli). The family is
+the set of p-values passed in one call. Tukey HSD is not an adjustment of given p-values but a
+test of its own over all systems (:func:`tukey_hsd`).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ._resample import as_generator, check_count
 
-__all__ = ["CORRECTIONS", "adjust_pvalues", "tukey_hsd", "randomized_tukey_hsd"]
+__all__ = ["CORRECTIONS", "FWER_CORRECTIONS", "adjust_pvalues", "tukey_hsd", "randomized_tukey_hsd"]
 
-CORRECTIONS = ("none", "bonferroni", "holm", "bh")
+CORRECTIONS = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "hochberg", "hommel", "bh", "by")
+FWER_CORRECTIONS = ("bonferroni", "sidak", "holm", "holm-sidak", "hochberg", "hommel")
 
 
 def adjust_pvalues(p_values, *, method: str = "holm") -> np.ndarray:
@@ -23,14 +26,26 @@ def adjust_pvalues(p_values, *, method: str = "holm") -> np.ndarray:
     With :math:`p_{(1)} \le \dots \le p_{(m)}` the sorted p-values:
 
     * ``"bonferroni"``: :math:`\min(1, m p_i)`;
+    * ``"sidak"`` (Šidák 1967): :math:`1 - (1 - p_i)^m`;
     * ``"holm"`` (Holm 1979, step-down):
       :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m-j+1)\, p_{(j)})`;
+    * ``"holm-sidak"`` (step-down Šidák): :math:`\tilde p_{(i)} = \max_{j \le i} 1 - (1 -
+      p_{(j)})^{m-j+1}`;
+    * ``"hochberg"`` (Hochberg 1988, step-up; valid under independence or positive dependence):
+      :math:`\tilde p_{(i)} = \min_{j \ge i} \min(1, (m-j+1)\, p_{(j)})`;
+    * ``"hommel"`` (Hommel 1988; closed Simes tests, the adjusted p of Wright 1992): for every
+      size :math:`k` of a closed subfamily, the Simes p :math:`\min_j k\,p_{(j)}/j` over the
+      :math:`k` largest, combined with the smaller ones; uniformly more powerful than Hochberg;
     * ``"bh"`` (Benjamini & Hochberg 1995, step-up, controls the FDR):
       :math:`\tilde p_{(i)} = \min_{j \ge i} \min(1, m\, p_{(j)}/j)`
       (= ``scipy.stats.false_discovery_control(p, method="bh")``);
+    * ``"by"`` (Benjamini & Yekutieli 2001, FDR under any dependence): BH with :math:`m` replaced
+      by :math:`m \sum_{i=1}^m 1/i`;
     * ``"none"``: the p-values unchanged.
 
-    Same as R's ``p.adjust``. Returns an array of the input's shape (a new array).
+    Same numbers as R's ``p.adjust`` and ``statsmodels.stats.multitest.multipletests``
+    (methods bonferroni, sidak, holm, holm-sidak, simes-hochberg, hommel, fdr_bh, fdr_by).
+    Returns an array of the input's shape (a new array).
 
     >>> adjust_pvalues([0.01, 0.04, 0.03], method="holm").tolist()
     [0.03, 0.06, 0.06]
@@ -46,16 +61,50 @@ def adjust_pvalues(p_values, *, method: str = "holm") -> np.ndarray:
         return p.copy()
     if method == "bonferroni":
         return np.minimum(1.0, m * p)
+    if method == "sidak":
+        with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, adjusted 1
+            return -np.expm1(m * np.log1p(-p))
     order = np.argsort(flat, kind="stable")
     ranked = flat[order]
     rank = np.arange(1, m + 1)
+    left = np.arange(m, 0, -1)  # m - j + 1: hypotheses not yet rejected at step j
     if method == "holm":
-        adjusted = np.maximum.accumulate(np.minimum(1.0, (m - rank + 1) * ranked))
+        adjusted = np.maximum.accumulate(np.minimum(1.0, left * ranked))
+    elif method == "holm-sidak":
+        with np.errstate(divide="ignore"):
+            adjusted = np.maximum.accumulate(-np.expm1(left * np.log1p(-ranked)))
+    elif method == "hochberg":
+        adjusted = np.minimum(1.0, np.minimum.accumulate((left * ranked)[::-1])[::-1])
+    elif method == "hommel":
+        adjusted = _hommel(ranked)
+    elif method == "by":
+        harmonic = np.sum(1.0 / rank)
+        adjusted = np.minimum(1.0, np.minimum.accumulate((ranked / ((rank / m) / harmonic))[::-1])[::-1])
     else:
         adjusted = np.minimum.accumulate(np.minimum(1.0, m * ranked / rank)[::-1])[::-1]
     out = np.empty(m)
     out[order] = adjusted
     return out.reshape(p.shape)
+
+
+def _hommel(ranked: np.ndarray) -> np.ndarray:
+    """Hommel's adjusted p-values of sorted p-values (Wright 1992, the closed-Simes shortcut).
+
+    For each subfamily size k = m, m-1, ..., 2: the Simes p of the k largest p-values,
+    c_k = min_{j=1..k} k p_(m-k+j) / j, bounds the adjustment of those k; each of the m-k+1
+    smallest is bounded by min(k p_(i), c_k). The adjusted p is the largest such bound over k
+    (and at least p itself). O(m^2) with vector steps.
+    """
+    m = len(ranked)
+    adjusted = np.full(m, np.min(m * ranked / np.arange(1, m + 1)))
+    bound = adjusted.copy()
+    for k in range(m - 1, 1, -1):
+        small = m - k + 1  # the first m-k+1 p-values: the smallest one and those outside the k largest
+        simes = np.min(k * ranked[small:] / np.arange(2, k + 1))
+        bound[:small] = np.minimum(k * ranked[:small], simes)
+        bound[small:] = bound[small - 1]
+        adjusted = np.maximum(adjusted, bound)
+    return np.minimum(1.0, np.maximum(adjusted, ranked))
 
 
 def _as_matrix(values) -> np.ndarray:

@@ -232,7 +232,8 @@ def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
     :math:`V_{10} = (T_Z - T_X)/n_0` for positives, :math:`V_{01} = 1 - (T_Z - T_Y)/m` for
     negatives, AUC = mean of :math:`V_{10}`, and
     :math:`S = \operatorname{cov}(V_{10})/m + \operatorname{cov}(V_{01})/n_0` (DeLong, DeLong &
-    Clarke-Pearson 1988). Ties count one half. O(k n log n).
+    Clarke-Pearson 1988). Ties count one half. O(k n log n). At least 2 positives and 2
+    negatives are required (an :class:`InputError` otherwise, as pROC returns NA).
     """
     from scipy.stats import rankdata
 
@@ -245,14 +246,18 @@ def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
         raise InputError("expected finite scores, found NaN or infinity", field="y_score")
     pos, neg = scores[:, y], scores[:, ~y]
     m, n0 = pos.shape[1], neg.shape[1]
+    if m < 2 or n0 < 2:
+        raise InputError(f"DeLong's variance needs at least 2 positive and 2 negative examples, found {m} positive and "
+                         f"{n0} negative: with one, a variance component is undefined (pROC gives NA); collect more "
+                         f"examples or use a bootstrap interval", field="y_true")
     tz = rankdata(np.concatenate([pos, neg], axis=1), axis=1)
     tx = rankdata(pos, axis=1)
     ty = rankdata(neg, axis=1)
     v10 = (tz[:, :m] - tx) / n0
     v01 = 1.0 - (tz[:, m:] - ty) / m
     aucs = v10.mean(axis=1)
-    s10 = np.atleast_2d(np.cov(v10)) if m > 1 else np.zeros((len(aucs), len(aucs)))
-    s01 = np.atleast_2d(np.cov(v01)) if n0 > 1 else np.zeros((len(aucs), len(aucs)))
+    s10 = np.atleast_2d(np.cov(v10))
+    s01 = np.atleast_2d(np.cov(v01))
     return aucs, s10 / m + s01 / n0
 
 

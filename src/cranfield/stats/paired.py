@@ -21,12 +21,19 @@ from ._resample import all_sign_flips, as_generator, bootstrap_counts, check_cou
 from .intervals import _check_confidence, delong_covariance
 
 __all__ = [
-    "PAIRED_TESTS", "TestResult", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test",
+    "PAIRED_TESTS", "ZERO_METHODS", "RANK_DIGITS", "EXACT_MAX_N", "TestResult", "round_significant", "wilcoxon_method",
+    "test_description", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test",
     "paired_t_test", "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test",
     "delong_test", "mcnemar_test",
 ]
 
 PAIRED_TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
+ZERO_METHODS = ("wilcox", "pratt", "zsplit")
+# Wilcoxon ranks |d| rounded to this many significant digits: differences of grid-valued measures
+# (0.3 - 0.2 and 0.2 - 0.1) differ in their last bits only and must tie (R: wilcox.test(digits.rank=))
+RANK_DIGITS = 10
+# the randomization test counts all 2**n sign vectors up to this many queries (meeting in the middle)
+EXACT_MAX_N = 20
 
 
 @dataclass(frozen=True)
@@ -39,6 +46,50 @@ class TestResult:
     p_value: float
     method: str
     n: int
+    df: float | None = None  # degrees of freedom of the t test
+    details: str = ""  # how p was computed: exact / Monte Carlo / normal approximation...
+
+
+def round_significant(values, digits: int = RANK_DIGITS) -> np.ndarray:
+    """``values`` rounded to ``digits`` significant digits (R's ``signif``); zeros stay 0.
+
+    >>> round_significant([0.3 - 0.2, 0.2 - 0.1, -0.3 + 0.2]).tolist()
+    [0.1, 0.1, -0.1]
+    """
+    x = np.asarray(values, dtype=np.float64)
+    if isinstance(digits, (bool, np.bool_)) or not isinstance(digits, (int, np.integer)) or not 1 <= digits <= 15:
+        raise UsageError(f"digits: expected a whole number from 1 to 15, found {digits!r}")
+    out = x.copy()
+    nonzero = np.isfinite(x) & (x != 0)
+    exponent = np.floor(np.log10(np.abs(x[nonzero])))
+    scale = 10.0 ** (digits - 1 - exponent)
+    out[nonzero] = np.round(x[nonzero] * scale) / scale
+    return out
+
+
+def wilcoxon_method(differences, *, zero_method: str = "wilcox", rank_digits: int = RANK_DIGITS) -> list[str]:
+    """How :func:`paired_pvalues` computes each row's Wilcoxon p (``scipy.stats.wilcoxon``'s rule
+    for ``method="auto"``): ``"exact"`` (no ties, no zeros, n <= 50), ``"exact (all sign
+    vectors)"`` (ties or zeros, n <= 13) or ``"normal approximation"`` (tie-corrected, no
+    continuity correction)."""
+    d = round_significant(np.atleast_2d(np.asarray(differences, dtype=np.float64)), rank_digits)
+    out = []
+    for row in d:
+        if not np.any(row != 0):
+            out.append("all differences zero: p = 1")
+            continue
+        a = np.sort(np.abs(row[row != 0]) if zero_method == "wilcox" else np.abs(row))
+        ties = bool(np.any(a[1:] == a[:-1]))
+        zeros = bool(np.any(row == 0))
+        if len(row) > 50:
+            out.append("normal approximation")
+        elif not (ties or zeros):
+            out.append("exact")
+        elif len(row) <= 13:
+            out.append("exact (all sign vectors)")
+        else:
+            out.append("normal approximation")
+    return out
 
 
 def _differences(x, y) -> np.ndarray:
@@ -58,17 +109,67 @@ def _t_statistic(d: np.ndarray) -> np.ndarray:
     return np.where(sd > 0, mean / (safe / np.sqrt(n)), np.where(mean == 0, 0.0, np.copysign(np.inf, mean)))
 
 
-def _randomization(d: np.ndarray, n_permutations: int, rng: np.random.Generator) -> np.ndarray:
+def randomization_is_exact(n: int, n_permutations: int, exact: bool | None = None) -> bool:
+    """Whether the randomization test over ``n`` queries enumerates every sign vector: always up to
+    :data:`EXACT_MAX_N` queries (``exact=None``), or when ``2**n <= n_permutations``."""
+    if exact is not None:
+        return bool(exact)
+    return n <= EXACT_MAX_N or (n < 63 and (1 << n) <= n_permutations)
+
+
+def _count_below(b: np.ndarray, q: np.ndarray, *, inclusive: bool) -> np.ndarray:
+    """Per row, how many entries of ``b`` are < (or <= with ``inclusive``) each entry of ``q``:
+    one lexsort along the rows of [b | q] (a query sorts before equal b's, or after them), then
+    a running count of b's — every row at once, no loop."""
+    rows, mb = b.shape
+    mq = q.shape[1]
+    values = np.concatenate([b, q], axis=1)
+    is_b = np.concatenate([np.ones((rows, mb), dtype=np.int8), np.zeros((rows, mq), dtype=np.int8)], axis=1)
+    tie = is_b if not inclusive else 1 - is_b  # secondary key: who comes first among equal values
+    order = np.lexsort((tie, values), axis=1)
+    sorted_b = np.take_along_axis(is_b, order, axis=1)
+    running = np.cumsum(sorted_b, axis=1, dtype=np.int64)
+    at_query = sorted_b == 0
+    counts = np.empty((rows, mq), dtype=np.int64)
+    np.put_along_axis(counts, order[at_query].reshape(rows, mq) - mb, running[at_query].reshape(rows, mq), axis=1)
+    return counts
+
+
+def _half_sums(d: np.ndarray) -> np.ndarray:
+    """All 2**k signed sums of each row's k values (rows, 2**k)."""
+    k = d.shape[1]
+    if k == 0:
+        return np.zeros((len(d), 1))
+    return np.concatenate([d @ (2.0 * bits - 1.0).T for bits in all_sign_flips(k)], axis=1)
+
+
+def _randomization_exact(d: np.ndarray, threshold: np.ndarray) -> np.ndarray:
+    """#{s in {±1}^n : |s·d| >= threshold} per row, by meeting in the middle: the 2**h signed sums
+    a of the first h queries and the 2**(n-h) sums b of the others; |a + b| >= t iff
+    b >= t - a or b <= -t - a (disjoint for t > 0), counted with :func:`_count_below` over the
+    rows at once — O(rows 2**(n/2) n) instead of O(rows 2**n n)."""
+    n = d.shape[1]
+    h = n // 2
+    total = np.zeros(len(d), dtype=np.int64)
+    rows = max(1, (1 << 22) // (1 << (n - h)))  # about 32 MB of sums per chunk of rows
+    for start in range(0, len(d), rows):
+        part, t = d[start:start + rows], threshold[start:start + rows, None]
+        a, b = _half_sums(part[:, :h]), _half_sums(part[:, h:])
+        upper = b.shape[1] - _count_below(b, t - a, inclusive=False)  # b >= t - a
+        lower = _count_below(b, -t - a, inclusive=True)  # b <= -t - a
+        total[start:start + rows] = (upper + lower).sum(axis=1)
+    return np.where(threshold > 0, total, 1 << n)
+
+
+def _randomization(d: np.ndarray, n_permutations: int, rng: np.random.Generator, exact: bool) -> np.ndarray:
     """Two-sided p of Fisher's sign-flip test on the sum (equivalently mean) of differences."""
     n = d.shape[1]
     observed = d.sum(axis=1)
     threshold = np.abs(observed) - 1e-9 * np.abs(d).sum(axis=1)
+    if exact:
+        return _randomization_exact(d, threshold) / float(1 << n)
     dt = d.T.copy()
     count = np.zeros(d.shape[0], dtype=np.int64)
-    if n < 63 and (1 << n) <= n_permutations:  # exact: every sign vector once (in chunks of about 64 MB)
-        for bits in all_sign_flips(n):
-            count += (np.abs(2.0 * (bits @ dt) - observed) >= threshold).sum(axis=0)
-        return count / float(1 << n)
     for bits in sign_flip_matrices(n, n_permutations, rng):
         flipped = 2.0 * (bits @ dt) - observed
         count += (np.abs(flipped) >= threshold).sum(axis=0)
@@ -101,22 +202,29 @@ def _bootstrap(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> np.
 
 
 def paired_pvalues(differences, *, test: str = "t", n_permutations: int = 10_000, random_state=0,
-                   zero_method: str = "wilcox") -> tuple[np.ndarray, np.ndarray]:
+                   zero_method: str = "wilcox", rank_digits: int = RANK_DIGITS,
+                   exact: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     r"""Statistics and two-sided p-values of a paired test for each row of ``differences``.
 
     ``differences`` has shape (pairs, queries): row ``i`` holds :math:`d_q = x_q - y_q`.
 
     * ``"t"``: :math:`t = \bar d / (s_d/\sqrt n)`, Student's t with :math:`n-1` degrees of
       freedom (= ``scipy.stats.ttest_rel``);
-    * ``"wilcoxon"``: signed-rank test (Wilcoxon 1945), ``scipy.stats.wilcoxon``; statistic is
-      scipy's;
+    * ``"wilcoxon"``: signed-rank test (Wilcoxon 1945), ``scipy.stats.wilcoxon`` (method
+      "auto", no continuity correction) of the differences rounded to ``rank_digits``
+      significant digits (:func:`round_significant`; default :data:`RANK_DIGITS` = 10), so that
+      differences equal but for rounding noise tie — as R's ``wilcox.test(digits.rank=)``;
+      ``zero_method``: "wilcox" (drop zeros), "pratt", "zsplit"; statistic is scipy's
+      :math:`\min(W^+, W^-)`;
     * ``"sign"``: the number of positive differences among the non-zero ones, exact binomial
       test with :math:`p = 1/2` (= ``scipy.stats.binomtest``);
     * ``"randomization"``: Fisher's randomization test (Smucker, Allan & Carterette 2007): the
       share of sign flips :math:`s \in \{\pm1\}^n` with :math:`|\sum s_q d_q| \ge |\sum d_q|`;
-      exact over all :math:`2^n` flips when :math:`2^n \le` ``n_permutations``, else
-      :math:`(b+1)/(B+1)` over :math:`B` random flips (Phipson & Smyth 2010); statistic is
-      :math:`\bar d`;
+      exact over all :math:`2^n` flips (``exact=None``: when :math:`n \le` :data:`EXACT_MAX_N`
+      = 20 or :math:`2^n \le` ``n_permutations``; counted by meeting in the middle: the
+      :math:`2^{n/2}` signed sums of each half of the queries, sorted, so O(:math:`2^{n/2}`) per
+      pair, vectorised over pairs), else :math:`(b+1)/(B+1)` over :math:`B` random flips (Phipson &
+      Smyth 2010), whose smallest value is :math:`1/(B+1)`; statistic is :math:`\bar d`;
     * ``"bootstrap"``: studentized paired bootstrap test (Efron & Tibshirani 1993, alg. 16.2;
       Sakai 2006): resample the shifted differences :math:`d_q - \bar d`; p is
       :math:`(b+1)/(B+1)` with :math:`b` the resamples whose :math:`|t^*| \ge |t|`; statistic is
@@ -128,6 +236,10 @@ def paired_pvalues(differences, *, test: str = "t", n_permutations: int = 10_000
 
     if test not in PAIRED_TESTS:
         raise UsageError(f"test: expected one of {', '.join(PAIRED_TESTS)}, found {test!r}")
+    if zero_method not in ZERO_METHODS:
+        raise UsageError(f"zero_method: expected one of {', '.join(ZERO_METHODS)}, found {zero_method!r}")
+    if exact not in (None, True, False):
+        raise UsageError(f"exact: expected None, True or False, found {exact!r}")
     d = np.asarray(differences, dtype=np.float64)
     if d.ndim != 2 or d.shape[1] < 2:
         raise InputError(f"expected a (pairs, queries) matrix with at least 2 queries, found shape {d.shape}", field="differences")
@@ -145,20 +257,55 @@ def paired_pvalues(differences, *, test: str = "t", n_permutations: int = 10_000
         p = np.minimum(1.0, 2.0 * stats.binom.cdf(np.minimum(positive, nonzero - positive), nonzero, 0.5))
     elif test == "wilcoxon":
         statistic, p = np.zeros(len(d)), np.ones(len(d))
+        ranked = round_significant(d, rank_digits)
         for i in np.flatnonzero(~zero):  # one scipy call per pair (not per query)
-            res = stats.wilcoxon(d[i], zero_method=zero_method)
+            res = stats.wilcoxon(ranked[i], zero_method=zero_method, correction=False, method="auto")
             statistic[i], p[i] = res.statistic, res.pvalue
     else:
         n_permutations = check_count(n_permutations, "n_permutations", 1)
         rng = as_generator(random_state)
         statistic = d.mean(axis=1) if test == "randomization" else _t_statistic(d)
-        p = _randomization(d, n_permutations, rng) if test == "randomization" else _bootstrap(d, n_permutations, rng)
+        if test == "randomization":
+            if exact and n > 32:
+                raise UsageError(f"exact: enumerating 2**{n} sign vectors is too slow; at most 32 queries, found {n}")
+            p = _randomization(d, n_permutations, rng, randomization_is_exact(n, n_permutations, exact))
+        else:
+            p = _bootstrap(d, n_permutations, rng)
     statistic = np.where(zero, 0.0, statistic)
     p = np.where(zero, 1.0, np.minimum(p, 1.0))
     return statistic, p
 
 
-def paired_test(x, y, *, test: str = "t", n_permutations: int = 10_000, random_state=0) -> TestResult:
+def test_description(test: str, n: int, *, n_permutations: int = 10_000, zero_method: str = "wilcox",
+                     rank_digits: int = RANK_DIGITS, exact: bool | None = None) -> dict:
+    """What :func:`paired_pvalues` does for ``test`` on ``n`` queries, as a dict: ``statistic``
+    (its name), ``df`` (t test: n - 1, else None), ``p_method`` ("exact", "Monte Carlo",
+    "t distribution", ...), ``resamples`` and ``p_floor`` (smallest attainable p, for the
+    resampling tests) and, for Wilcoxon, ``zero_method``, ``rank_digits``, ``continuity``."""
+    info: dict = {"test": test, "df": None, "resamples": None, "p_floor": None}
+    if test == "t":
+        info.update(statistic="t", df=n - 1, p_method="Student t distribution")
+    elif test == "sign":
+        info.update(statistic="number of positive differences", p_method="exact binomial")
+    elif test == "wilcoxon":
+        info.update(statistic="min(W+, W-)", p_method="exact if no ties or zeros and n <= 50; all sign vectors "
+                    "if ties or zeros and n <= 13; else normal approximation with tie correction",
+                    zero_method=zero_method, rank_digits=rank_digits, continuity=False)
+    elif test == "randomization":
+        if randomization_is_exact(n, n_permutations, exact):
+            info.update(statistic="mean difference", p_method="exact (all 2^n sign vectors)",
+                        p_floor=2.0 / 2.0 ** n)
+        else:
+            info.update(statistic="mean difference", p_method="Monte Carlo, (b+1)/(B+1)", resamples=n_permutations,
+                        p_floor=1.0 / (n_permutations + 1))
+    else:
+        info.update(statistic="t", p_method="Monte Carlo, (b+1)/(B+1)", resamples=n_permutations,
+                    p_floor=1.0 / (n_permutations + 1))
+    return info
+
+
+def paired_test(x, y, *, test: str = "t", n_permutations: int = 10_000, random_state=0,
+                zero_method: str = "wilcox", exact: bool | None = None) -> TestResult:
     """Two-sided paired ``test`` of per-query values ``x`` against ``y`` (same query order).
 
     See :func:`paired_pvalues` for the tests and their formulas.
@@ -168,8 +315,12 @@ def paired_test(x, y, *, test: str = "t", n_permutations: int = 10_000, random_s
     0.25
     """
     d = _differences(x, y)
-    statistic, p = paired_pvalues(d, test=test, n_permutations=n_permutations, random_state=random_state)
-    return TestResult(float(statistic[0]), float(p[0]), test, d.shape[1])
+    statistic, p = paired_pvalues(d, test=test, n_permutations=n_permutations, random_state=random_state,
+                                  zero_method=zero_method, exact=exact)
+    n = d.shape[1]
+    info = test_description(test, n, n_permutations=n_permutations, zero_method=zero_method, exact=exact)
+    details = wilcoxon_method(d, zero_method=zero_method)[0] if test == "wilcoxon" else info["p_method"]
+    return TestResult(float(statistic[0]), float(p[0]), test, n, info["df"], details)
 
 
 def paired_t_test(x, y) -> TestResult:
@@ -178,10 +329,10 @@ def paired_t_test(x, y) -> TestResult:
 
 
 def wilcoxon_test(x, y, *, zero_method: str = "wilcox") -> TestResult:
-    """Wilcoxon signed-rank test of the differences ``x - y`` (``scipy.stats.wilcoxon``)."""
-    d = _differences(x, y)
-    statistic, p = paired_pvalues(d, test="wilcoxon", zero_method=zero_method)
-    return TestResult(float(statistic[0]), float(p[0]), "wilcoxon", d.shape[1])
+    """Wilcoxon signed-rank test of the differences ``x - y`` rounded to :data:`RANK_DIGITS`
+    significant digits (``scipy.stats.wilcoxon`` of them; R ``wilcox.test(digits.rank=10,
+    correct=FALSE)``); see :func:`paired_pvalues`."""
+    return paired_test(x, y, test="wilcoxon", zero_method=zero_method)
 
 
 def sign_test(x, y) -> TestResult:
@@ -189,9 +340,10 @@ def sign_test(x, y) -> TestResult:
     return paired_test(x, y, test="sign")
 
 
-def randomization_test(x, y, *, n_permutations: int = 10_000, random_state=0) -> TestResult:
+def randomization_test(x, y, *, n_permutations: int = 10_000, random_state=0, exact: bool | None = None) -> TestResult:
     """Fisher's paired randomization (sign-flip permutation) test; see :func:`paired_pvalues`."""
-    return paired_test(x, y, test="randomization", n_permutations=n_permutations, random_state=random_state)
+    return paired_test(x, y, test="randomization", n_permutations=n_permutations, random_state=random_state,
+                       exact=exact)
 
 
 def bootstrap_test(x, y, *, n_resamples: int = 10_000, random_state=0) -> TestResult:
@@ -260,7 +412,9 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact: bool | None = None, corre
     binomial test of :math:`\min(n_{01}, n_{10})` out of :math:`n_{01}+n_{10}` with p = 1/2
     (``exact=True``; default when :math:`n_{01}+n_{10} < 25`), else the chi-square statistic
     :math:`(|n_{01}-n_{10}| - c)^2/(n_{01}+n_{10})` with 1 degree of freedom, :math:`c = 1`
-    with Edwards' continuity ``correction`` and 0 without. No discordant pair: statistic 0, p 1.
+    with Edwards' continuity ``correction`` and 0 without; as R's ``mcnemar.test``, the correction
+    is not applied when :math:`n_{01} = n_{10}` (statistic 0, p = 1: the corrected
+    :math:`\max(0, |n_{01}-n_{10}|-1)^2` is 0 there too). No discordant pair: statistic 0, p 1.
     """
     from scipy import stats
 
@@ -280,7 +434,8 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact: bool | None = None, corre
         statistic = float(min(n01, n10))
         p, method = float(min(1.0, 2.0 * stats.binom.cdf(statistic, total, 0.5))), "exact"
     else:
-        statistic = float((abs(n01 - n10) - (1.0 if correction else 0.0)) ** 2 / total)
+        yates = 1.0 if correction and n01 != n10 else 0.0
+        statistic = float((abs(n01 - n10) - yates) ** 2 / total)
         p, method = float(stats.chi2.sf(statistic, 1)), "chi2"
     n = max(len(truth), 1)
     return McNemarResult(statistic, p, method, n01, n10, float(right_a.sum() / n), float(right_b.sum() / n))

@@ -1,0 +1,251 @@
+"""Power and design: how many queries an experiment needs, and what it can detect.
+
+* :func:`paired_power` — power of the two-sided (or one-sided) paired t test for a true mean
+  difference, given n queries and the SD of per-query differences;
+* :func:`minimum_detectable_difference` — the smallest true difference that n queries detect
+  with a given power;
+* :func:`pilot_variance` — Sakai's variance estimates from a pilot topic-by-run matrix;
+* :func:`topic_set_size` — topic set size design (Sakai 2014, 2016): the number of topics a
+  test collection needs so that a paired t test (two systems) or a one-way ANOVA (m systems)
+  detects a minimum difference with the given power.
+
+All exact: noncentral t and F distributions (scipy), no normal approximation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, UsageError
+
+__all__ = ["paired_power", "minimum_detectable_difference", "pilot_matrix", "pilot_variance", "TopicSetSize",
+           "topic_set_size", "anova_power"]
+
+ALTERNATIVES = ("two-sided", "larger", "smaller")
+MAX_TOPICS = 100_000
+
+
+def _positive(value, name: str, *, integer: bool = False, minimum: float = 0.0) -> float:
+    if isinstance(value, (bool, str)) or not isinstance(value, (int, float, np.number)) or not np.isfinite(value) \
+            or value <= minimum or (integer and float(value) != int(value)):
+        kind = "a whole number" if integer else "a number"
+        raise UsageError(f"{name}: expected {kind} > {minimum:g}, found {value!r}")
+    return int(value) if integer else float(value)
+
+
+def _level(value, name: str) -> float:
+    if isinstance(value, (bool, str)) or not isinstance(value, (int, float, np.number)) or not 0 < float(value) < 1:
+        raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r}")
+    return float(value)
+
+
+def _alternative(value) -> str:
+    if value not in ALTERNATIVES:
+        raise UsageError(f"alternative: expected one of {', '.join(ALTERNATIVES)}, found {value!r}")
+    return value
+
+
+def _t_power(effect: float, n: int, alpha: float, alternative: str) -> float:
+    from scipy import stats
+
+    df, nc = n - 1, effect * np.sqrt(n)
+
+    def upper(c: float, lam: float) -> float:
+        # P(T' > c); the lower tail P(T' < -c; λ) is upper(c, -λ): scipy's noncentral t cdf is NaN
+        # far in its lower tail (e.g. t = -3.05, 12 df, λ = 7.2), its survival function is not;
+        # a tail beyond double precision is 0
+        value = float(stats.nct.sf(c, df, lam))
+        return value if np.isfinite(value) else 0.0
+
+    if alternative == "two-sided":
+        crit = float(stats.t.ppf(1 - alpha / 2, df))
+        return min(1.0, upper(crit, nc) + upper(crit, -nc))
+    crit = float(stats.t.ppf(1 - alpha, df))
+    return upper(crit, nc) if alternative == "larger" else upper(crit, -nc)
+
+
+def paired_power(*, n: int, diff: float, sd: float, alpha: float = 0.05, alternative: str = "two-sided") -> float:
+    r"""Power of the paired t test: the probability that it rejects at level ``alpha`` when the
+    true mean difference is ``diff`` and the per-query differences have SD ``sd``.
+
+    With :math:`\lambda = \sqrt n\,\text{diff}/\text{sd}` and :math:`t' \sim t'(n-1, \lambda)`
+    (noncentral t): two-sided power :math:`P(t' > t_c) + P(t' < -t_c)`, :math:`t_c = t_{n-1,
+    1-\alpha/2}` (Cohen 1988, ch. 2) — as ``statsmodels.stats.power.TTestPower().power``.
+
+    >>> round(paired_power(n=50, diff=0.02, sd=0.08), 4)
+    0.4104
+    """
+    n = _positive(n, "n", integer=True, minimum=1)
+    if isinstance(diff, (bool, str)) or not isinstance(diff, (int, float, np.number)) or not np.isfinite(diff):
+        raise UsageError(f"diff: expected a finite number, found {diff!r}")
+    return _t_power(float(diff) / _positive(sd, "sd"), n, _level(alpha, "alpha"), _alternative(alternative))
+
+
+def minimum_detectable_difference(*, n: int, sd: float, alpha: float = 0.05, power: float = 0.8,
+                                  alternative: str = "two-sided") -> float:
+    r"""The smallest true mean difference (in the measure's units; positive) that the paired t
+    test over ``n`` queries detects with probability ``power``: the root of
+    :func:`paired_power` = ``power`` in diff (Brent's method). As ``sd`` times
+    ``statsmodels.stats.power.TTestPower().solve_power(nobs=n, alpha=alpha, power=power)``.
+
+    >>> round(minimum_detectable_difference(n=50, sd=0.08), 4)
+    0.0323
+    """
+    from scipy import optimize
+
+    n = _positive(n, "n", integer=True, minimum=1)
+    sd = _positive(sd, "sd")
+    alpha, power = _level(alpha, "alpha"), _level(power, "power")
+    alternative = _alternative(alternative)
+    if alternative == "smaller":
+        return minimum_detectable_difference(n=n, sd=sd, alpha=alpha, power=power, alternative="larger")
+    floor = _t_power(0.0, n, alpha, alternative)
+    if power <= floor:
+        raise UsageError(f"power: expected more than {floor:g} (the power at no difference), found {power!r}")
+    high = 1.0
+    while _t_power(high, n, alpha, alternative) < power:
+        high *= 2
+    effect = optimize.brentq(lambda e: _t_power(e, n, alpha, alternative) - power, 0.0, high, xtol=1e-14,
+                             rtol=4 * np.finfo(float).eps, maxiter=500)
+    return float(effect * sd)
+
+
+def pilot_matrix(pilot, measure: str | None = None) -> np.ndarray:
+    """A (systems, topics) matrix from a pilot: a 2-D array, ``{name: Results}`` or a list of
+    :class:`~cranfield.Results` (``measure`` chosen; the topics every run has), or a
+    :class:`~cranfield.Comparison` (``measure`` chosen)."""
+    if hasattr(pilot, "values") and hasattr(pilot, "measures") and callable(pilot.values):  # a Comparison
+        if measure is None:
+            raise UsageError("measure: expected the measure of the pilot Comparison to use, found None")
+        return pilot.values(measure)
+    items = list(pilot.values()) if isinstance(pilot, dict) else pilot
+    if isinstance(items, (list, tuple)) and items and all(hasattr(r, "per_query") for r in items):
+        if measure is None:
+            raise UsageError("measure: expected the measure of the pilot Results to use, found None")
+        common = set(map(str, items[0].query_ids))
+        for r in items[1:]:
+            common &= set(map(str, r.query_ids))
+        topics = sorted(common)
+        rows = []
+        for r in items:
+            by_id = dict(zip(map(str, r.query_ids), np.asarray(r.per_query[measure], dtype=np.float64)))
+            rows.append([by_id[t] for t in topics])
+        return np.array(rows, dtype=np.float64).reshape(len(items), len(topics))
+    try:
+        matrix = np.asarray(pilot, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"expected a (systems, topics) matrix, Results or a Comparison, found {type(pilot).__name__}",
+                         field="pilot") from None
+    return matrix
+
+
+def pilot_variance(pilot, *, measure: str | None = None, method: str = "one-way") -> float:
+    r"""Within-system variance :math:`\hat\sigma^2` of a measure from a pilot topic-by-run matrix
+    (m systems × n topics), as Sakai's topic set size design uses it:
+
+    * ``"one-way"`` (Sakai 2016): the residual variance of the one-way ANOVA,
+      :math:`V_E = \sum_i\sum_j (x_{ij} - \bar x_{i\cdot})^2 / (m(n-1))` (the pooled variance of
+      each system's scores);
+    * ``"two-way"``: the residual variance of the two-way ANOVA without replication (topics as
+      blocks), :math:`\sum_{ij}(x_{ij} - \bar x_{i\cdot} - \bar x_{\cdot j} + \bar x)^2/((m-1)(n-1))`
+      — smaller, since topic difficulty is removed.
+    """
+    x = pilot_matrix(pilot, measure)
+    if x.ndim != 2 or x.shape[0] < 2 or x.shape[1] < 2:
+        raise InputError(f"expected a pilot of at least 2 systems and 2 topics, found shape {x.shape}", field="pilot")
+    if not np.all(np.isfinite(x)):
+        raise InputError("expected finite pilot values, found NaN or infinity", field="pilot")
+    m, n = x.shape
+    if method == "one-way":
+        return float(((x - x.mean(axis=1, keepdims=True)) ** 2).sum() / (m * (n - 1)))
+    if method == "two-way":
+        residual = x - x.mean(axis=1, keepdims=True) - x.mean(axis=0, keepdims=True) + x.mean()
+        return float((residual ** 2).sum() / ((m - 1) * (n - 1)))
+    raise UsageError(f"method: expected 'one-way' or 'two-way', found {method!r}")
+
+
+def anova_power(*, n: int, n_systems: int, min_range: float, variance: float, alpha: float = 0.05) -> float:
+    r"""Power of the one-way ANOVA F test over ``n_systems`` systems and ``n`` topics each, when
+    the best and worst systems' true means differ by ``min_range`` and the others sit midway
+    (the least favourable configuration; Sakai 2016): noncentrality
+    :math:`\lambda = n\,\text{min\_range}^2 / (2\sigma^2)`, :math:`F' \sim F'(m-1, m(n-1), \lambda)`,
+    power :math:`P(F' \ge F_{m-1, m(n-1), 1-\alpha})` (= statsmodels ``FTestAnovaPower`` with
+    :math:`f^2 = \text{min\_range}^2/(2m\sigma^2)`)."""
+    from scipy import stats
+
+    n = _positive(n, "n", integer=True, minimum=1)
+    m = _positive(n_systems, "n_systems", integer=True, minimum=1)
+    lam = n * _positive(min_range, "min_range") ** 2 / (2 * _positive(variance, "variance"))
+    alpha = _level(alpha, "alpha")
+    d1, d2 = m - 1, m * (n - 1)
+    return float(stats.ncf.sf(stats.f.ppf(1 - alpha, d1, d2), d1, d2, lam))
+
+
+@dataclass(frozen=True)
+class TopicSetSize:
+    """The result of :func:`topic_set_size`: ``n_topics`` and the power it reaches, with the inputs."""
+
+    n_topics: int
+    power: float
+    test: str
+    min_diff: float
+    variance: float
+    variance_method: str
+    alpha: float
+    target_power: float
+    n_systems: int
+
+
+def topic_set_size(pilot=None, *, min_diff: float, test: str = "t", alpha: float = 0.05, power: float = 0.8,
+                   measure: str | None = None, variance: float | None = None, variance_method: str = "one-way",
+                   n_systems: int | None = None) -> TopicSetSize:
+    r"""Topic set size design (Sakai 2014; 2016): the smallest number of topics n for which
+
+    * ``test="t"``: the two-sided paired t test detects a true mean difference ``min_diff``
+      between two systems with probability ``power`` (:func:`paired_power`), the variance of
+      the per-topic differences taken as :math:`\hat\sigma_d^2 = 2\hat\sigma^2` (Sakai's
+      conservative choice: no credit for the correlation between systems);
+    * ``test="anova"``: the one-way ANOVA over ``n_systems`` systems (default: the pilot's)
+      detects a range ``min_diff`` between the best and the worst (:func:`anova_power`).
+
+    :math:`\hat\sigma^2` is ``variance`` if given, else :func:`pilot_variance` of ``pilot`` (a
+    topic-by-run matrix, Results or a Comparison, with ``measure``) by ``variance_method``.
+    n is found by doubling then bisection on the exact power (increasing in n).
+
+    >>> topic_set_size(variance=0.03, min_diff=0.05).n_topics
+    191
+    """
+    alpha, target = _level(alpha, "alpha"), _level(power, "power")
+    min_diff = _positive(min_diff, "min_diff")
+    if test not in ("t", "anova"):
+        raise UsageError(f"test: expected 't' or 'anova', found {test!r}")
+    if variance is None:
+        if pilot is None:
+            raise UsageError("expected a pilot (topic-by-run matrix, Results or Comparison) or a variance, found neither")
+        sigma2 = pilot_variance(pilot, measure=measure, method=variance_method)
+        if sigma2 <= 0:
+            raise InputError("the pilot's variance is 0: every system scores the same on every topic", field="pilot")
+        pilot_systems = pilot_matrix(pilot, measure).shape[0]
+    else:
+        sigma2, variance_method, pilot_systems = _positive(variance, "variance"), "given", None
+    if test == "anova":
+        m = n_systems if n_systems is not None else pilot_systems
+        if m is None:
+            raise UsageError("n_systems: expected the number of systems for the ANOVA design, found None")
+        m = _positive(m, "n_systems", integer=True, minimum=1)
+        power_at = lambda n: anova_power(n=n, n_systems=m, min_range=min_diff, variance=sigma2, alpha=alpha)  # noqa: E731
+    else:
+        m = 2
+        sd = float(np.sqrt(2 * sigma2))
+        power_at = lambda n: paired_power(n=n, diff=min_diff, sd=sd, alpha=alpha)  # noqa: E731
+    low, high = 1, 2
+    while power_at(high) < target:
+        low, high = high, high * 2
+        if high > MAX_TOPICS:
+            raise UsageError(f"min_diff: more than {MAX_TOPICS:,} topics would be needed; choose a larger difference")
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if power_at(mid) < target else (low, mid)
+    return TopicSetSize(high, power_at(high), test, min_diff, sigma2, variance_method, alpha, target, m)
