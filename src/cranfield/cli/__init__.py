@@ -41,6 +41,7 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "cranfield.cli.report_cmd:command",
     "demo": "cranfield.cli.demo_cmd:command",
     "datasets": "cranfield.cli.datasets_cmd:command",
+    "online": "cranfield.cli.online_cmd:command",
 }
 
 

@@ -53,7 +53,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 
-__all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "DEFAULT_VARIANT"]
+__all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "read_covariate_table", "DEFAULT_VARIANT"]
 
 ID_COLUMNS = ("impression", "query", "doc", "variant", "user", "session")
 COLUMNS = ("impression", "query", "rank", "doc", "clicked", "timestamp", "dwell", "variant", "user", "session")
@@ -118,7 +118,7 @@ def _read_file(source) -> tuple[dict, str, int]:
             delimiter = "\t" if plain.endswith((".tsv", ".tab", ".txt")) else ","
             table = csv.read_csv(open_input(source, display_name=name),
                                  parse_options=csv.ParseOptions(delimiter=delimiter),
-                                 convert_options=csv.ConvertOptions(column_types={c: pa.string() for c in COLUMNS},
+                                 convert_options=csv.ConvertOptions(column_types={c: pa.string() for c in (*COLUMNS, "covariate")},
                                                                     strings_can_be_null=False))
             first = 2
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError, UnicodeDecodeError) as error:
@@ -471,3 +471,31 @@ def _sorted(out: dict, source: str, first: int, n: int) -> dict:
                          line=int(out["line"][i]), field="rank")
     out["impression_offsets"] = offsets
     return out
+
+
+def read_covariate_table(source, *, unit: str) -> dict:
+    """A pre-period covariate per randomisation unit (CUPED): a CSV/TSV (header line) or Parquet
+    table with the columns ``<unit>`` (the id: the rules of the click log's ids) and
+    ``covariate`` (a finite number); a unit given twice is an error. Returns ``{id: value}``."""
+    if unit not in ("impression", "session", "user"):
+        raise UsageError(f"unit: expected impression, session or user, found {unit!r}")
+    columns, name, first = read_click_table(source)
+    for needed in (unit, "covariate"):
+        if needed not in columns:
+            raise InputError(f"no column {needed!r}; a covariate table has the columns {unit} and covariate, found "
+                             f"{', '.join(map(str, columns)) or 'none'}", source=name, field=needed)
+    extra = [c for c in columns if c not in (unit, "covariate")]
+    if extra:
+        raise InputError(f"unknown column {extra[0]!r}; a covariate table has the columns {unit} and covariate",
+                         source=name, field=str(extra[0]))
+    codes, ids = _codes(columns[unit], name, unit, first)
+    values = _numbers(columns["covariate"], name, "covariate", first, allow_missing=False)
+    counts = np.bincount(codes, minlength=len(ids))
+    if (counts > 1).any():
+        code = int(np.flatnonzero(counts > 1)[0])
+        rows = np.flatnonzero(codes == code)
+        _fail(f"{unit} {ids[code]!r} appears twice (also on line {int(rows[0]) + first}); expected one covariate per "
+              f"{unit}", int(rows[1]), name, unit, first)
+    out = np.empty(len(ids))
+    out[codes] = values
+    return dict(zip(ids.tolist(), out.tolist()))
