@@ -59,6 +59,8 @@ ID_COLUMNS = ("impression", "query", "doc", "variant", "user", "session")
 COLUMNS = ("impression", "query", "rank", "doc", "clicked", "timestamp", "dwell", "variant", "user", "session")
 DEFAULT_VARIANT = "all"
 _NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
+_RANK = "a rank (a whole number >= 1)"
+_SECONDS = "a number of seconds"
 _TEXT_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".lz4")
 
 
@@ -175,29 +177,58 @@ def _text_numbers(values, source: str, field: str, first: int, *, pattern: str, 
 
 
 def _typed_numbers(values, source: str, field: str, first: int, *, expected: str, allow_missing: bool) -> np.ndarray:
+    """Numbers of a typed column (Arrow, numpy) or of Python objects, as float64; NaN marks a
+    missing value where ``allow_missing``; booleans, text and infinities are errors."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .values import _as_numpy
+    from .._arrow import to_numpy
 
     if _is_arrow(values):
-        if pa.types.is_timestamp(values.type) and field == "timestamp":
-            seconds = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}[values.type.unit]
+        kind = values.type
+        if pa.types.is_dictionary(kind):
+            values, kind = values.cast(kind.value_type), kind.value_type
+        if pa.types.is_null(kind):
+            array = np.full(len(values), np.nan)
+        elif pa.types.is_timestamp(kind) and field == "timestamp":
             if values.null_count:
-                _fail("expected a time, found a missing value (null)", int(np.flatnonzero(
-                    np.asarray(pc.is_null(values)))[0]), source, field, first)
-            return np.asarray(pc.cast(values, pa.int64()), dtype=np.float64) / seconds
-        if allow_missing and values.null_count and (pa.types.is_integer(values.type) or pa.types.is_floating(values.type)):
-            values = pc.fill_null(pc.cast(values, pa.float64()), float("nan"))
+                _fail(f"expected {expected}, found a missing value", _first_null(values), source, field, first)
+            seconds = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}[kind.unit]
+            return to_numpy(pc.cast(values, pa.int64())).astype(np.float64) / seconds
+        elif pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+            array = to_numpy(pc.fill_null(pc.cast(values, pa.float64()), float("nan")))
+        else:
+            raise InputError(f"expected {expected}, found a column of type {kind}", source=source, field=field)
+    elif isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
+        array = values.astype(np.float64)
     elif isinstance(values, np.ndarray) and values.dtype.kind == "M" and field == "timestamp":
         return values.astype("datetime64[ns]").astype(np.int64) / 1e9
-    array = _as_numpy(values, source=source, field=field, first_row=first, lines=None, where=None, expected=expected)
-    array = array.astype(np.float64, copy=False)
-    bad = np.isinf(array) if allow_missing else ~np.isfinite(array)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
+    else:
+        items = values.tolist() if hasattr(values, "tolist") else list(values)
+        array = np.empty(len(items))
+        for i, value in enumerate(items):  # objects only (dicts, object columns): each value's type
+            if value is None:
+                array[i] = np.nan
+            elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
+                array[i] = float(value)
+            else:
+                _fail(f"expected {expected}, found {value!r}", i, source, field, first)
+    missing = np.isnan(array)
+    if missing.any() and not allow_missing:
+        _fail(f"expected {expected}, found a missing value", int(np.flatnonzero(missing)[0]), source, field, first)
+    infinite = np.isinf(array)
+    if infinite.any():
+        i = int(np.flatnonzero(infinite)[0])
         _fail(f"expected {expected}, found {array[i].item()!r}", i, source, field, first)
     return array
+
+
+def _first_null(values) -> int:
+    import pyarrow.compute as pc
+
+    from .._arrow import to_numpy
+
+    return int(np.flatnonzero(to_numpy(pc.is_null(values)))[0])
 
 
 def _arrowish(values):
@@ -216,22 +247,20 @@ def _arrowish(values):
 def _numbers(values, source, field, first, *, allow_missing: bool) -> np.ndarray:
     values = _arrowish(values)
     if _is_text(values):
-        return _text_numbers(values, source, field, first, pattern=_NUMBER, expected="a decimal number of seconds",
-                             allow_empty=allow_missing)
-    return _typed_numbers(values, source, field, first, expected="finite numbers (seconds)", allow_missing=allow_missing)
+        return _text_numbers(values, source, field, first, pattern=_NUMBER, expected=_SECONDS, allow_empty=allow_missing)
+    return _typed_numbers(values, source, field, first, expected=_SECONDS, allow_missing=allow_missing)
 
 
 def _ranks(values, source: str, first: int) -> np.ndarray:
     values = _arrowish(values)
     if _is_text(values):
-        ranks = _text_numbers(values, source, "rank", first, pattern=r"^[0-9]+$", expected="a rank (digits, 1 or more)",
-                              allow_empty=False)
+        ranks = _text_numbers(values, source, "rank", first, pattern=r"^[0-9]+$", expected=_RANK, allow_empty=False)
     else:
-        ranks = _typed_numbers(values, source, "rank", first, expected="whole numbers (ranks)", allow_missing=False)
+        ranks = _typed_numbers(values, source, "rank", first, expected=_RANK, allow_missing=False)
     bad = (ranks < 1) | (ranks != np.floor(ranks)) | (ranks > 2**53)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        _fail(f"expected a rank, a whole number >= 1, found {ranks[i].item()!r}", i, source, "rank", first)
+        _fail(f"expected {_RANK}, found {ranks[i].item()!r}", i, source, "rank", first)
     return ranks.astype(np.int64)
 
 
@@ -243,22 +272,17 @@ def _clicks(values, source: str, first: int) -> np.ndarray:
 
     expected = "1, 0, true or false"
     if _is_arrow(values) and values.null_count:
-        _fail(f"expected {expected}, found a missing value", int(np.flatnonzero(to_numpy(pc.is_null(values)))[0]),
-              source, "clicked", first)
+        _fail(f"expected {expected}, found a missing value", _first_null(values), source, "clicked", first)
     if _is_arrow(values) and pa.types.is_boolean(values.type):
         return to_numpy(values).astype(bool)
     if not _is_arrow(values):
         array = np.asarray(values) if not isinstance(values, np.ndarray) else values
         if array.dtype.kind == "b":
             return array.astype(bool)
-        if array.dtype.kind == "O":  # each value's own type: True, 1, "true"
-            texts = np.array([str(v).lower() if isinstance(v, (bool, np.bool_, str)) else repr(v) for v in array.tolist()],
-                             dtype=object)
-            if len(texts) and all(isinstance(v, (bool, np.bool_, str)) or (isinstance(v, (int, np.integer)))
-                                  for v in array.tolist()):
-                texts = np.array([str(int(v)) if isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
-                                  else str(v).lower() for v in array.tolist()], dtype=object)
-            values = pa.chunked_array([pa.array(texts.astype(str) if len(texts) else np.zeros(0, dtype=str))])
+        if array.dtype.kind == "O":  # each value's own type: True, 1, "true"; anything else is shown as found
+            texts = [str(v).lower() if isinstance(v, (bool, np.bool_, str)) else
+                     str(int(v)) if isinstance(v, (int, np.integer)) else repr(v) for v in array.tolist()]
+            values = pa.chunked_array([pa.array(texts, type=pa.string())])
         elif array.dtype.kind == "U":
             values = pa.chunked_array([pa.array(array)])
         else:
@@ -378,11 +402,11 @@ def _check_rows(out: dict, source: str, first: int, n: int, expected_variants) -
         bad = dwell < 0
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            _fail(f"expected a dwell time >= 0 seconds, found {dwell[i].item()!r}", i, source, "dwell", first)
+            _fail(f"expected a dwell time >= 0 seconds, found {float(dwell[i])!r}", i, source, "dwell", first)
         bad = ~clicked & (dwell > 0)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            _fail(f"dwell {dwell[i].item()!r} on a row not clicked; expected it empty or 0", i, source, "dwell", first)
+            _fail(f"dwell {float(dwell[i])!r} on a row not clicked; expected it empty or 0", i, source, "dwell", first)
     if out["timestamp"] is not None and n:
         ts, imp = out["timestamp"], out["impression"]
         shown = np.full(len(out["impression_ids"]), np.nan)
@@ -394,14 +418,14 @@ def _check_rows(out: dict, source: str, first: int, n: int, expected_variants) -
             bad = ts[rows] != shown[imp[rows]]
             if bad.any():
                 i = int(rows[np.flatnonzero(bad)[0]])
-                _fail(f"impression {out['impression_ids'][imp[i]]!r} shown at {ts[i]!r} here but at "
-                      f"{shown[imp[i]]!r} on line {int(rows[first_row[imp[i]]]) + first}; rows not clicked carry the "
+                _fail(f"impression {out['impression_ids'][imp[i]]!r} shown at {float(ts[i])!r} here but at "
+                      f"{float(shown[imp[i]])!r} on line {int(rows[first_row[imp[i]]]) + first}; rows not clicked carry the "
                       f"time the impression was shown", i, source, "timestamp", first)
         with np.errstate(invalid="ignore"):
             bad = clicked & (ts < shown[imp])
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            _fail(f"click at {ts[i]!r} before its impression was shown (at {shown[imp[i]]!r})", i, source,
+            _fail(f"click at {float(ts[i])!r} before its impression was shown (at {float(shown[imp[i]])!r})", i, source,
                   "timestamp", first)
     if expected_variants is not None:
         _check_split(out, source, expected_variants)
