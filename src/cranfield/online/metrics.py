@@ -30,7 +30,9 @@ the cluster-robust variance of a weighted regression on a constant, statsmodels
 ``WLS(...).fit(cov_type="cluster", cov_kwds={"use_correction": False})``); ``"wilson"``, the
 Wilson interval of :func:`cranfield.stats.proportion_ci` with :math:`\sum y` successes out of
 :math:`\sum x` (a proportion whose trials are independent: only with ``unit="impression"``).
-A group with fewer than two units has no interval (NaN bounds, ``n_units`` says why).
+A group with fewer than two units has no interval (NaN bounds, ``n_units`` says why); a group
+where the metric is defined for no impression (:math:`\sum x = 0`, e.g. ``ttfc`` without a
+click) has the estimate NaN as well.
 """
 
 from __future__ import annotations
