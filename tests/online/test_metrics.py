@@ -148,7 +148,8 @@ def test_partitions_merge_exactly():
         # bit for bit (repr: exact floats, and NaN where a group has no defined impression)
         assert repr(summarize(merged, by=by, unit="user").rows) == repr(summarize(whole, by=by, unit="user").rows)
     split = _partitions(columns, 2, 1)
-    split[1] = pd.concat([split[1], split[0].iloc[:1]])  # one row of an impression in another partition
+    first = split[0]["impression"].iloc[0]
+    split[1] = pd.concat([split[1], split[0][split[0]["impression"] == first]])  # an impression in two partitions
     with pytest.raises(InputError, match="in two partitions"):
         merge_impression_metrics([_partition_metrics(p, ALL, 30.0, i) for i, p in enumerate(split)])
 
