@@ -9,7 +9,8 @@ the first group, :math:`n_2 = \text{ratio}\cdot n_1` in the second and
 * ``test="z"``: :math:`1 - \Phi(z_{1-\alpha/2} - d\sqrt{\tilde n}) + \Phi(-z_{1-\alpha/2} -
   d\sqrt{\tilde n})`;
 * ``test="t"``: the same with Student's t critical values (:math:`n_1 + n_2 - 2` degrees of
-  freedom) and the noncentral t with noncentrality :math:`d\sqrt{\tilde n}`.
+  freedom) and the noncentral t with noncentrality :math:`d\sqrt{\tilde n}` (where scipy's
+  noncentral t gives NaN, deep in a tail, the tail probability is taken as 0).
 
 One-sided (``alternative="larger"``/``"smaller"``) keeps one tail at level :math:`\alpha`. These
 are the formulas of statsmodels' ``NormalIndPower`` and ``TTestIndPower`` (same numbers: the tests
@@ -70,10 +71,15 @@ def _power(d: float, n1: float, alpha: float, ratio: float, alternative: str, te
             result += stats.norm.cdf(stats.norm.ppf(level) - shift / 1.0)
         return float(result)
     df = n1 - 1 + n2 - 1
+
+    def cdf(x):  # scipy's noncentral t returns NaN deep in a tail (probability ~1e-300): 0 or 1 there
+        value = special.nctdtr(df, shift, x)
+        return value if np.isfinite(value) else (0.0 if x < shift else 1.0)
+
     if alternative in ("two-sided", "larger"):
-        result = 1 - special.nctdtr(df, shift, stats.t.isf(level, df))
+        result = 1 - cdf(stats.t.isf(level, df))
     if alternative in ("two-sided", "smaller"):
-        result += special.nctdtr(df, shift, stats.t.ppf(level, df))
+        result += cdf(stats.t.ppf(level, df))
     return float(result)
 
 
