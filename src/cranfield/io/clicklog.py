@@ -14,8 +14,9 @@ clicked       yes       ``1``/``0``, ``true``/``false`` (any letter case) or a b
 timestamp     no        seconds (a finite number, any epoch) or a timestamp column: on a row
                         not clicked, when the impression was shown; on a clicked row, when
                         the click happened
-dwell         no        seconds on the clicked document, a finite number ≥ 0; empty (null,
-                        NaN) when unknown; on a row not clicked empty or 0
+dwell         no        seconds on the clicked document, a finite number ≥ 0; empty (text:
+                        an empty cell or ``nan``; typed: null or NaN) when unknown; on a row
+                        not clicked empty or 0
 variant       no        the experiment arm (bucket) of the impression; default ``all``
 user          no        user id
 session       no        session id (several impressions)
@@ -41,7 +42,8 @@ shown; a variant missing from, or not in, ``expected_variants`` (a planned split
 
 The result is canonical: rows sorted by impression then rank; every id column as int64 codes into
 its ids sorted by code point (so the same log gives the same arrays whatever its row order or
-path).
+path), except documents, coded in the order of their first appearance (sorting millions of
+document ids would cost more than every metric; ``doc_ids[doc]`` is the same whatever the order).
 """
 
 from __future__ import annotations
@@ -102,6 +104,9 @@ def read_click_table(source) -> tuple[Any, str, int]:
 
 def _read_file(source) -> tuple[dict, str, int]:
     import pyarrow as pa
+
+    # ids read straight into dictionaries: each distinct id decoded and checked once
+    text_types = {c: pa.dictionary(pa.int32(), pa.string()) for c in ID_COLUMNS}
     from pyarrow import csv
 
     from .sources import display_name_of, open_input
@@ -114,13 +119,15 @@ def _read_file(source) -> tuple[dict, str, int]:
 
             if not os.path.exists(source):
                 raise InputError("no such file", source=name)
-            table = pq.read_table(source)
+            names = pq.read_schema(source).names
+            table = pq.read_table(source, read_dictionary=[c for c in ID_COLUMNS if c in names])
             first = 1
         else:
             delimiter = "\t" if plain.endswith((".tsv", ".tab", ".txt")) else ","
             table = csv.read_csv(open_input(source, display_name=name),
                                  parse_options=csv.ParseOptions(delimiter=delimiter),
-                                 convert_options=csv.ConvertOptions(column_types={c: pa.string() for c in (*COLUMNS, "covariate")},
+                                 convert_options=csv.ConvertOptions(column_types={c: text_types.get(c, pa.string())
+                                                                              for c in (*COLUMNS, "covariate")},
                                                                     strings_can_be_null=False))
             first = 2
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError, UnicodeDecodeError) as error:
@@ -164,7 +171,8 @@ def _text_numbers(values, source: str, field: str, first: int, *, pattern: str, 
     if array.null_count:
         array = pc.fill_null(array, "")
     ok = to_numpy(pc.match_substring_regex(array, pattern))
-    empty = to_numpy(pc.equal(pc.binary_length(array), 0)) if allow_empty else np.zeros(len(ok), dtype=bool)
+    empty = to_numpy(pc.match_substring_regex(array, r"^([nN][aA][nN])?$")) if allow_empty else \
+        np.zeros(len(ok), dtype=bool)  # missing: an empty cell, or nan (as numpy and Arrow write NaN)
     bad = ~(ok | empty)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -304,8 +312,9 @@ def _clicks(values, source: str, first: int) -> np.ndarray:
     return numbers == 1
 
 
-def _codes(values, source: str, field: str, first: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(codes, ids)``: int64 codes into the distinct ids sorted by code point."""
+def _codes(values, source: str, field: str, first: int, *, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, ids)``: int64 codes into the distinct ids, sorted by code point (``sort``) or in
+    the order of their first appearance."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -316,17 +325,53 @@ def _codes(values, source: str, field: str, first: int) -> tuple[np.ndarray, np.
             (isinstance(values, np.ndarray) and values.dtype.kind in "fb"):
         kind = values.type if _is_arrow(values) else values.dtype
         raise InputError(f"expected text or integer ids, found values of type {kind}", source=source, field=field)
-    array = id_column(values, source=source, field=field, first_row=first)
-    if len(array) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
-    encoded = array.combine_chunks().dictionary_encode() if isinstance(array, pa.ChunkedArray) else array.dictionary_encode()
-    dictionary = encoded.dictionary
+    if _is_arrow(values) and pa.types.is_dictionary(values.type):
+        codes, dictionary = _dictionary_codes(values, source, field, first)
+    else:
+        array = id_column(values, source=source, field=field, first_row=first)
+        if len(array) == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
+        encoded = array.combine_chunks().dictionary_encode() if isinstance(array, pa.ChunkedArray) \
+            else array.dictionary_encode()
+        dictionary = encoded.dictionary
+        codes = to_numpy(encoded.indices).astype(np.int64)
+    if not sort:
+        return codes, dictionary.to_numpy(zero_copy_only=False)
     order = to_numpy(pc.sort_indices(dictionary)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
-    codes = rank[to_numpy(encoded.indices).astype(np.int64)]
-    ids = np.array(dictionary.take(pa.array(order)).to_pylist(), dtype=object)
-    return codes, ids
+    return rank[codes], dictionary.take(pa.array(order)).to_numpy(zero_copy_only=False)
+
+
+def _dictionary_codes(values, source: str, field: str, first: int):
+    """Codes and distinct values of a dictionary-encoded column (Parquet and CSV read ids so):
+    the id rules are checked on the distinct values used, an error names the first row holding
+    the bad one."""
+    import pyarrow as pa
+
+    from .._arrow import to_numpy
+    from .values import id_column
+
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())
+    # one array, one dictionary (chunks that share theirs, as Parquet's do, are not re-hashed)
+    combined = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    indices = combined.indices
+    if indices.null_count:
+        _fail("missing id (null)", _first_null(indices), source, field, first)
+    codes = to_numpy(indices).astype(np.int64)
+    dictionary = combined.dictionary
+    used = np.bincount(codes, minlength=len(dictionary)) > 0
+    kept = np.flatnonzero(used)
+    try:
+        distinct = id_column(dictionary.take(pa.array(kept)), source=source, field=field, first_row=0)
+    except InputError as error:
+        if error.line is None:
+            raise
+        row = int(np.flatnonzero(codes == kept[error.line])[0])
+        raise InputError(error.message, source=source, line=row + first, field=field) from None
+    remap = np.cumsum(used) - 1
+    return remap[codes], distinct.combine_chunks()
 
 
 # ------------------------------------------------------------------------------------ the table
@@ -357,7 +402,7 @@ def parse_click_table(columns: dict, *, source: str = "click log", first_line: i
     out: dict[str, Any] = {}
     for field in ID_COLUMNS:
         if field in columns:
-            out[field], out[f"{field}_ids"] = _codes(columns[field], source, field, first_line)
+            out[field], out[f"{field}_ids"] = _codes(columns[field], source, field, first_line, sort=field != "doc")
         else:
             out[field], out[f"{field}_ids"] = None, None
     if out["variant"] is None:

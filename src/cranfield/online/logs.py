@@ -20,7 +20,8 @@ __all__ = ["ClickLog", "read_click_log"]
 class ClickLog:
     """A click log, one row per result shown, sorted by impression then rank.
 
-    Id columns are int64 codes into their ``*_ids`` arrays (sorted by code point): ``impression``,
+    Id columns are int64 codes into their ``*_ids`` arrays (sorted by code point; documents in
+    the order of their first appearance in the input): ``impression``,
     ``query`` (``query_ids``), ``doc`` (``doc_ids``), ``variant`` (``variant_ids``; one variant
     ``"all"`` when the log has none), ``user`` / ``session`` (None when absent). ``rank`` is
     1-based int64 (1, 2, … within each impression), ``clicked`` bool, ``dwell`` float64 seconds
@@ -107,7 +108,9 @@ class ClickLog:
         """Same rows, same ids (the input lines and the source name aside)."""
         if not isinstance(other, ClickLog):
             return False
-        for name in ("impression", "impression_ids", "query", "query_ids", "doc", "doc_ids", "rank", "clicked",
+        if not np.array_equal(self.doc_ids[self.doc], other.doc_ids[other.doc]):  # doc codes: first appearance
+            return False
+        for name in ("impression", "impression_ids", "query", "query_ids", "rank", "clicked",
                      "variant", "variant_ids", "impression_offsets", "dwell", "timestamp", "user", "user_ids",
                      "session", "session_ids"):
             a, b = getattr(self, name), getattr(other, name)
