@@ -105,8 +105,7 @@ def read_click_table(source) -> tuple[Any, str, int]:
 def _read_file(source) -> tuple[dict, str, int]:
     import pyarrow as pa
 
-    # ids read straight into dictionaries: each distinct id decoded and checked once
-    text_types = {c: pa.dictionary(pa.int32(), pa.string()) for c in ID_COLUMNS}
+    text_types: dict = {}  # every known column as text (ids too: dictionaries per block would need unifying)
     from pyarrow import csv
 
     from .sources import display_name_of, open_input
@@ -119,8 +118,7 @@ def _read_file(source) -> tuple[dict, str, int]:
 
             if not os.path.exists(source):
                 raise InputError("no such file", source=name)
-            names = pq.read_schema(source).names
-            table = pq.read_table(source, read_dictionary=[c for c in ID_COLUMNS if c in names])
+            table = pq.read_table(source)  # ids as text: Parquet's dictionaries are per row group
             first = 1
         else:
             delimiter = "\t" if plain.endswith((".tsv", ".tab", ".txt")) else ","
@@ -325,6 +323,9 @@ def _codes(values, source: str, field: str, first: int, *, sort: bool = True) ->
             (isinstance(values, np.ndarray) and values.dtype.kind in "fb"):
         kind = values.type if _is_arrow(values) else values.dtype
         raise InputError(f"expected text or integer ids, found values of type {kind}", source=source, field=field)
+    if _is_arrow(values) and pa.types.is_dictionary(values.type) and isinstance(values, pa.ChunkedArray) and \
+            sum(len(c.dictionary) for c in values.chunks) > len(values):  # unifying would cost more than encoding
+        values = pa.chunked_array([c.dictionary_decode() for c in values.chunks], values.type.value_type)
     if _is_arrow(values) and pa.types.is_dictionary(values.type):
         codes, dictionary = _dictionary_codes(values, source, field, first)
     else:
@@ -473,10 +474,10 @@ def _check_rows(out: dict, source: str, first: int, n: int, expected_variants) -
             _fail(f"click at {float(ts[i])!r} before its impression was shown (at {float(shown[imp[i]])!r})", i, source,
                   "timestamp", first)
     if expected_variants is not None:
-        _check_split(out, source, expected_variants)
+        _check_split(out, source, first, expected_variants)
 
 
-def _check_split(out: dict, source: str, expected_variants) -> None:
+def _check_split(out: dict, source: str, first: int, expected_variants) -> None:
     if isinstance(expected_variants, (str, bytes)) or not hasattr(expected_variants, "__iter__"):
         raise UsageError(f"expected_variants: expected a collection of variant ids, found {expected_variants!r}")
     planned = [str(v) for v in expected_variants]
@@ -490,7 +491,7 @@ def _check_split(out: dict, source: str, expected_variants) -> None:
         codes = np.flatnonzero(out["variant_ids"] == extra[0])[0]
         i = int(np.flatnonzero(out["variant"] == codes)[0])
         raise InputError(f"variant {extra[0]!r} is not in the planned split ({', '.join(planned)})", source=source,
-                         line=i + 1 if source == "click log dict" else None, field="variant")
+                         line=i + first, field="variant")
 
 
 def _sorted(out: dict, source: str, first: int, n: int) -> dict:
