@@ -198,3 +198,22 @@ def test_random_logs_same_outcome_on_every_path(tmp_path_factory, data):
                "doc": [f"d{r[1]}" for r in data], "clicked": [int(r[2]) for r in data],
                "variant": [r[3] for r in data]}
     _same_everywhere(columns, tmp_path_factory.mktemp("h"))
+
+
+def test_ids_in_runs_are_coded_once_with_the_same_result():
+    """Large Arrow inputs code runs of equal ids (an impression's rows) once: same log, same errors."""
+    from cranfield.io import clicklog
+
+    columns = random_log_columns(3, n_users=150)
+    table = pa.table(columns)
+    assert len(table) >= 1024 and clicklog._runs(table.column("impression")) is not None
+    assert read_click_log(table).equals(ClickLog.from_columns(**columns))  # numpy arrays: no runs
+    bad = dict(columns)
+    bad["user"] = bad["user"].copy()
+    bad["user"][700:705] = "u 7"  # whitespace in an id, in the middle of a run
+    errors = []
+    for source in (pa.table(bad), {k: list(v) for k, v in bad.items()}):
+        with pytest.raises(InputError) as caught:
+            read_click_log(source)
+        errors.append((caught.value.line, caught.value.field))
+    assert errors[0] == errors[1] == (701, "user")

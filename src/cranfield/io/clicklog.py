@@ -317,31 +317,68 @@ def _codes(values, source: str, field: str, first: int, *, sort: bool = True) ->
     import pyarrow.compute as pc
 
     from .._arrow import to_numpy
-    from .values import id_column
 
     if _is_arrow(values) and (pa.types.is_floating(values.type) or pa.types.is_boolean(values.type)) or \
             (isinstance(values, np.ndarray) and values.dtype.kind in "fb"):
         kind = values.type if _is_arrow(values) else values.dtype
         raise InputError(f"expected text or integer ids, found values of type {kind}", source=source, field=field)
-    if _is_arrow(values) and pa.types.is_dictionary(values.type) and isinstance(values, pa.ChunkedArray) and \
-            sum(len(c.dictionary) for c in values.chunks) > len(values):  # unifying would cost more than encoding
-        values = pa.chunked_array([c.dictionary_decode() for c in values.chunks], values.type.value_type)
-    if _is_arrow(values) and pa.types.is_dictionary(values.type):
-        codes, dictionary = _dictionary_codes(values, source, field, first)
+    runs = _runs(values) if _is_arrow(values) and _is_text(values) else None
+    if runs is not None:  # ids in runs (an impression's rows together): each run coded once
+        heads, lengths = runs
+        try:
+            head_codes, dictionary = _encode(values.take(pa.array(heads)), source, field, 0)
+        except InputError as error:
+            if error.line is None:
+                raise
+            raise InputError(error.message, source=source, line=int(heads[error.line]) + first, field=field) from None
+        codes = np.repeat(head_codes, lengths)
     else:
-        array = id_column(values, source=source, field=field, first_row=first)
-        if len(array) == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=object)
-        encoded = array.combine_chunks().dictionary_encode() if isinstance(array, pa.ChunkedArray) \
-            else array.dictionary_encode()
-        dictionary = encoded.dictionary
-        codes = to_numpy(encoded.indices).astype(np.int64)
+        codes, dictionary = _encode(values, source, field, first)
     if not sort:
         return codes, dictionary.to_numpy(zero_copy_only=False)
     order = to_numpy(pc.sort_indices(dictionary)).astype(np.int64)
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return rank[codes], dictionary.take(pa.array(order)).to_numpy(zero_copy_only=False)
+
+
+def _encode(values, source: str, field: str, first: int):
+    """``(codes, Arrow array of the distinct ids in order of first appearance)``, ids checked."""
+    import pyarrow as pa
+
+    from .._arrow import to_numpy
+    from .values import id_column
+
+    if _is_arrow(values) and pa.types.is_dictionary(values.type) and isinstance(values, pa.ChunkedArray) and \
+            sum(len(c.dictionary) for c in values.chunks) > len(values):  # unifying would cost more than encoding
+        values = pa.chunked_array([c.dictionary_decode() for c in values.chunks], values.type.value_type)
+    if _is_arrow(values) and pa.types.is_dictionary(values.type):
+        return _dictionary_codes(values, source, field, first)
+    array = id_column(values, source=source, field=field, first_row=first)
+    if len(array) == 0:
+        return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())
+    encoded = array.combine_chunks().dictionary_encode() if isinstance(array, pa.ChunkedArray) \
+        else array.dictionary_encode()
+    return to_numpy(encoded.indices).astype(np.int64), encoded.dictionary
+
+
+def _runs(values):
+    """``(first row of each run, run lengths)`` of equal consecutive text values, when there are
+    at most half as many runs as rows (else None: coding every row is as cheap)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .._arrow import to_numpy
+
+    n = len(values)
+    if n < 1024 or values.null_count:
+        return None
+    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    change = to_numpy(pc.fill_null(pc.not_equal(array.slice(1), array.slice(0, n - 1)), True))
+    heads = np.flatnonzero(np.r_[True, change])
+    if 2 * len(heads) > n:
+        return None
+    return heads, np.diff(np.r_[heads, n])
 
 
 def _dictionary_codes(values, source: str, field: str, first: int):
