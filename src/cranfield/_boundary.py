@@ -43,7 +43,8 @@ from .errors import CranfieldError, InputError, UsageError
 __all__ = ["PUBLIC_MODULES", "guard", "guard_module", "translate", "install"]
 
 PUBLIC_MODULES = ("cranfield.stats", "cranfield.classification", "cranfield.protocols", "cranfield.plots",
-                  "cranfield.correlation", "cranfield.dask", "cranfield.judgments")
+                  "cranfield.correlation", "cranfield.dask", "cranfield.judgments",
+                  "cranfield.online")
 
 # Foreign libraries whose own exception classes (not built-in ones) mean bad data.
 _DATA_LIBRARIES = frozenset({"pyarrow", "pandas", "polars", "numpy", "scipy"})

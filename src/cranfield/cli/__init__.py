@@ -48,6 +48,7 @@ SUBCOMMANDS: dict[str, str] = {
     "regression": "cranfield.cli.ml_cmd:regression_command",
     "pool": "cranfield.cli.pool_cmd:pool_command",
     "reusability": "cranfield.cli.pool_cmd:reusability_command",
+    "online": "cranfield.cli.online_cmd:command",
 }
 
 

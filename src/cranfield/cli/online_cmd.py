@@ -1,0 +1,324 @@
+"""``cranfield online``: click logs, online metrics, A/B tests and power (and, where installed,
+interleaving, click models and simulation)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+
+import click
+
+from ..errors import UsageError
+
+FORMATS = ("table", "json", "csv", "tsv", "markdown")
+
+# name -> "module:attribute"; commands whose module is missing are not listed.
+COMMANDS: dict[str, str] = {
+    "metrics": "cranfield.cli.online_cmd:metrics",
+    "ab": "cranfield.cli.online_cmd:ab",
+    "power": "cranfield.cli.online_cmd:power",
+    "interleave": "cranfield.cli.online_models_cmd:interleave",
+    "click-model": "cranfield.cli.online_models_cmd:click_model",
+    "simulate": "cranfield.cli.online_models_cmd:simulate",
+}
+
+
+def _available(name: str) -> bool:
+    module = COMMANDS[name].split(":")[0]
+    return module == __name__ or importlib.util.find_spec(module) is not None
+
+
+class OnlineGroup(click.Group):
+    """Subcommands imported on first use; those whose module is absent are not listed."""
+
+    def list_commands(self, ctx) -> list[str]:
+        return sorted(name for name in COMMANDS if _available(name))
+
+    def get_command(self, ctx, cmd_name: str):
+        if cmd_name not in COMMANDS or not _available(cmd_name):
+            return None
+        from . import _registering_inputs
+
+        module_name, attribute = COMMANDS[cmd_name].split(":")
+        return _registering_inputs(getattr(importlib.import_module(module_name), attribute))
+
+
+@click.group("online", cls=OnlineGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def command() -> None:
+    """Online evaluation: metrics of click logs, A/B tests, power and sample sizes.
+
+    A click log is a CSV/TSV (header line) or Parquet table, one row per result shown:
+    impression, query, rank, doc, clicked, and optionally timestamp, dwell, variant, user,
+    session (docs/online.md).
+
+    \b
+    Examples:
+      cranfield online metrics clicks.csv --by variant -m ctr -m abandonment
+      cranfield online ab clicks.parquet --unit user --split A=0.5,B=0.5 --format markdown
+      cranfield online power --baseline 0.3 --mde 0.01
+    """
+
+
+def _output_options(function):
+    for option in reversed([
+        click.option("--digits", type=click.IntRange(0, 20), default=4, show_default=True, help="Decimals in tables."),
+        click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+                     help="Write here (atomically) instead of standard output."),
+    ]):
+        function = option(function)
+    return function
+
+
+def _log_options(function):
+    for option in reversed([
+        click.option("-m", "--metric", "metric_names", multiple=True, metavar="METRIC",
+                     help="ctr, ctr@K, abandonment, rr, clicks, sat_clicks, ttfc, skips (repeatable). "
+                          "Default: ctr, ctr@3, abandonment, rr, clicks, skips."),
+        click.option("--unit", type=click.Choice(("impression", "session", "user")), default="impression",
+                     show_default=True, help="Randomisation unit: the clusters of the intervals and tests."),
+        click.option("--dwell-threshold", type=float, default=30.0, show_default=True,
+                     help="Seconds of dwell that make a click satisfied (sat_clicks)."),
+    ]):
+        function = option(function)
+    return function
+
+
+def _split(text: str | None) -> dict | None:
+    """``A=0.5,B=0.5`` as a dict (shares need not sum to 1)."""
+    if text is None:
+        return None
+    split = {}
+    for item in text.split(","):
+        name, sep, share = item.partition("=")
+        name = name.strip()
+        try:
+            value = float(share) if sep else math.nan
+        except ValueError:
+            value = math.nan
+        if not name or not math.isfinite(value) or value <= 0 or name in split:
+            raise UsageError(f"--split: expected VARIANT=SHARE,... with distinct variants and shares > 0, found {text!r}")
+        split[name] = value
+    return split
+
+
+def _read(log: str, split: dict | None, metric_names, dwell_threshold):
+    from ..online import impression_metrics, read_click_log
+
+    names = list(metric_names) or ["ctr", "ctr@3", "abandonment", "rr", "clicks", "skips"]
+    click_log = read_click_log(log, expected_variants=None if split is None else list(split))
+    return click_log, impression_metrics(click_log, metrics=names, dwell_threshold=dwell_threshold)
+
+
+def _write(text: str, output) -> None:
+    from ..io.atomic import write_text_output
+
+    write_text_output(text if text.endswith("\n") else text + "\n", output)
+
+
+def _json(document) -> str:
+    def clean(value):
+        if isinstance(value, float) and not math.isfinite(value):
+            return None
+        if isinstance(value, dict):
+            return {k: clean(v) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [clean(v) for v in value]
+        return value
+
+    return json.dumps(clean(document), indent=2, ensure_ascii=False)
+
+
+@click.command("metrics", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("log", metavar="LOG")
+@click.option("--by", type=click.Choice(("variant", "query", "session", "user", "impression")), default="variant",
+              show_default=True, help="Aggregate per this group.")
+@click.option("--ci", type=click.Choice(("delta", "wilson")), default="delta", show_default=True,
+              help="Interval: delta method clustered by --unit, or Wilson (independent impressions).")
+@click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence level of the intervals.")
+@click.option("--split", metavar="VARIANT=SHARE,...", help="The planned split: a missing or unplanned variant is an error.")
+@_log_options
+@_output_options
+def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold, digits, fmt, output):
+    """Online metrics of the click LOG per variant (or query, session, user, impression) with
+    confidence intervals.
+
+    \b
+    Examples:
+      cranfield online metrics clicks.csv
+      cranfield online metrics clicks.tsv --by query -m ctr@5 -m rr --format csv -o per_query.csv
+      cranfield online metrics clicks.parquet --unit user -m sat_clicks --dwell-threshold 30
+    """
+    from ..online import summarize
+    from ..online.metrics import MetricSummary
+    from ..report.tables import Table, render_table
+
+    _, stats = _read(log, _split(split), metric_names, dwell_threshold)
+    summary = summarize(stats, by=by, unit=unit, ci=ci, confidence=confidence)
+    if fmt == "json":
+        document = {"log": log, "settings": summary.settings,
+                    "rows": [dict(zip(MetricSummary.COLUMNS, row)) for row in summary.rows]}
+        return _write(_json(document), output)
+    note = (f"{summary.settings['confidence']:.0%} intervals: {ci}" + (f", clustered by {unit}" if ci == "delta" else "")
+            + "; an empty interval: fewer than 2 units")
+    rows = [[r[0], r[1], r[2], _finite(r[3]), _finite(r[4]), r[5], r[6], r[7], r[8]] for r in summary.rows]
+    table = Table([by, "metric", "estimate", "ci low", "ci high", "numerator", "denominator", "impressions",
+                   f"{unit}s"], rows, digits=digits, notes=[note])
+    _write(render_table(table, fmt), output)
+
+
+def _finite(value):
+    return value if isinstance(value, float) and math.isfinite(value) else None
+
+
+@click.command("ab", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("log", metavar="LOG")
+@click.option("--control", metavar="VARIANT", help="The control variant (default: the first variant id).")
+@click.option("--test", type=click.Choice(("delta", "proportion", "welch", "mannwhitney", "bootstrap")),
+              default="delta", show_default=True, help="Test of each treatment against the control.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--correction", type=click.Choice(("none", "bonferroni", "holm", "bh")), default="holm",
+              show_default=True, help="Multiple-comparison correction over all comparisons.")
+@click.option("--split", metavar="VARIANT=SHARE,...",
+              help="The planned split, for the sample-ratio check (default: equal shares).")
+@click.option("--srm-alpha", type=float, default=0.001, show_default=True,
+              help="Sample-ratio mismatch is flagged below this p-value.")
+@click.option("--covariate", metavar="FILE", type=click.Path(dir_okay=False),
+              help="CUPED: CSV/TSV with a header, columns UNIT (the --unit's name) and covariate (pre-period value).")
+@click.option("--resamples", type=int, default=2000, show_default=True, help="Bootstrap resamples.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--plot", metavar="FILE", type=click.Path(dir_okay=False), help="Write the lift plot (PNG, SVG, PDF).")
+@click.option("--html", metavar="FILE", type=click.Path(dir_okay=False), help="Write an HTML report of the test.")
+@_log_options
+@_output_options
+def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resamples, seed, plot, html, metric_names,
+       unit, dwell_threshold, digits, fmt, output):
+    """A/B test of the variants of the click LOG: sample-ratio check first, then each treatment
+    against the control on each metric, with lifts, intervals and corrected p-values.
+
+    \b
+    Examples:
+      cranfield online ab clicks.csv --unit user
+      cranfield online ab clicks.parquet --unit user --split control=0.5,new=0.5 --control control
+      cranfield online ab clicks.csv --unit user --test welch --covariate pre_period.csv -m clicks
+      cranfield online ab clicks.csv --test bootstrap --resamples 5000 --seed 7 --plot lift.svg --html ab.html
+    """
+    from ..io.atomic import check_output
+    from ..online import ab_test
+    from ..report.online import ab_table, srm_table
+    from ..report.tables import render_table
+
+    for path in (plot, html):
+        if path is not None:
+            check_output(path)
+    planned = _split(split)
+    _, stats = _read(log, planned, metric_names, dwell_threshold)
+    cov = None
+    if covariate is not None:
+        from ..io.clicklog import read_covariate_table
+
+        cov = read_covariate_table(covariate, unit=unit)
+    result = ab_test(stats, unit=unit, control=control, test=test, alpha=alpha, correction=correction,
+                     expected_split=planned, srm_alpha=srm_alpha, covariate=cov, n_resamples=resamples,
+                     random_state=seed)
+    if plot is not None:
+        from ..plots import save_figure
+        from ..plots.online import lift_plot
+
+        save_figure(lift_plot(result), plot)
+    if html is not None:
+        from ..io.atomic import write_text_output
+        from ..report.online import online_document
+
+        write_text_output(online_document(result, digits=digits), html)
+    if fmt == "json":
+        return _write(_json({"log": log, **result.to_dict()}), output)
+    first = srm_table(result)
+    first.digits = 1
+    text = render_table(first, fmt)
+    text += ("\n" if fmt in ("table", "markdown") else "") + render_table(ab_table(result, digits=digits), fmt)
+    _write(text, output)
+
+
+@click.command("power", context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--baseline", type=float, metavar="P", help="Control proportion (e.g. CTR 0.3): effects as proportions.")
+@click.option("--sd", type=float, metavar="SD", help="Standard deviation of a mean metric: effects in its units.")
+@click.option("--mde", type=float, metavar="DELTA",
+              help="Absolute effect to detect (proportion points with --baseline, metric units with --sd).")
+@click.option("--relative", is_flag=True, help="--mde is relative to the baseline (0.05 = +5%%; needs --baseline).")
+@click.option("--effect-size", type=float, metavar="D", help="Standardised effect size instead of --mde.")
+@click.option("-n", "--n", "n1", type=float, metavar="N", help="Units in the first group: report power and MDE.")
+@click.option("--power", "target", type=float, default=0.8, show_default=True, help="Target power.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--ratio", type=float, default=1.0, show_default=True, help="Second group's size / first group's.")
+@click.option("--alternative", type=click.Choice(("two-sided", "larger", "smaller")), default="two-sided",
+              show_default=True)
+@click.option("--test", type=click.Choice(("z", "t")), default="z", show_default=True, help="Normal or Student t.")
+@click.option("--plot", metavar="FILE", type=click.Path(dir_okay=False), help="Write the power curve (PNG, SVG, PDF).")
+@_output_options
+def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, alternative, test, plot, digits, fmt,
+          output):
+    """Plan an A/B test: sample size for an effect, or power and minimum detectable effect for a
+    sample (two groups, normal or t test; Cohen's h for proportions).
+
+    \b
+    Examples:
+      cranfield online power --baseline 0.30 --mde 0.01
+      cranfield online power --baseline 0.30 --mde 0.05 --relative --ratio 2
+      cranfield online power --sd 1.8 --mde 0.05 --test t
+      cranfield online power --baseline 0.30 -n 20000 --plot power.svg
+    """
+    from ..online import power as power_of
+    from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
+                                proportion_from_effect_size, sample_size)
+    from ..report.tables import Table, render_table
+
+    if baseline is not None and sd is not None:
+        raise UsageError("give --baseline (a proportion) or --sd (a mean metric), not both")
+    if (mde is None) == (effect_size is None) and n1 is None:
+        raise UsageError("give the effect to detect (--mde with --baseline or --sd, or --effect-size), or -n N")
+    if mde is not None and effect_size is not None:
+        raise UsageError("give --mde or --effect-size, not both")
+    if relative and (baseline is None or mde is None):
+        raise UsageError("--relative needs --baseline and --mde")
+    options = dict(alpha=alpha, ratio=ratio, alternative=alternative, test=test)
+    rows = []
+    d = effect_size
+    if mde is not None:
+        if baseline is not None:
+            delta = baseline * mde if relative else mde
+            d = effect_size_from_proportions(baseline, baseline + delta)
+        elif sd is not None:
+            d = effect_size_from_means(mde, sd)
+        else:
+            raise UsageError("--mde needs --baseline (proportions) or --sd (means); or give --effect-size")
+    if d is not None:
+        rows.append(["standardised effect size", float(d)])
+        needed = sample_size(d, power=target, **options)
+        rows += [["units needed, first group", math.ceil(needed)],
+                 ["units needed, second group", math.ceil(needed * ratio)]]
+    if n1 is not None:
+        if d is not None:
+            rows.append([f"power with n1 = {n1:g}", power_of(d, n1, **options)])
+        mde_d = minimum_detectable_effect(n1, power=target, **options)
+        rows.append([f"minimum detectable effect size (n1 = {n1:g})", mde_d])
+        if baseline is not None:
+            p2 = proportion_from_effect_size(baseline, mde_d)
+            rows.append(["minimum detectable proportion", p2])
+            rows.append(["minimum detectable lift (points)", p2 - baseline])
+        elif sd is not None:
+            rows.append(["minimum detectable difference", mde_d * sd])
+    settings = {"alpha": alpha, "power": target, "ratio": ratio, "alternative": alternative, "test": test,
+                "baseline": baseline, "sd": sd, "mde": mde, "relative": relative, "effect_size": effect_size, "n1": n1}
+    if plot is not None:
+        from ..plots import save_figure
+        from ..plots.online import power_curve_plot
+
+        curve = [d] if d is not None else [minimum_detectable_effect(n1, power=target, **options)]
+        save_figure(power_curve_plot(curve, n1=None if n1 is None else max(n1, 4.0), target=target, **options), plot)
+    if fmt == "json":
+        return _write(_json({"settings": settings, "results": {name: value for name, value in rows}}), output)
+    note = (f"{test} test, alpha {alpha:g}, {alternative}, power {target:g}, ratio {ratio:g}; "
+            f"effect sizes: Cohen's h for proportions, difference / sd for means")
+    _write(render_table(Table(["quantity", "value"], rows, digits=digits, notes=[note]), fmt), output)

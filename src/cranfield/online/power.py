@@ -1,0 +1,172 @@
+r"""Planning an A/B test: power, minimum detectable effect and sample size (two independent groups).
+
+The effect size :math:`d` is standardised: :math:`d = \Delta / \sigma` for means
+(:func:`effect_size_from_means`), Cohen's :math:`h = 2\arcsin\sqrt{p_2} - 2\arcsin\sqrt{p_1}` for
+proportions (:func:`effect_size_from_proportions`; Cohen 1988, §6.2). With :math:`n_1` units in
+the first group, :math:`n_2 = \text{ratio}\cdot n_1` in the second and
+:math:`\tilde n = 1/(1/n_1 + 1/n_2)`, the power of a two-sided test at level :math:`\alpha`:
+
+* ``test="z"``: :math:`1 - \Phi(z_{1-\alpha/2} - d\sqrt{\tilde n}) + \Phi(-z_{1-\alpha/2} -
+  d\sqrt{\tilde n})`;
+* ``test="t"``: the same with Student's t critical values (:math:`n_1 + n_2 - 2` degrees of
+  freedom) and the noncentral t with noncentrality :math:`d\sqrt{\tilde n}` (where scipy's
+  noncentral t gives NaN, deep in a tail, the tail probability is taken as 0).
+
+One-sided (``alternative="larger"``/``"smaller"``) keeps one tail at level :math:`\alpha`. These
+are the formulas of statsmodels' ``NormalIndPower`` and ``TTestIndPower`` (same numbers: the tests
+compare them); :func:`sample_size` and :func:`minimum_detectable_effect` solve the power equation
+for :math:`n_1` or :math:`d` with Brent's method to a relative tolerance of 1e-12. Kohavi, Tang &
+Xu (2020, ch. 17) explain how to use them: plan the sample, then run the test to its end.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import UsageError
+
+__all__ = ["power", "sample_size", "minimum_detectable_effect", "effect_size_from_proportions",
+           "effect_size_from_means", "ALTERNATIVES"]
+
+ALTERNATIVES = ("two-sided", "larger", "smaller")
+
+
+def _number(value, name: str, *, low: float | None = None, high: float | None = None, open_low=True,
+            open_high=True) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(float(value)):
+        raise UsageError(f"{name}: expected a finite number, found {value!r:.60}")
+    value = float(value)
+    if low is not None and (value <= low if open_low else value < low):
+        raise UsageError(f"{name}: expected a number {'>' if open_low else '>='} {low}, found {value!r}")
+    if high is not None and (value >= high if open_high else value > high):
+        raise UsageError(f"{name}: expected a number {'<' if open_high else '<='} {high}, found {value!r}")
+    return value
+
+
+def _options(alpha, ratio, alternative, test):
+    alpha = _number(alpha, "alpha", low=0.0, high=1.0)
+    ratio = _number(ratio, "ratio", low=0.0)
+    if alternative not in ALTERNATIVES:
+        raise UsageError(f"alternative: expected one of {', '.join(ALTERNATIVES)}, found {alternative!r}")
+    if test not in ("z", "t"):
+        raise UsageError(f"test: expected 'z' (normal) or 't' (Student), found {test!r}")
+    return alpha, ratio
+
+
+def _power(d: float, n1: float, alpha: float, ratio: float, alternative: str, test: str) -> float:
+    from scipy import special, stats
+
+    n2 = n1 * ratio
+    nobs = 1.0 / (1.0 / n1 + 1.0 / n2)
+    level = alpha / 2.0 if alternative == "two-sided" else alpha
+    shift = d * np.sqrt(nobs)
+    result = 0.0
+    if test == "z":
+        if alternative in ("two-sided", "larger"):
+            result = stats.norm.sf(stats.norm.isf(level) - shift / 1.0)
+        if alternative in ("two-sided", "smaller"):
+            result += stats.norm.cdf(stats.norm.ppf(level) - shift / 1.0)
+        return float(result)
+    df = n1 - 1 + n2 - 1
+
+    def cdf(x):  # scipy's noncentral t returns NaN deep in a tail (probability ~1e-300): 0 or 1 there
+        value = special.nctdtr(df, shift, x)
+        return value if np.isfinite(value) else (0.0 if x < shift else 1.0)
+
+    if alternative in ("two-sided", "larger"):
+        result = 1 - cdf(stats.t.isf(level, df))
+    if alternative in ("two-sided", "smaller"):
+        result += cdf(stats.t.ppf(level, df))
+    return float(result)
+
+
+def power(effect_size, n1, *, alpha: float = 0.05, ratio: float = 1.0, alternative: str = "two-sided",
+          test: str = "z") -> float:
+    """Power of the two-sample test (module docstring) for a standardised ``effect_size`` and
+    ``n1`` units in the first group (``ratio * n1`` in the second).
+
+    >>> round(power(0.2, 394), 4)
+    0.8004
+    """
+    alpha, ratio = _options(alpha, ratio, alternative, test)
+    d = _number(effect_size, "effect_size")
+    n1 = _number(n1, "n1", low=1.0 if test == "t" else 0.0, open_low=test != "t")
+    if test == "t" and n1 + n1 * ratio <= 2:
+        raise UsageError("n1: the t test needs more than 2 units in all")
+    return _power(d, n1, alpha, ratio, alternative, test)
+
+
+def _solve(function, low: float, high: float, name: str) -> float:
+    from scipy import optimize
+
+    f_low, f_high = function(low), function(high)
+    expand = 0
+    while f_low * f_high > 0 and expand < 200:
+        high *= 2.0
+        f_high = function(high)
+        expand += 1
+    if f_low * f_high > 0:
+        raise UsageError(f"no {name} reaches the requested power")
+    return float(optimize.brentq(function, low, high, xtol=1e-300, rtol=1e-12, maxiter=500))
+
+
+def sample_size(effect_size, *, power: float = 0.8, alpha: float = 0.05, ratio: float = 1.0,
+                alternative: str = "two-sided", test: str = "z") -> float:
+    """Units needed in the first group (a real number: round up) for the test to reach ``power``
+    against ``effect_size``.
+
+    >>> math.ceil(sample_size(0.2))
+    393
+    """
+    alpha, ratio = _options(alpha, ratio, alternative, test)
+    target = _number(power, "power", low=alpha if alternative != "two-sided" else alpha, high=1.0)
+    d = _number(effect_size, "effect_size")
+    if d == 0 or (alternative == "larger" and d < 0) or (alternative == "smaller" and d > 0):
+        raise UsageError(f"effect_size: expected a nonzero effect in the direction of the alternative, found {d!r}")
+    low = 1e-6 if test == "z" else max(1.0, 3.0 / (1.0 + ratio))  # t: at least 1 degree of freedom
+    if _power(d, low, alpha, ratio, alternative, test) >= target:
+        return low
+    return _solve(lambda n: _power(d, n, alpha, ratio, alternative, test) - target, low, 1e3, "sample size")
+
+
+def minimum_detectable_effect(n1, *, power: float = 0.8, alpha: float = 0.05, ratio: float = 1.0,
+                              alternative: str = "two-sided", test: str = "z") -> float:
+    """The smallest standardised effect size (positive; negative for ``alternative="smaller"``)
+    that the test detects with probability ``power`` with ``n1`` units in the first group.
+
+    >>> round(minimum_detectable_effect(394), 4)
+    0.1996
+    """
+    alpha, ratio = _options(alpha, ratio, alternative, test)
+    target = _number(power, "power", low=alpha if alternative != "two-sided" else alpha, high=1.0)
+    n1 = _number(n1, "n1", low=1.0 if test == "t" else 0.0, open_low=test != "t")
+    if test == "t" and n1 + n1 * ratio <= 2:
+        raise UsageError("n1: the t test needs more than 2 units in all")
+    sign = -1.0 if alternative == "smaller" else 1.0
+    return sign * _solve(lambda d: _power(sign * d, n1, alpha, ratio, alternative, test) - target, 1e-12, 1.0,
+                         "effect size")
+
+
+def effect_size_from_proportions(p1, p2) -> float:
+    r"""Cohen's :math:`h = 2\arcsin\sqrt{p_2} - 2\arcsin\sqrt{p_1}` (the effect of going from
+    proportion ``p1`` in the first group to ``p2`` in the second; statsmodels'
+    ``proportion_effectsize(p2, p1)``)."""
+    p1 = _number(p1, "p1", low=0.0, high=1.0, open_low=False, open_high=False)
+    p2 = _number(p2, "p2", low=0.0, high=1.0, open_low=False, open_high=False)
+    return float(2 * np.arcsin(np.sqrt(p2)) - 2 * np.arcsin(np.sqrt(p1)))
+
+
+def proportion_from_effect_size(p1: float, h: float) -> float:
+    r"""The second proportion :math:`p_2 = \sin^2(\arcsin\sqrt{p_1} + h/2)` (inverse of Cohen's h)."""
+    angle = np.arcsin(np.sqrt(p1)) + h / 2
+    return float(np.sin(np.clip(angle, 0.0, np.pi / 2)) ** 2)
+
+
+def effect_size_from_means(difference, sd) -> float:
+    r""":math:`d = \Delta / \sigma`: a difference of means in units of the standard deviation."""
+    difference = _number(difference, "difference")
+    sd = _number(sd, "sd", low=0.0)
+    return difference / sd
