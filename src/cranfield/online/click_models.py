@@ -7,13 +7,18 @@ decides examination:
 ==========  =================================================================  ==================
 ``pbm``     position-based: ``P(E_r) = γ_r`` (Craswell et al. 2008 name it)     EM
 ``cascade`` top-down until the first click (Craswell et al. 2008)               closed form (MLE)
-``dcm``     dependent click: after a click, go on with ``λ_r`` (Guo et al. 2009) closed form (the
-                                                                               book's MLE)
+``dcm``     dependent click: after a click, go on with ``λ_r``; after a skip,  EM (forward–
+            always (Guo, Liu & Wang 2009)                                      backward)
 ``ubm``     user browsing: ``γ_{r,r'}``, ``r'`` the rank of the previous click   EM
             (Dupret & Piwowarski 2008)
 ``dbn``     dynamic Bayesian network: a click satisfies with ``σ_qd``; an        EM (forward–
             unsatisfied user goes on with ``γ`` (Chapelle & Zhang 2009)          backward)
 ==========  =================================================================  ==================
+
+The book's closed-form DCM estimator (every click but the last is followed by examination,
+nothing below the last click is examined) is biased whenever users may examine below their last
+click; cranfield maximises the DCM likelihood itself by EM instead (the cascade model's closed
+form is its exact maximum-likelihood estimate).
 
 **Fitting** is vectorised over rows: E steps are array expressions (DBN: a forward–backward pass
 over list positions, vectorised over impressions) and M steps are ``bincount`` sums; Python
@@ -157,16 +162,8 @@ def _statistics(model: str, rows: dict, params: dict, sizes: dict) -> dict:
         seen = rows["position"] <= first
         return {"views": np.bincount(pair[seen], minlength=n_pairs),
                 "clicks": np.bincount(pair[seen & clicked], minlength=n_pairs)}
-    if model == "dcm":
-        _, last = _first_last_click(rows)
-        seen = (rows["position"] <= last) | (last < 0)
-        is_last = clicked & (rows["position"] == last)
-        return {"views": np.bincount(pair[seen], minlength=n_pairs),
-                "clicks": np.bincount(pair[seen & clicked], minlength=n_pairs),
-                "rank_clicks": np.bincount(rank[clicked], minlength=n_ranks),
-                "rank_last": np.bincount(rank[is_last], minlength=n_ranks)}
-    alpha = params["attractiveness"][pair]
     if model in ("pbm", "ubm"):
+        alpha = params["attractiveness"][pair]
         slot = rank if model == "pbm" else rank * n_ranks + _previous_click_rank(rows)
         gamma = params["examination"].reshape(-1)[slot]
         rest = 1.0 - alpha * gamma
@@ -175,73 +172,105 @@ def _statistics(model: str, rows: dict, params: dict, sizes: dict) -> dict:
         n_slots = n_ranks if model == "pbm" else n_ranks * n_ranks
         return {"attr": _fixed_sums(pair, p_attr, n_pairs), "views": np.bincount(pair, minlength=n_pairs),
                 "exam": _fixed_sums(slot, p_exam, n_slots), "slot_views": np.bincount(slot, minlength=n_slots)}
-    return _dbn_statistics(rows, params, n_pairs)
+    offsets = rows["offsets"]
+    parts, start = [], 0
+    while start < len(offsets) - 1:  # impressions in chunks of about _CHUNK / 16 rows: bounded memory
+        stop = int(np.searchsorted(offsets, offsets[start] + (_CHUNK >> 4), side="right")) - 1
+        stop = max(stop, start + 1)
+        parts.append(_chain_statistics(model, _slice(rows, start, stop), params, sizes))
+        start = stop
+    return _sum_statistics(parts)
 
 
-def _dbn_statistics(rows: dict, params: dict, n_pairs: int) -> dict:
-    """DBN E step: forward filtering and a scaled backward pass over positions (Chuklin et al.
-    2015, §4.2 / Chapelle & Zhang 2009), vectorised over impressions."""
-    pair, clicked, owner, position = rows["pair"], rows["clicked"], rows["owner"], rows["position"]
-    shape = rows["shape"]
-    a = padded(params["attractiveness"][pair], owner, position, shape, 0.0)
-    s = padded(params["satisfaction"][pair], owner, position, shape, 0.0)
-    c = padded(clicked, owner, position, shape, False)
-    valid = padded(np.ones(len(pair), bool), owner, position, shape, False)
-    g = float(params["continuation"][0])
-    forward = _filter(a, c, (1 - s) * g, np.full(shape, g))[0]
-    n, width = shape
-    beta1, beta0 = np.ones(n), np.ones(n)  # scaled P(clicks below | E = 1), P(... | E = 0)
-    p_attr, p_sat = np.zeros(shape), np.zeros(shape)
-    g_num, g_den = np.zeros(shape), np.zeros(shape)
-    for r in range(width - 1, -1, -1):
-        ar, sr, cr, f1 = a[:, r], s[:, r], c[:, r], forward[:, r]
-        stay = np.where(cr, ar * (1 - sr), 1 - ar)  # P(C_r = c, S_r = 0 | E_r = 1)
-        on = stay * g * beta1
-        b1 = on + stay * (1 - g) * beta0 + np.where(cr, ar * sr * beta0, 0.0)
+def _slice(rows: dict, start: int, stop: int) -> dict:
+    """Impressions ``start:stop`` of prepared rows."""
+    lo, hi = int(rows["offsets"][start]), int(rows["offsets"][stop])
+    offsets = rows["offsets"][start:stop + 1] - lo
+    owner = rows["owner"][lo:hi] - start
+    width = int(np.diff(offsets).max()) if stop > start else 0
+    return {"pair": rows["pair"][lo:hi], "rank": rows["rank"][lo:hi], "clicked": rows["clicked"][lo:hi],
+            "offsets": offsets, "owner": owner, "position": rows["position"][lo:hi], "shape": (stop - start, width)}
+
+
+def _chain_statistics(model: str, rows: dict, params: dict, sizes: dict) -> dict:
+    """E step of the chain models (DCM, DBN): forward filtering and a scaled backward pass over
+    positions, vectorised over impressions (Chuklin et al. 2015, ch. 4; Chapelle & Zhang 2009).
+    After a click the user goes on with κ₁ (DCM: λ_r; DBN: (1 − σ)γ), after a skip with κ₀
+    (DCM: 1; DBN: γ)."""
+    pair, clicked, owner, position, rank = rows["pair"], rows["clicked"], rows["owner"], rows["position"], rows["rank"]
+    n, width = rows["shape"]
+    shape, n_pairs = (width, n), sizes["pairs"]  # positions × impressions: each position's row is contiguous
+    at = (position, owner)
+    a = padded(params["attractiveness"][pair], position, owner, shape, 0.0)
+    c = padded(clicked, position, owner, shape, False)
+    if model == "dbn":
+        g = float(params["continuation"][0])
+        s = padded(params["satisfaction"][pair], position, owner, shape, 0.0)
+        k1, k0 = (1 - s) * g, np.full(shape, g)
+    else:
+        k1 = padded(params["examination"][rank], position, owner, shape, 0.0)
+        k0 = np.ones(shape)
+    forward = _filter(a, c, k1, k0)[0]
+    beta1, beta0 = np.ones(n), np.ones(n)  # scaled P(clicks below r | E_{r+1} = 1), (... | E_{r+1} = 0)
+    next1, next0, total = np.ones(shape), np.ones(shape), np.ones(shape)
+    for r in range(width - 1, -1, -1):  # a loop over positions, vectorised over impressions
+        ar, cr, f1 = a[r], c[r], forward[r]
+        next1[r], next0[r] = beta1, beta0
+        k = np.where(cr, k1[r], k0[r])
+        b1 = np.where(cr, ar, 1 - ar) * (k * beta1 + (1 - k) * beta0)
         b0 = np.where(cr, 0.0, beta0)
-        total = f1 * b1 + (1 - f1) * b0
-        p_e1 = f1 * b1 / total
-        p_attr[:, r] = np.where(cr, 1.0, ar * (1 - p_e1))
-        sat_den = (1 - sr) * g * beta1 + (sr + (1 - sr) * (1 - g)) * beta0
-        p_sat[:, r] = np.where(cr, sr * beta0 / np.where(sat_den > 0, sat_den, 1.0), 0.0)
-        if r < width - 1:
-            has_next = valid[:, r + 1]
-            g_num[:, r] = np.where(has_next, f1 * on / total, 0.0)
-            g_den[:, r] = np.where(has_next, f1 * (on + stay * (1 - g) * beta0) / total, 0.0)
+        total[r] = f1 * b1 + (1 - f1) * b0
         scale = np.maximum(b1, b0)
         scale[scale == 0] = 1.0
         beta1, beta0 = b1 / scale, b0 / scale
-    at = (owner, position)
-    clicked_pairs = pair[clicked]
-    return {"attr": _fixed_sums(pair, p_attr[at], n_pairs), "views": np.bincount(pair, minlength=n_pairs),
-            "sat": _fixed_sums(clicked_pairs, p_sat[at][clicked], n_pairs),
-            "clicks": np.bincount(clicked_pairs, minlength=n_pairs),
-            "cont": _fixed_sums(np.zeros(len(pair), np.int64), g_num[at], 1),
-            "cont_den": _fixed_sums(np.zeros(len(pair), np.int64), g_den[at], 1)}
+    f1, b1n, b0n, tot = forward[at], next1[at], next0[at], total[at]
+    ar, kc, ks = a[at], k1[at], k0[at]
+    p_e1 = f1 * np.where(clicked, ar, 1 - ar) * np.where(clicked, kc * b1n + (1 - kc) * b0n,
+                                                         ks * b1n + (1 - ks) * b0n) / tot
+    p_attr = np.where(clicked, 1.0, ar * (1 - p_e1))
+    stats = {"attr": _fixed_sums(pair, p_attr, n_pairs), "views": np.bincount(pair, minlength=n_pairs)}
+    nxt = np.r_[position[1:] > 0, False] if len(position) else np.zeros(0, bool)  # a row below in the impression
+    if model == "dcm":
+        # P(E_{r+1} = 1 | C) after a click at r: the expected number of continuations at rank r
+        on = kc * b1n / np.maximum(kc * b1n + (1 - kc) * b0n, 1e-300)
+        use = clicked & nxt
+        stats.update(cont=_fixed_sums(rank[use], on[use], sizes["ranks"]),
+                     cont_views=np.bincount(rank[use], minlength=sizes["ranks"]))
+        return stats
+    sr = s[at]
+    sat_den = (1 - sr) * g * b1n + (sr + (1 - sr) * (1 - g)) * b0n
+    p_sat = sr * b0n / np.where(sat_den > 0, sat_den, 1.0)
+    stay = f1 * np.where(clicked, ar * (1 - sr), 1 - ar) / tot  # P(E_r = 1, S_r = 0, C_r) / P(C_r | above)
+    zero = np.zeros(int(nxt.sum()), np.int64)
+    stats.update(sat=_fixed_sums(pair[clicked], p_sat[clicked], n_pairs),
+                 clicks=np.bincount(pair[clicked], minlength=n_pairs),
+                 cont=_fixed_sums(zero, (stay * g * b1n)[nxt], 1),
+                 cont_den=_fixed_sums(zero, (stay * (g * b1n + (1 - g) * b0n))[nxt], 1))
+    return stats
 
 
 def _filter(a, c, cont_click, cont_skip):
-    """Forward filtering of a chain model on padded matrices: P(E_r = 1 | clicks above r), the
-    conditional click probabilities P(C_r = 1 | clicks above) and the marginal ones P(C_r = 1)."""
-    n, width = a.shape
-    filtered, conditional, marginal = np.zeros((n, width)), np.zeros((n, width)), np.zeros((n, width))
+    """Forward filtering of a chain model on padded (positions × impressions) matrices:
+    P(E_r = 1 | clicks above r), the conditional click probabilities P(C_r = 1 | clicks above)
+    and the marginal ones P(C_r = 1)."""
+    width, n = a.shape
+    filtered, conditional, marginal = np.zeros((width, n)), np.zeros((width, n)), np.zeros((width, n))
     f1, m1 = np.ones(n), np.ones(n)
     for r in range(width):
-        ar = a[:, r]
-        filtered[:, r], conditional[:, r], marginal[:, r] = f1, f1 * ar, m1 * ar
+        ar = a[r]
+        filtered[r], conditional[r], marginal[r] = f1, f1 * ar, m1 * ar
         after_skip = f1 * (1 - ar) / np.maximum(1 - f1 * ar, 1e-300)
-        f1 = np.where(c[:, r], cont_click[:, r], after_skip * cont_skip[:, r])
-        m1 = m1 * (ar * cont_click[:, r] + (1 - ar) * cont_skip[:, r])
+        f1 = np.where(c[r], cont_click[r], after_skip * cont_skip[r])
+        m1 = m1 * (ar * cont_click[r] + (1 - ar) * cont_skip[r])
     return filtered, conditional, marginal
 
 
 def _m_step(model: str, stats: dict, params: dict, prior: float, n_ranks: int) -> dict:
     new = dict(params)
-    if model in ("cascade", "dcm", "pbm", "ubm", "dbn"):
-        attr = stats["clicks"] if model in ("cascade", "dcm") else _fixed_value(stats["attr"])
-        new["attractiveness"] = _ratio(attr, stats["views"], prior)
+    attr = stats["clicks"] if model == "cascade" else _fixed_value(stats["attr"])
+    new["attractiveness"] = _ratio(attr, stats["views"], prior)
     if model == "dcm":
-        new["examination"] = _ratio(stats["rank_clicks"] - stats["rank_last"], stats["rank_clicks"], prior)
+        new["examination"] = _ratio(_fixed_value(stats["cont"]), stats["cont_views"], prior)
     if model in ("pbm", "ubm"):
         exam = _ratio(_fixed_value(stats["exam"]), stats["slot_views"], prior)
         new["examination"] = exam if model == "pbm" else exam.reshape(n_ranks, n_ranks)
@@ -279,7 +308,7 @@ def _initial(model: str, n_pairs: int, n_ranks: int, prior: float) -> dict:
 def _iterate(model, compute_stats, sizes, prior, iterations, tol):
     """EM (or one closed-form pass): ``compute_stats(params)`` returns the summed statistics."""
     params = _initial(model, sizes["pairs"], sizes["ranks"], prior)
-    closed = model in ("cascade", "dcm")
+    closed = model == "cascade"
     done, change = 0, float("inf")
     for done in range(1, (1 if closed else iterations) + 1):
         new = _m_step(model, compute_stats(params), params, prior, sizes["ranks"])
@@ -305,8 +334,8 @@ def _result(model, params, keys, n_docs, columns, settings) -> ClickModel:
 def fit_click_model(log, *, model: str = "pbm", iterations: int = 50, tol: float = 1e-6, prior: float = 0.5,
                     max_rank: int | None = None) -> ClickModel:
     """Fit click ``model`` (one of :data:`MODELS`) to ``log`` (a ``ClickLog`` or a dict of its
-    columns) by EM (PBM, UBM, DBN: at most ``iterations`` steps, stopping when no parameter
-    moves more than ``tol``) or in closed form (cascade, DCM). Rows below ``max_rank`` are
+    columns) by EM (PBM, DCM, UBM, DBN: at most ``iterations`` steps, stopping when no parameter
+    moves more than ``tol``) or in closed form (cascade). Rows below ``max_rank`` are
     ignored. See the module's documentation for the models and the policies.
 
     >>> log = {"impression": [0, 0, 1, 1], "query": [0, 0, 0, 0], "doc": [0, 1, 1, 0],
@@ -477,10 +506,11 @@ def _click_probabilities(model: ClickModel, rows: dict) -> tuple[np.ndarray, np.
             last[:, r + 1] = marginal[:, r]
         return conditional, marginal[owner, position]
     cont_click, cont_skip = chain_parameters(model, rows)
-    matrices = [padded(v, owner, position, shape, 0.0) for v in (alpha, cont_click, cont_skip)]
-    c = padded(rows["clicked"], owner, position, shape, False)
+    shape = shape[::-1]
+    matrices = [padded(v, position, owner, shape, 0.0) for v in (alpha, cont_click, cont_skip)]
+    c = padded(rows["clicked"], position, owner, shape, False)
     _, conditional, marginal = _filter(matrices[0], c, matrices[1], matrices[2])
-    return conditional[owner, position], marginal[owner, position]
+    return conditional[position, owner], marginal[position, owner]
 
 
 def evaluate_click_model(model: ClickModel, log, *, max_rank: int | None = None) -> dict:
