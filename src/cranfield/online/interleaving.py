@@ -93,14 +93,14 @@ def _run_columns(run):
 def ranked_lists(runs, *, depth: int = 10, queries=None) -> RankedLists:
     """The top ``depth`` documents of each run (paths, dicts, frames or ``Run`` objects) per
     query, ranked as trec_eval ranks them (score descending, ties by docno descending).
-    ``queries``: the query ids to keep (default: every query of any run, sorted)."""
+    ``queries``: the query ids to keep (default: every query of any run); rows are sorted by id."""
     check_count(depth, "depth")
     if isinstance(runs, (str, bytes, dict)) or not hasattr(runs, "__len__") or len(runs) < 1:
         raise UsageError("runs: expected a list of runs")
     read = [_run_columns(run) for run in runs]
     names = tuple(name or f"run{i + 1}" for i, (_, _, _, name) in enumerate(read))
     all_q = np.concatenate([q for q, _, _, _ in read])
-    query_ids = np.unique(all_q) if queries is None else np.asarray(queries).astype(str)
+    query_ids = np.unique(all_q if queries is None else np.asarray(queries).astype(str))
     doc_ids = np.unique(np.concatenate([d for _, d, _, _ in read]))
     out = np.full((len(read), len(query_ids), depth), -1, dtype=np.int64)
     q_order = np.argsort(query_ids)

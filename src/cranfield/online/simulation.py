@@ -117,7 +117,8 @@ def simulate_clicks(attractiveness, *, model: str = "cascade", satisfaction=None
 
 
 def _grades(qrels, lists) -> np.ndarray:
-    """Grade (m, n, depth) of every listed document; 0 when unjudged, NaN when no document."""
+    """Grade (m, n, depth) of every listed document; 0 when unjudged, NaN when no document.
+    ``lists`` has one row per distinct query (sorted ids), as :func:`ranked_lists` makes it."""
     from ..retrieval.qrels import read_qrels
 
     q = read_qrels(qrels)
@@ -150,12 +151,13 @@ def simulate_log(qrels, run, *, model: str = "cascade", impressions: int = 10_00
     lists = ranked_lists([run], depth=depth)
     if len(lists.query_ids) == 0:
         raise InputError("the run has no queries", field="qid")
-    shown = lists.take(rng.integers(0, len(lists.query_ids), impressions))
-    alpha = grade_attractiveness(_grades(qrels, shown)[0])
+    rows = rng.integers(0, len(lists.query_ids), impressions)
+    shown = lists.take(rows)
+    alpha = grade_attractiveness(_grades(qrels, lists)[0][rows])
     clicks = simulate_clicks(alpha, model=model, seed=rng, **parameters)
     present = shown.docs[0] >= 0
     imp, pos = np.nonzero(present)
-    query = np.searchsorted(lists.query_ids, shown.query_ids)[imp]
+    query = rows[imp]
     counts = present.sum(axis=1)
     return {"impression": imp.astype(np.int64), "query": query.astype(np.int64), "query_ids": lists.query_ids,
             "doc": shown.docs[0][imp, pos], "doc_ids": lists.doc_ids, "rank": (pos + 1).astype(np.int64),
