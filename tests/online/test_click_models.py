@@ -103,6 +103,21 @@ def test_pbm_em_step_by_hand():
     assert fitted.examination[1] == pytest.approx((1 + 1 / 3) / 2, abs=2.0 ** -50)
 
 
+def test_any_log_with_the_canonical_attributes():
+    """A ClickLog (attributes, codes + ids), a dict of codes + ids and a dict of ids fit alike."""
+    from types import SimpleNamespace
+
+    log, *_ = _simulated("pbm", 500, seed=4, examination=[1.0, 0.6, 0.4, 0.3])
+    ids = {"query_ids": np.array(["q0", "q1"]), "doc_ids": np.array(["a", "b", "c", "d"])}
+    as_ids = {**log, "query": ids["query_ids"][log["query"]], "doc": ids["doc_ids"][log["doc"]],
+              "impression": np.char.add("i", log["impression"].astype(str))}
+    fits = [fit_click_model(form, model="dbn", iterations=5) for form in
+            (SimpleNamespace(**log, **ids), {**log, **ids}, as_ids)]
+    for other in fits[1:]:
+        assert np.array_equal(other.attractiveness, fits[0].attractiveness)
+        assert other.doc_ids[other.doc].tolist() == fits[0].doc_ids[fits[0].doc].tolist()
+
+
 def test_held_out_perplexity_and_ctr():
     both, *_ = _simulated("pbm", 8000, seed=5, examination=[1.0, 0.6, 0.4, 0.3])
     half = both["impression"] < 4000
@@ -152,8 +167,12 @@ def test_bad_input():
     with pytest.raises(InputError, match="missing column"):
         fit_click_model({"impression": [0]}, model="pbm")
     bad = {"impression": [0, 0], "query": [0, 0], "doc": [0, 1], "rank": [2, 1], "clicked": [0, 1]}
-    with pytest.raises(InputError, match="sorted by impression"):
+    with pytest.raises(InputError, match="must increase"):
         fit_click_model(bad)
+    split = {"impression": ["x", "y", "x"], "query": ["q"] * 3, "doc": ["a", "b", "c"], "rank": [1, 1, 2],
+             "clicked": [0, 1, 0]}
+    with pytest.raises(InputError, match="not contiguous"):
+        fit_click_model(split)
     bad = {"impression": [0], "query": [0], "doc": [0], "rank": [1], "clicked": [2]}
     with pytest.raises(InputError, match="0 or 1"):
         fit_click_model(bad)

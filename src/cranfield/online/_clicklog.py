@@ -40,19 +40,40 @@ def _integers(values, name: str, source: str) -> np.ndarray:
     return array.astype(np.int64, copy=False)
 
 
+def _codes(values, name: str, source: str, ids) -> tuple[np.ndarray, np.ndarray | None]:
+    """Integer codes of an id column: the codes themselves when ``ids`` are given or the values
+    are integers, else the index of each value among its sorted distinct values."""
+    array = np.asarray(values)
+    if ids is not None or array.dtype.kind in "iub" or array.size == 0:
+        return _integers(array, name, source), None if ids is None else np.asarray(ids, dtype=object).astype(str)
+    if array.ndim != 1:
+        raise InputError(f"expected a one-dimensional array, found {array.ndim} dimensions", source=source, field=name)
+    text = array.astype(str)
+    unique, codes = np.unique(text, return_inverse=True)
+    return codes.reshape(-1).astype(np.int64), unique
+
+
 def log_columns(log, *, source: str = "click log") -> dict:
     """The canonical columns of ``log`` as numpy arrays, checked: equal lengths, ranks ≥ 1,
-    clicks 0/1, rows sorted by impression then strictly increasing rank, codes ≥ 0."""
+    clicks 0/1, the rows of an impression contiguous with strictly increasing ranks, codes ≥ 0.
+    ``query`` and ``doc`` are codes into ``query_ids`` / ``doc_ids`` when those are given (or
+    integers), else ids, encoded here; ``impression`` may be any id (its rows contiguous)."""
     if log is None or isinstance(log, (str, bytes, int, float)):
         raise UsageError(f"{source}: expected a click log (a ClickLog or a dict of columns), found {type(log).__name__}")
     columns = {}
     for name in REQUIRED:
-        value = _get(log, name)
-        if value is None:
+        if _get(log, name) is None:
             raise InputError(f"missing column {name!r}", source=source, field=name)
-        columns[name] = _integers(value, name, source)
-    n = len(columns["impression"])
-    for name in REQUIRED:
+    for name in ("query", "doc"):
+        columns[name], columns[f"{name}_ids"] = _codes(_get(log, name), name, source, _get(log, f"{name}_ids"))
+    impression = np.asarray(_get(log, "impression"))
+    if impression.ndim != 1:
+        raise InputError(f"expected a one-dimensional array, found {impression.ndim} dimensions", source=source,
+                         field="impression")
+    for name in ("rank", "clicked"):
+        columns[name] = _integers(_get(log, name), name, source)
+    n = len(impression)
+    for name in ("query", "doc", "rank", "clicked"):
         if len(columns[name]) != n:
             raise InputError(f"expected {n} values (as many as impression), found {len(columns[name])}", source=source,
                              field=name)
@@ -61,26 +82,29 @@ def log_columns(log, *, source: str = "click log") -> dict:
     if bad.size:
         raise InputError(f"expected 0 or 1, found {clicked[bad[0]]}", source=source, line=int(bad[0]) + 1, field="clicked")
     columns["clicked"] = clicked.astype(bool)
-    for name, low in (("rank", 1), ("query", 0), ("doc", 0), ("impression", 0)):
+    for name, low in (("rank", 1), ("query", 0), ("doc", 0)):
         bad = np.flatnonzero(columns[name] < low)
         if bad.size:
             raise InputError(f"expected an integer ≥ {low}, found {columns[name][bad[0]]}", source=source,
                              line=int(bad[0]) + 1, field=name)
-    imp, rank = columns["impression"], columns["rank"]
-    if n > 1:
-        step = np.diff(imp)
-        bad = np.flatnonzero((step < 0) | ((step == 0) & (np.diff(rank) <= 0)))
-        if bad.size:
-            i = int(bad[0]) + 1
-            raise InputError(f"rows must be sorted by impression, then by increasing rank without repeats; found "
-                             f"impression {imp[i]} rank {rank[i]} after impression {imp[i - 1]} rank {rank[i - 1]}",
-                             source=source, line=i + 1, field="rank")
-    starts = np.flatnonzero(np.r_[True, imp[1:] != imp[:-1]]) if n else np.zeros(0, np.int64)
+    new = np.r_[True, impression[1:] != impression[:-1]] if n else np.zeros(0, bool)
+    starts = np.flatnonzero(new)
+    if len(starts) != len(np.unique(impression)):
+        seen = impression[starts]
+        order = np.argsort(seen, kind="stable")
+        again = order[1:][seen[order][1:] == seen[order][:-1]][0]
+        raise InputError(f"the rows of impression {seen[again]} are not contiguous; sort the log by impression, then "
+                         "rank", source=source, line=int(starts[again]) + 1, field="impression")
+    columns["impression"] = np.cumsum(new) - 1
+    rank = columns["rank"]
+    bad = np.flatnonzero(~new[1:] & (np.diff(rank) <= 0)) if n > 1 else np.zeros(0, np.int64)
+    if bad.size:
+        i = int(bad[0]) + 1
+        raise InputError(f"ranks of an impression must increase without repeats; found rank {rank[i]} after rank "
+                         f"{rank[i - 1]} in impression {impression[i]}", source=source, line=i + 1, field="rank")
     columns["impression_offsets"] = np.r_[starts, n].astype(np.int64)
-    for name in ("query_ids", "doc_ids"):
-        value = _get(log, name)
-        columns[name] = None if value is None else np.asarray(value, dtype=object).astype(str)
-    for name, ids in (("query", columns["query_ids"]), ("doc", columns["doc_ids"])):
+    for name in ("query", "doc"):
+        ids = columns[f"{name}_ids"]
         if ids is not None and n and columns[name].max() >= len(ids):
             i = int(np.argmax(columns[name]))
             raise InputError(f"code {columns[name][i]} has no id ({len(ids)} {name} ids)", source=source, line=i + 1,

@@ -143,8 +143,10 @@ def simulate_log(qrels, run, *, model: str = "cascade", impressions: int = 10_00
     """A simulated click log: ``impressions`` impressions of ``run``'s top ``depth`` for queries
     drawn uniformly, clicks from ``model`` with attractiveness from the qrels grades
     (:func:`grade_attractiveness`; ``parameters`` go to :func:`simulate_clicks`). Returns the
-    canonical click-log columns (``impression``, ``query`` + ``query_ids``, ``doc`` +
-    ``doc_ids``, ``rank``, ``clicked``, ``impression_offsets``) and ``settings``."""
+    columns of a click log as numpy arrays — ``impression`` (0, 1, …), ``query`` and ``doc``
+    (ids), ``rank``, ``clicked`` — sorted by impression then rank: what
+    ``ClickLog.from_columns(**log)`` and :func:`~cranfield.online.click_models.fit_click_model`
+    take."""
     check_count(impressions, "impressions")
     check_count(depth, "depth")
     rng = check_seed(seed)
@@ -157,13 +159,9 @@ def simulate_log(qrels, run, *, model: str = "cascade", impressions: int = 10_00
     clicks = simulate_clicks(alpha, model=model, seed=rng, **parameters)
     present = shown.docs[0] >= 0
     imp, pos = np.nonzero(present)
-    query = rows[imp]
-    counts = present.sum(axis=1)
-    return {"impression": imp.astype(np.int64), "query": query.astype(np.int64), "query_ids": lists.query_ids,
-            "doc": shown.docs[0][imp, pos], "doc_ids": lists.doc_ids, "rank": (pos + 1).astype(np.int64),
-            "clicked": clicks[imp, pos], "impression_offsets": np.r_[0, np.cumsum(counts[counts > 0])],
-            "settings": {"model": model, "impressions": impressions, "depth": depth, "seed": seed, **{
-                k: v for k, v in parameters.items() if isinstance(v, (int, float, str))}}}
+    return {"impression": imp.astype(np.int64), "query": lists.query_ids[rows[imp]],
+            "rank": (pos + 1).astype(np.int64), "doc": lists.doc_ids[shown.docs[0][imp, pos]],
+            "clicked": clicks[imp, pos]}
 
 
 def _ab_metric(clicks: np.ndarray, metric: str) -> np.ndarray:
