@@ -285,3 +285,34 @@ def _write_log(qrels, run, path, **options) -> None:
     writer.writerows(zip(log["impression"].tolist(), log["query"].tolist(), log["rank"].tolist(), log["doc"].tolist(),
                          log["clicked"].astype(int).tolist()))
     write_text_output(buffer.getvalue(), path)
+
+
+def run_online_demo(folder, *, fmt: str = "png", seed: int = 0, quiet: bool = False) -> None:
+    """``cranfield demo --online``: simulate the A/B test and interleaving on the shipped
+    Cranfield runs (cascade users clicking by the graded judgments), print the detection rates
+    and write the sensitivity plot and the numbers (JSON) into ``folder``."""
+    from pathlib import Path
+
+    from ..io.atomic import write_text_output
+    from ..online.simulation import cranfield_online_demo
+    from ..plots._base import save_figure
+    from ..plots.online_models import sensitivity_plot
+    from ..report.tables import Table, render_table
+
+    out = cranfield_online_demo(seed=seed)
+    a, b = out["names"]
+    need = {k: out[k]["impressions_needed"] for k in ("ab", "interleaving")}
+    table = Table(["impressions", "A/B detects", "interleaving detects"],
+                  [[int(n), float(x), float(y)] for n, x, y in zip(out["impressions"], out["ab"]["detection_rate"],
+                                                                   out["interleaving"]["detection_rate"])],
+                  title=f"Simulated online experiment: {a} (nDCG@10 {out['offline']['run_a']:.4f}) vs {b} "
+                        f"({out['offline']['run_b']:.4f}), cascade users, {out['settings']['repetitions']} repetitions",
+                  digits=2, notes=[f"impressions needed for 80% detection: A/B test {need['ab'] or 'more than tried'}, "
+                                   f"team-draft interleaving {need['interleaving'] or 'more than tried'}"])
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    plot = save_figure(sensitivity_plot(out), folder / f"online_sensitivity.{fmt}")
+    write_text_output(json.dumps(_plain(out), indent=2) + "\n", folder / "online.json")
+    click.echo(render_table(table, "table"), nl=False)
+    if not quiet:
+        click.echo(f"\ncranfield: wrote {plot} and {folder / 'online.json'}", err=True)

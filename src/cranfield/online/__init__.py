@@ -10,7 +10,8 @@ _LAZY: dict[str, str] = {
                                          "multileaving_preferences", "ranked_lists", "sign_test_pvalue")},
     **{name: "click_models" for name in ("ClickModel", "fit_click_model", "fit_click_model_dask",
                                          "evaluate_click_model", "inferred_relevance", "write_inferred_qrels")},
-    **{name: "simulation" for name in ("simulate_clicks", "simulate_log", "simulate_experiment")},
+    **{name: "simulation" for name in ("simulate_clicks", "simulate_log", "simulate_experiment",
+                                       "cranfield_online_demo")},
 }
 
 __all__ = sorted(_LAZY)

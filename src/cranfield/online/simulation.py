@@ -28,7 +28,7 @@ from ._clicklog import check_count, check_probability, check_seed
 from .interleaving import interleave, interleaving_credit, ranked_lists
 
 __all__ = ["SIMULATED_MODELS", "AB_METRICS", "grade_attractiveness", "simulate_clicks", "simulate_log",
-           "simulate_experiment"]
+           "simulate_experiment", "cranfield_online_demo"]
 
 SIMULATED_MODELS = ("pbm", "cascade", "dcm", "ubm", "dbn")
 AB_METRICS = ("any_click", "clicks", "reciprocal_rank")
@@ -268,3 +268,22 @@ def _cumulative_z(x: np.ndarray, variant: np.ndarray, grid: np.ndarray) -> tuple
     z = np.where(se > 0, np.abs(diff) / np.where(se > 0, se, 1), 0.0)
     p = np.where(se > 0, 2 * ndtr(-z), np.where(diff == 0, 1.0, 0.0))
     return p, np.sign(diff)
+
+
+DEMO_IMPRESSIONS = (50, 100, 200, 500, 1000, 2000, 4000)
+
+
+def cranfield_online_demo(*, run_a: str = "bm25", run_b: str = "coord_title", repetitions: int = 40,
+                          impressions=DEMO_IMPRESSIONS, seed=0) -> dict:
+    """The online experiment of ``cranfield demo --online``: users simulated by a cascade model
+    with attractiveness from the Cranfield 1400 graded judgments click on two of the shipped
+    runs; returns :func:`simulate_experiment`'s result (detection rates of the A/B test and of
+    team-draft interleaving, and the impressions each needs for 80% power)."""
+    from .. import datasets
+
+    data = datasets.cranfield()
+    for name in (run_a, run_b):
+        if name not in data["runs"]:
+            raise UsageError(f"run: expected one of {', '.join(sorted(data['runs']))}, found {name!r}")
+    return simulate_experiment(data["qrels"], data["runs"][run_a], data["runs"][run_b], model="cascade",
+                               method="team_draft", impressions=impressions, repetitions=repetitions, seed=seed)
