@@ -205,3 +205,28 @@ def test_dask_partitions_equal_in_memory():
         shuffled = dd.from_pandas(frame.sample(frac=1, random_state=0), npartitions=2, sort=False)
         with pytest.raises(InputError):
             fit_click_model_dask(shuffled, model="pbm", iterations=2, client=client)
+
+
+def test_click_model_command(tmp_path):
+    """Needs the click-log reader (cranfield.online.logs) for its LOG argument."""
+    pytest.importorskip("cranfield.online.logs")
+    import json
+
+    from click.testing import CliRunner
+
+    from cranfield.cli import _registering_inputs
+    from cranfield.cli.online_models_cmd import click_model
+
+    log, *_ = _simulated("pbm", 600, seed=2, examination=[1.0, 0.6, 0.4, 0.3])
+    path = tmp_path / "clicks.csv"
+    rows = zip(log["impression"], log["query"], log["rank"], log["doc"], log["clicked"].astype(int))
+    path.write_text("impression,query,rank,doc,clicked\n" + "".join(f"{i},q{q},{r},d{d},{c}\n" for i, q, r, d, c in rows))
+    result = CliRunner().invoke(_registering_inputs(click_model), [
+        str(path), "-m", "pbm", "-m", "cascade", "-f", "json", "--qrels-out", str(tmp_path / "inferred.qrels"),
+        "--plot", str(tmp_path / "ctr.svg")])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    fitted = fit_click_model(log, model="pbm")
+    assert document["models"]["pbm"]["evaluation"]["log_likelihood"] == pytest.approx(
+        evaluate_click_model(fitted, log)["log_likelihood"], rel=1e-12)
+    assert len((tmp_path / "inferred.qrels").read_text().splitlines()) == Q * D

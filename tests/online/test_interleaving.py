@@ -170,3 +170,31 @@ def test_bad_arguments():
             interleaving_credit(il, clicks)
     with pytest.raises(InputError):
         interleaving_outcome(np.zeros((0, 2)))
+
+
+def test_interleave_command(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from cranfield import datasets
+    from cranfield.cli import _registering_inputs
+    from cranfield.cli.online_models_cmd import interleave as command
+
+    runs = datasets.cranfield()["runs"]
+    runner = CliRunner()
+    result = runner.invoke(_registering_inputs(command), [str(runs["bm25"]), str(runs["tfidf"]), "--depth", "3",
+                                                          "-f", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    lists = ranked_lists([runs["bm25"], runs["tfidf"]], depth=3)
+    expected = interleave(lists, seed=0)
+    assert [row["doc"] for row in document["lists"][:3]] == expected.doc_ids[expected.docs[0]].tolist()
+    out = tmp_path / "outcome.json"
+    result = runner.invoke(_registering_inputs(command), [
+        str(runs["bm25"]), str(runs["coord_title"]), "--qrels", str(datasets.cranfield()["qrels"]),
+        "--impressions", "2000", "-f", "json", "-o", str(out), "--plot", str(tmp_path / "o.svg")])
+    assert result.exit_code == 0, result.output
+    outcome = json.loads(out.read_text())
+    assert outcome["wins"] > outcome["losses"] and outcome["settings"]["click_model"] == "cascade"
+    assert (tmp_path / "o.svg").stat().st_size > 0

@@ -99,3 +99,46 @@ def test_bad_arguments():
     data = datasets.cranfield()
     with pytest.raises(UsageError):
         simulate_experiment(data["qrels"], data["runs"]["bm25"], data["runs"]["tfidf"], alpha=2)
+
+
+def test_simulate_command_and_demo(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from cranfield.cli import _registering_inputs
+    from cranfield.cli.online_models_cmd import simulate
+
+    data = datasets.cranfield()
+    runner = CliRunner()
+    args = [str(data["qrels"]), str(data["runs"]["bm25"]), str(data["runs"]["coord_title"]), "--repetitions", "4",
+            "--impressions", "100,800", "-f", "json", "--plot", str(tmp_path / "s.png")]
+    result = runner.invoke(_registering_inputs(simulate), args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    direct = simulate_experiment(data["qrels"], data["runs"]["bm25"], data["runs"]["coord_title"], repetitions=4,
+                                 impressions=(100, 800))
+    assert document["interleaving"]["detection_rate"] == direct["interleaving"]["detection_rate"].tolist()
+    assert (tmp_path / "s.png").stat().st_size > 0
+    log = tmp_path / "clicks.csv"
+    result = runner.invoke(_registering_inputs(simulate), [str(data["qrels"]), str(data["runs"]["bm25"]),
+                                                           "--log-out", str(log), "--impressions", "50"])
+    assert result.exit_code == 0, result.output
+    lines = log.read_text().splitlines()
+    assert lines[0] == "impression,query,rank,doc,clicked" and len(lines) == 1 + 50 * 10
+    result = runner.invoke(_registering_inputs(simulate), [str(data["qrels"]), str(data["runs"]["bm25"])])
+    assert result.exit_code != 0
+
+
+def test_online_demo_is_small(monkeypatch, tmp_path):
+    from click.testing import CliRunner
+
+    import cranfield.online.simulation as simulation
+    from cranfield.cli.demo_cmd import command
+
+    original = simulation.cranfield_online_demo
+    monkeypatch.setattr(simulation, "cranfield_online_demo",
+                        lambda **kw: original(repetitions=3, impressions=(100, 400), **kw))
+    result = CliRunner().invoke(command, ["--online", "-o", str(tmp_path), "-q"])
+    assert result.exit_code == 0, result.output
+    assert "interleaving" in result.output and (tmp_path / "online_sensitivity.png").exists()
