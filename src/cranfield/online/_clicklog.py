@@ -18,6 +18,18 @@ REQUIRED = ("impression", "query", "doc", "rank", "clicked")
 OPTIONAL = ("query_ids", "doc_ids", "impression_offsets")
 
 
+def as_array(value, name: str, dtype=None) -> np.ndarray:
+    """``np.asarray(value, dtype)``, or a UsageError naming ``name`` when it is not an array."""
+    try:
+        array = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError, OverflowError) as error:
+        raise UsageError(f"{name}: expected an array{'' if dtype is None else ' of numbers'}, found "
+                         f"{type(value).__name__} ({' '.join(str(error).split())[:80]})") from None
+    if array.dtype.kind in "OV" and dtype is None:
+        raise UsageError(f"{name}: expected an array of numbers or ids, found objects of mixed types")
+    return array
+
+
 def _get(log, name):
     if isinstance(log, dict):
         return log.get(name)
@@ -25,7 +37,7 @@ def _get(log, name):
 
 
 def _integers(values, name: str, source: str) -> np.ndarray:
-    array = np.asarray(values)
+    array = as_array(values, name)
     if array.ndim != 1:
         raise InputError(f"expected a one-dimensional array, found {array.ndim} dimensions", source=source, field=name)
     if array.dtype.kind == "b":
@@ -43,9 +55,9 @@ def _integers(values, name: str, source: str) -> np.ndarray:
 def _codes(values, name: str, source: str, ids) -> tuple[np.ndarray, np.ndarray | None]:
     """Integer codes of an id column: the codes themselves when ``ids`` are given or the values
     are integers, else the index of each value among its sorted distinct values."""
-    array = np.asarray(values)
+    array = as_array(values, name)
     if ids is not None or array.dtype.kind in "iub" or array.size == 0:
-        return _integers(array, name, source), None if ids is None else np.asarray(ids, dtype=object).astype(str)
+        return _integers(array, name, source), None if ids is None else as_array(ids, f"{name}_ids").astype(str)
     if array.ndim != 1:
         raise InputError(f"expected a one-dimensional array, found {array.ndim} dimensions", source=source, field=name)
     text = array.astype(str)
@@ -66,7 +78,7 @@ def log_columns(log, *, source: str = "click log") -> dict:
             raise InputError(f"missing column {name!r}", source=source, field=name)
     for name in ("query", "doc"):
         columns[name], columns[f"{name}_ids"] = _codes(_get(log, name), name, source, _get(log, f"{name}_ids"))
-    impression = np.asarray(_get(log, "impression"))
+    impression = as_array(_get(log, "impression"), "impression")
     if impression.ndim != 1:
         raise InputError(f"expected a one-dimensional array, found {impression.ndim} dimensions", source=source,
                          field="impression")
@@ -89,7 +101,8 @@ def log_columns(log, *, source: str = "click log") -> dict:
                              line=int(bad[0]) + 1, field=name)
     new = np.r_[True, impression[1:] != impression[:-1]] if n else np.zeros(0, bool)
     starts = np.flatnonzero(new)
-    if len(starts) != len(np.unique(impression)):
+    increasing = impression.dtype.kind in "iu" and bool(np.all(impression[starts[1:]] > impression[starts[:-1]]))
+    if not increasing and len(starts) != len(np.unique(impression[starts])):
         seen = impression[starts]
         order = np.argsort(seen, kind="stable")
         again = order[1:][seen[order][1:] == seen[order][:-1]][0]
@@ -145,7 +158,7 @@ def check_probability(value, name: str, *, open_low: bool = False, open_high: bo
     return value
 
 
-def check_count(value, name: str, *, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise UsageError(f"{name}: expected an integer ≥ {low}, found {value!r}")
+def check_count(value, name: str, *, low: int = 1, high: int = 10**9) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise UsageError(f"{name}: expected an integer from {low} to {high}, found {value!r:.40}")
     return int(value)

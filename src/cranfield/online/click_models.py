@@ -85,13 +85,18 @@ class ClickModel:
 # ---------------------------------------------------------------- fixed-point sums (exact merge)
 
 def _fixed_sums(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
-    """Σ values per index, as two int64 rows (high and low 28 bits of value·2⁵⁶): associative."""
-    quanta = np.rint(np.clip(values, 0.0, 1.0) * float(1 << _BITS)).astype(np.int64)
+    """Σ values per index, as two int64 rows: the sums of the high and of the low 28 bits of
+    round(value·2⁵⁶) (values in [0, 1]). Integer sums are associative: the same in any order or
+    partitioning. Both halves are whole floats < 2²⁸, so float64 bincounts of up to 2²⁴ rows
+    add them exactly."""
+    scaled = np.clip(values, 0.0, 1.0) * float(1 << _HALF)
+    high = np.floor(scaled)
+    low = np.rint((scaled - high) * float(1 << _HALF))  # exact: v·2²⁸ − ⌊v·2²⁸⌋ loses no bit
     out = np.zeros((2, size), dtype=np.int64)
     for start in range(0, len(index), _CHUNK):
-        part, q = index[start:start + _CHUNK], quanta[start:start + _CHUNK]
-        out[0] += np.bincount(part, weights=(q >> _HALF).astype(np.float64), minlength=size).astype(np.int64)
-        out[1] += np.bincount(part, weights=(q & ((1 << _HALF) - 1)).astype(np.float64), minlength=size).astype(np.int64)
+        part = index[start:start + _CHUNK]
+        out[0] += np.bincount(part, weights=high[start:start + _CHUNK], minlength=size).astype(np.int64)
+        out[1] += np.bincount(part, weights=low[start:start + _CHUNK], minlength=size).astype(np.int64)
     return out
 
 
@@ -117,8 +122,10 @@ def _prepare(columns: dict, *, max_rank: int | None, n_docs: int, pairs: np.ndar
         offsets = np.r_[0, np.cumsum(lengths[lengths > 0])]
         rank, clicked, key = rank[keep], clicked[keep], key[keep]
     if pairs is None:
-        pairs = np.unique(key)
-    pair = np.searchsorted(pairs, key)
+        pairs, pair = np.unique(key, return_inverse=True)
+        pair = pair.reshape(-1)
+    else:
+        pair = np.searchsorted(pairs, key)
     pair[pair >= len(pairs)] = 0
     known = pairs[pair] == key if len(pairs) else np.zeros(len(key), bool)
     owner, position = positions(offsets)
@@ -164,22 +171,42 @@ def _statistics(model: str, rows: dict, params: dict, sizes: dict) -> dict:
                 "clicks": np.bincount(pair[seen & clicked], minlength=n_pairs)}
     if model in ("pbm", "ubm"):
         alpha = params["attractiveness"][pair]
-        slot = rank if model == "pbm" else rank * n_ranks + _previous_click_rank(rows)
+        slot = rank if model == "pbm" else _cached(rows, "ubm_slot", lambda: rank * n_ranks + _previous_click_rank(rows))
         gamma = params["examination"].reshape(-1)[slot]
         rest = 1.0 - alpha * gamma
-        p_attr = np.where(clicked, 1.0, alpha * (1.0 - gamma) / rest)
-        p_exam = np.where(clicked, 1.0, gamma * (1.0 - alpha) / rest)
+        p_attr = alpha - alpha * gamma
+        p_attr /= rest
+        p_attr[clicked] = 1.0
+        p_exam = gamma - alpha * gamma
+        p_exam /= rest
+        p_exam[clicked] = 1.0
         n_slots = n_ranks if model == "pbm" else n_ranks * n_ranks
-        return {"attr": _fixed_sums(pair, p_attr, n_pairs), "views": np.bincount(pair, minlength=n_pairs),
-                "exam": _fixed_sums(slot, p_exam, n_slots), "slot_views": np.bincount(slot, minlength=n_slots)}
-    offsets = rows["offsets"]
-    parts, start = [], 0
-    while start < len(offsets) - 1:  # impressions in chunks of about _CHUNK / 16 rows: bounded memory
-        stop = int(np.searchsorted(offsets, offsets[start] + (_CHUNK >> 4), side="right")) - 1
-        stop = max(stop, start + 1)
-        parts.append(_chain_statistics(model, _slice(rows, start, stop), params, sizes))
+        return {"attr": _fixed_sums(pair, p_attr, n_pairs), "views": _counts(rows, "pair", pair, n_pairs),
+                "exam": _fixed_sums(slot, p_exam, n_slots), "slot_views": _counts(rows, model, slot, n_slots)}
+    return _sum_statistics([_chain_statistics(model, chunk, params, sizes)
+                            for chunk in _cached(rows, "chunks", lambda: _chunks(rows))])
+
+
+def _chunks(rows: dict) -> list[dict]:
+    """Impressions in chunks of about 2²⁰ rows (bounded memory for the E step's matrices)."""
+    offsets, chunks, start = rows["offsets"], [], 0
+    while start < len(offsets) - 1:
+        stop = max(int(np.searchsorted(offsets, offsets[start] + (_CHUNK >> 4), side="right")) - 1, start + 1)
+        chunks.append(_slice(rows, start, stop))
         start = stop
-    return _sum_statistics(parts)
+    return chunks
+
+
+def _cached(rows: dict, name: str, make):
+    """A value that depends on the rows only (not on the parameters), computed once per partition."""
+    cache = rows.setdefault("cache", {})
+    if name not in cache:
+        cache[name] = make()
+    return cache[name]
+
+
+def _counts(rows: dict, name: str, index: np.ndarray, size: int) -> np.ndarray:
+    return _cached(rows, f"counts:{name}:{size}", lambda: np.bincount(index, minlength=size))
 
 
 def _slice(rows: dict, start: int, stop: int) -> dict:
@@ -196,56 +223,59 @@ def _chain_statistics(model: str, rows: dict, params: dict, sizes: dict) -> dict
     """E step of the chain models (DCM, DBN): forward filtering and a scaled backward pass over
     positions, vectorised over impressions (Chuklin et al. 2015, ch. 4; Chapelle & Zhang 2009).
     After a click the user goes on with κ₁ (DCM: λ_r; DBN: (1 − σ)γ), after a skip with κ₀
-    (DCM: 1; DBN: γ)."""
-    pair, clicked, owner, position, rank = rows["pair"], rows["clicked"], rows["owner"], rows["position"], rows["rank"]
+    (DCM: 1; DBN: γ). Work is on (positions × impressions) matrices, each position's row
+    contiguous; empty cells have α = 0, which leaves every probability unchanged."""
+    pair, clicked, position, rank = rows["pair"], rows["clicked"], rows["position"], rows["rank"]
     n, width = rows["shape"]
-    shape, n_pairs = (width, n), sizes["pairs"]  # positions × impressions: each position's row is contiguous
-    at = (position, owner)
-    a = padded(params["attractiveness"][pair], position, owner, shape, 0.0)
-    c = padded(clicked, position, owner, shape, False)
+    shape, n_pairs = (width, n), sizes["pairs"]
+    flat = _cached(rows, "flat", lambda: position * n + rows["owner"])  # row -> cell of the matrices
+
+    def matrix(values, fill=0.0):
+        out = np.full(width * n, fill, dtype=np.asarray(values).dtype)
+        out[flat] = values
+        return out.reshape(shape)
+
+    a, c = matrix(params["attractiveness"][pair]), _cached(rows, "c", lambda: matrix(clicked, False))
     if model == "dbn":
         g = float(params["continuation"][0])
-        s = padded(params["satisfaction"][pair], position, owner, shape, 0.0)
+        s = matrix(params["satisfaction"][pair])
         k1, k0 = (1 - s) * g, np.full(shape, g)
     else:
-        k1 = padded(params["examination"][rank], position, owner, shape, 0.0)
-        k0 = np.ones(shape)
+        k1, k0 = matrix(params["examination"][rank]), np.ones(shape)
     forward = _filter(a, c, k1, k0)[0]
     beta1, beta0 = np.ones(n), np.ones(n)  # scaled P(clicks below r | E_{r+1} = 1), (... | E_{r+1} = 0)
-    next1, next0, total = np.ones(shape), np.ones(shape), np.ones(shape)
+    next1, next0 = np.ones(shape), np.ones(shape)
+    emit = np.where(c, a, 1 - a)  # P(C_r = c_r | E_r = 1)
+    go_on = np.where(c, k1, k0)
     for r in range(width - 1, -1, -1):  # a loop over positions, vectorised over impressions
-        ar, cr, f1 = a[r], c[r], forward[r]
         next1[r], next0[r] = beta1, beta0
-        k = np.where(cr, k1[r], k0[r])
-        b1 = np.where(cr, ar, 1 - ar) * (k * beta1 + (1 - k) * beta0)
-        b0 = np.where(cr, 0.0, beta0)
-        total[r] = f1 * b1 + (1 - f1) * b0
+        b1 = emit[r] * (go_on[r] * beta1 + (1 - go_on[r]) * beta0)
+        b0 = np.where(c[r], 0.0, beta0)
         scale = np.maximum(b1, b0)
         scale[scale == 0] = 1.0
         beta1, beta0 = b1 / scale, b0 / scale
-    f1, b1n, b0n, tot = forward[at], next1[at], next0[at], total[at]
-    ar, kc, ks = a[at], k1[at], k0[at]
-    p_e1 = f1 * np.where(clicked, ar, 1 - ar) * np.where(clicked, kc * b1n + (1 - kc) * b0n,
-                                                         ks * b1n + (1 - ks) * b0n) / tot
-    p_attr = np.where(clicked, 1.0, ar * (1 - p_e1))
-    stats = {"attr": _fixed_sums(pair, p_attr, n_pairs), "views": np.bincount(pair, minlength=n_pairs)}
-    nxt = np.r_[position[1:] > 0, False] if len(position) else np.zeros(0, bool)  # a row below in the impression
+    mixed = go_on * next1 + (1 - go_on) * next0
+    e1 = forward * emit * mixed  # ∝ P(E_r = 1, clicks); the proportionality constant cancels below
+    total = e1 + (1 - forward) * np.where(c, 0.0, next0)
+    p_attr = np.where(c, 1.0, a * (1 - e1 / total)).reshape(-1)[flat]
+    stats = {"attr": _fixed_sums(pair, p_attr, n_pairs), "views": _counts(rows, "pair", pair, n_pairs)}
+    has_next = _cached(rows, "has_next", lambda: matrix(np.r_[position[1:] > 0, False] if len(position) else
+                                                        np.zeros(0, bool), False))
     if model == "dcm":
         # P(E_{r+1} = 1 | C) after a click at r: the expected number of continuations at rank r
-        on = kc * b1n / np.maximum(kc * b1n + (1 - kc) * b0n, 1e-300)
-        use = clicked & nxt
+        on = (k1 * next1 / np.maximum(k1 * next1 + (1 - k1) * next0, 1e-300)).reshape(-1)[flat]
+        use = _cached(rows, "dcm_use", lambda: clicked & has_next.reshape(-1)[flat])
         stats.update(cont=_fixed_sums(rank[use], on[use], sizes["ranks"]),
-                     cont_views=np.bincount(rank[use], minlength=sizes["ranks"]))
+                     cont_views=_counts(rows, "dcm", rank[use], sizes["ranks"]))
         return stats
-    sr = s[at]
-    sat_den = (1 - sr) * g * b1n + (sr + (1 - sr) * (1 - g)) * b0n
-    p_sat = sr * b0n / np.where(sat_den > 0, sat_den, 1.0)
-    stay = f1 * np.where(clicked, ar * (1 - sr), 1 - ar) / tot  # P(E_r = 1, S_r = 0, C_r) / P(C_r | above)
-    zero = np.zeros(int(nxt.sum()), np.int64)
+    sat_den = (1 - s) * g * next1 + (s + (1 - s) * (1 - g)) * next0
+    p_sat = (s * next0 / np.where(sat_den > 0, sat_den, 1.0)).reshape(-1)[flat]
+    stay = forward * np.where(c, a * (1 - s), 1 - a) / total  # ∝ P(E_r = 1, S_r = 0, C_r)
+    cont, cont_den = (stay * g * next1)[has_next], (stay * (g * next1 + (1 - g) * next0))[has_next]
+    zero = np.zeros(len(cont), np.int64)
     stats.update(sat=_fixed_sums(pair[clicked], p_sat[clicked], n_pairs),
-                 clicks=np.bincount(pair[clicked], minlength=n_pairs),
-                 cont=_fixed_sums(zero, (stay * g * b1n)[nxt], 1),
-                 cont_den=_fixed_sums(zero, (stay * (g * b1n + (1 - g) * b0n))[nxt], 1))
+                 clicks=_counts(rows, "clicked", pair[clicked], n_pairs),
+                 cont=_fixed_sums(zero, cont, 1), cont_den=_fixed_sums(zero, cont_den, 1))
     return stats
 
 
@@ -285,7 +315,7 @@ def _m_step(model: str, stats: dict, params: dict, prior: float, n_ranks: int) -
 def _check_options(model, iterations, tol, prior, max_rank):
     if model not in MODELS:
         raise UsageError(f"model: expected one of {', '.join(MODELS)}, found {model!r}")
-    check_count(iterations, "iterations")
+    check_count(iterations, "iterations", high=10**6)
     if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0 or tol != tol:
         raise UsageError(f"tol: expected a number ≥ 0, found {tol!r}")
     check_probability(prior, "prior", open_low=True, open_high=True)
@@ -389,6 +419,11 @@ def fit_click_model_dask(frame, *, model: str = "pbm", iterations: int = 50, tol
     from ..dask._deps import compute, current_client, require_dask
 
     _check_options(model, iterations, tol, prior, max_rank)
+    missing = [name for name in ("impression", "query", "doc", "rank", "clicked")
+               if name not in getattr(frame, "columns", ())]
+    if not hasattr(frame, "to_delayed") or missing:
+        raise UsageError("frame: expected a Dask DataFrame with the columns impression, query, doc, rank, clicked"
+                         + (f" (missing: {', '.join(missing)})" if hasattr(frame, "to_delayed") else ""))
     dask = require_dask()
     client = current_client(client)
     parts = frame.to_delayed()
@@ -572,7 +607,7 @@ def inferred_relevance(model: ClickModel, *, thresholds=None) -> dict:
     if thresholds is not None:
         try:
             cuts = np.asarray(thresholds, dtype=np.float64).reshape(-1)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             raise UsageError(f"thresholds: expected numbers in (0, 1), found {thresholds!r}") from None
         if not len(cuts) or np.any(~(cuts > 0) | ~(cuts < 1)) or np.any(np.diff(cuts) <= 0):
             raise UsageError(f"thresholds: expected increasing numbers in (0, 1), found {cuts.tolist()}")

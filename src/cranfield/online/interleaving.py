@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._clicklog import check_count, check_probability, check_seed
+from ._clicklog import as_array, check_count, check_probability, check_seed
 
 __all__ = ["METHODS", "RankedLists", "Interleaving", "ranked_lists", "interleave", "interleaving_credit",
            "interleaving_outcome", "multileaving_preferences", "sign_test_pvalue"]
@@ -94,13 +94,13 @@ def ranked_lists(runs, *, depth: int = 10, queries=None) -> RankedLists:
     """The top ``depth`` documents of each run (paths, dicts, frames or ``Run`` objects) per
     query, ranked as trec_eval ranks them (score descending, ties by docno descending).
     ``queries``: the query ids to keep (default: every query of any run); rows are sorted by id."""
-    check_count(depth, "depth")
+    check_count(depth, "depth", high=10**4)
     if isinstance(runs, (str, bytes, dict)) or not hasattr(runs, "__len__") or len(runs) < 1:
         raise UsageError("runs: expected a list of runs")
     read = [_run_columns(run) for run in runs]
     names = tuple(name or f"run{i + 1}" for i, (_, _, _, name) in enumerate(read))
     all_q = np.concatenate([q for q, _, _, _ in read])
-    query_ids = np.unique(all_q if queries is None else np.asarray(queries).astype(str))
+    query_ids = np.unique(all_q if queries is None else as_array(queries, "queries").astype(str).reshape(-1))
     doc_ids = np.unique(np.concatenate([d for _, d, _, _ in read]))
     out = np.full((len(read), len(query_ids), depth), -1, dtype=np.int64)
     q_order = np.argsort(query_ids)
@@ -135,7 +135,7 @@ def interleave(lists: RankedLists, *, method: str = "team_draft", length: int | 
     m, n, depth = lists.docs.shape
     if method != "multileave" and m != 2:
         raise UsageError(f"method {method!r} interleaves two runs, found {m}; use method='multileave'")
-    length = depth if length is None else check_count(length, "length")
+    length = depth if length is None else check_count(length, "length", high=10**4)
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not 0 < tau < 1e3:
         raise UsageError(f"tau: expected a positive number, found {tau!r}")
     rng = check_seed(seed)
@@ -280,7 +280,7 @@ def sign_test_pvalue(wins, losses):
     Equal to ``scipy.stats.binomtest(wins, wins + losses).pvalue``; vectorised."""
     from scipy.special import bdtr
 
-    w, l = np.asarray(wins), np.asarray(losses)
+    w, l = as_array(wins, "wins"), as_array(losses, "losses")
     if w.dtype.kind not in "iuf" or l.dtype.kind not in "iuf" or np.any(~np.isfinite(w)) or np.any(~np.isfinite(l)) \
             or np.any(w < 0) or np.any(l < 0) or np.any(w != np.floor(w)) or np.any(l != np.floor(l)):
         raise UsageError("wins, losses: expected counts (non-negative integers)")
@@ -304,11 +304,11 @@ def interleaving_outcome(credit, *, groups=None, confidence: float = 0.95, n_boo
     if values.ndim != 2 or values.shape[1] != 2 or not np.all(np.isfinite(values)):
         raise InputError(f"expected finite credit of shape (n, 2), found shape {values.shape}", field="credit")
     check_probability(confidence, "confidence", open_low=True, open_high=True)
-    check_count(n_bootstrap, "n_bootstrap")
+    check_count(n_bootstrap, "n_bootstrap", high=10**6)
     rng = check_seed(seed)
     outcome = np.sign(values[:, 0] - values[:, 1])
     if groups is not None:
-        codes = np.unique(np.asarray(groups), return_inverse=True)[1].reshape(-1)
+        codes = np.unique(as_array(groups, "groups"), return_inverse=True)[1].reshape(-1)
         if len(codes) != len(outcome):
             raise InputError(f"expected {len(outcome)} groups (one per impression), found {len(codes)}", field="groups")
         outcome = np.sign(np.bincount(codes, weights=outcome))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._clicklog import check_count, check_probability, check_seed
+from ._clicklog import as_array, check_count, check_probability, check_seed
 from .interleaving import interleave, interleaving_credit, ranked_lists
 
 __all__ = ["SIMULATED_MODELS", "AB_METRICS", "grade_attractiveness", "simulate_clicks", "simulate_log",
@@ -37,7 +37,7 @@ AB_METRICS = ("any_click", "clicks", "reciprocal_rank")
 def grade_attractiveness(grades, *, max_grade: int | None = None, floor: float = 0.05) -> np.ndarray:
     """``max(floor, (2^g − 1) / 2^g_max)`` per grade (negative grades count as 0); NaN stays NaN
     (an empty position). The ERR mapping of Chapelle et al. (2009)."""
-    g = np.asarray(grades, dtype=np.float64)
+    g = as_array(grades, "grades", np.float64)
     check_probability(floor, "floor")
     top = np.nanmax(g, initial=1.0) if max_grade is None else check_count(max_grade, "max_grade")
     top = max(top, 1.0)
@@ -76,7 +76,7 @@ def simulate_clicks(attractiveness, *, model: str = "cascade", satisfaction=None
     u = rng.random((n, width))
     ranks = np.arange(1, width + 1)
     if model == "pbm":
-        gamma = 1.0 / ranks if examination is None else np.asarray(examination, dtype=np.float64).reshape(-1)[:width]
+        gamma = 1.0 / ranks if examination is None else as_array(examination, "examination", np.float64).reshape(-1)[:width]
         if gamma.shape != (width,) or np.any(~(gamma >= 0) | (gamma > 1)):
             raise UsageError(f"examination: expected {width} probabilities (one per rank)")
         return (u < a * gamma) & shown
@@ -86,7 +86,7 @@ def simulate_clicks(attractiveness, *, model: str = "cascade", satisfaction=None
         r, rp = np.meshgrid(np.arange(width + 1), np.arange(width + 1), indexing="ij")
         gamma[r > rp] = 1.0 / (r - rp)[r > rp]
         if examination is not None:
-            gamma = np.asarray(examination, dtype=np.float64)
+            gamma = as_array(examination, "examination", np.float64)
             if gamma.ndim != 2 or gamma.shape[0] < width + 1 or gamma.shape[1] < width + 1 or \
                     np.any(~(gamma >= 0) | (gamma > 1)):
                 raise UsageError(f"examination: expected a ({width + 1} × {width + 1}) matrix of probabilities")
@@ -100,7 +100,7 @@ def simulate_clicks(attractiveness, *, model: str = "cascade", satisfaction=None
         sigma = a if satisfaction is None else np.nan_to_num(_check_matrix(satisfaction, "satisfaction", alpha.shape))
         after_click, after_skip = (1 - sigma) * continuation, np.full((n, width), float(continuation))
     elif model == "dcm":
-        lam = np.full(width, 0.5) if examination is None else np.asarray(examination, dtype=np.float64).reshape(-1)
+        lam = np.full(width, 0.5) if examination is None else as_array(examination, "examination", np.float64).reshape(-1)
         if lam.shape[0] < width or np.any(~(lam[:width] >= 0) | (lam[:width] > 1)):
             raise UsageError(f"examination: expected {width} probabilities (λ by rank)")
         after_click, after_skip = np.broadcast_to(lam[:width], (n, width)), np.ones((n, width))
@@ -147,8 +147,8 @@ def simulate_log(qrels, run, *, model: str = "cascade", impressions: int = 10_00
     (ids), ``rank``, ``clicked`` — sorted by impression then rank: what
     ``ClickLog.from_columns(**log)`` and :func:`~cranfield.online.click_models.fit_click_model`
     take."""
-    check_count(impressions, "impressions")
-    check_count(depth, "depth")
+    check_count(impressions, "impressions", high=10**8)
+    check_count(depth, "depth", high=10**4)
     rng = check_seed(seed)
     lists = ranked_lists([run], depth=depth)
     if len(lists.query_ids) == 0:
@@ -189,10 +189,10 @@ def simulate_experiment(qrels, run_a, run_b, *, model: str = "cascade", method: 
     rate at which each detects the offline difference (significant, right sign) and errs
     (significant, wrong sign), the impressions each needs to reach ``power``, the offline
     means and the settings."""
-    grid = np.unique(np.asarray([check_count(int(v) if isinstance(v, (int, np.integer)) else v, "impressions", low=2)
+    grid = np.unique(np.asarray([check_count(int(v) if isinstance(v, (int, np.integer)) else v, "impressions", low=2, high=10**8)
                                  for v in np.atleast_1d(np.asarray(impressions, dtype=object))], dtype=np.int64))
-    check_count(repetitions, "repetitions")
-    check_count(depth, "depth")
+    check_count(repetitions, "repetitions", high=10**6)
+    check_count(depth, "depth", high=10**4)
     check_probability(alpha, "alpha", open_low=True, open_high=True)
     check_probability(power, "power", open_low=True, open_high=True)
     if ab_metric not in AB_METRICS:
@@ -283,7 +283,7 @@ def cranfield_online_demo(*, run_a: str = "bm25", run_b: str = "coord_title", re
 
     data = datasets.cranfield()
     for name in (run_a, run_b):
-        if name not in data["runs"]:
+        if not isinstance(name, str) or name not in data["runs"]:
             raise UsageError(f"run: expected one of {', '.join(sorted(data['runs']))}, found {name!r}")
     return simulate_experiment(data["qrels"], data["runs"][run_a], data["runs"][run_b], model="cascade",
                                method="team_draft", impressions=impressions, repetitions=repetitions, seed=seed)
