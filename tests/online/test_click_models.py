@@ -14,8 +14,13 @@ import numpy as np
 import pytest
 
 from cranfield.errors import InputError, UsageError
-from cranfield.online.click_models import (ClickModel, evaluate_click_model, fit_click_model, inferred_relevance,
-                                           write_inferred_qrels)
+from cranfield.online.click_models import (
+    ClickModel,
+    evaluate_click_model,
+    fit_click_model,
+    inferred_relevance,
+    write_inferred_qrels,
+)
 from cranfield.online.simulation import simulate_clicks
 
 Q, D = 2, 4

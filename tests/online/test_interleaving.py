@@ -7,9 +7,16 @@ import pytest
 from scipy.stats import binomtest
 
 from cranfield.errors import InputError, UsageError
-from cranfield.online.interleaving import (Interleaving, RankedLists, interleave, interleaving_credit,
-                                           interleaving_outcome, multileaving_preferences, ranked_lists,
-                                           sign_test_pvalue)
+from cranfield.online.interleaving import (
+    Interleaving,
+    RankedLists,
+    interleave,
+    interleaving_credit,
+    interleaving_outcome,
+    multileaving_preferences,
+    ranked_lists,
+    sign_test_pvalue,
+)
 
 
 def _lists(*rankings, n_docs=None) -> RankedLists:
@@ -115,7 +122,7 @@ def test_probabilistic_team_probability():
 
 def test_sign_test_equals_scipy():
     worst = 0.0
-    for n in (*range(0, 12), 25, 40, 79):
+    for n in (*range(12), 25, 40, 79):
         for w in range(n + 1):
             mine = sign_test_pvalue(w, n - w)
             ref = binomtest(w, n).pvalue if n else 1.0

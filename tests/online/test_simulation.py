@@ -10,7 +10,12 @@ from cranfield import datasets
 from cranfield.errors import InputError, UsageError
 from cranfield.online._clicklog import log_columns
 from cranfield.online.click_models import fit_click_model
-from cranfield.online.simulation import grade_attractiveness, simulate_clicks, simulate_experiment, simulate_log
+from cranfield.online.simulation import (
+    grade_attractiveness,
+    simulate_clicks,
+    simulate_experiment,
+    simulate_log,
+)
 
 N = 20_000
 
@@ -133,8 +138,8 @@ def test_simulate_command_and_demo(tmp_path):
 def test_online_demo_is_small(monkeypatch, tmp_path):
     from click.testing import CliRunner
 
-    import cranfield.online.simulation as simulation
     from cranfield.cli.demo_cmd import command
+    from cranfield.online import simulation
 
     original = simulation.cranfield_online_demo
     monkeypatch.setattr(simulation, "cranfield_online_demo",

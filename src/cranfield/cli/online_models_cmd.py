@@ -87,8 +87,13 @@ def interleave(runs, method, depth, length, seed, qrels, model, impressions, plo
     """
     import numpy as np
 
-    from ..online.interleaving import interleave as make, interleaving_credit, interleaving_outcome, \
-        multileaving_preferences, ranked_lists
+    from ..online.interleaving import interleave as make
+    from ..online.interleaving import (
+        interleaving_credit,
+        interleaving_outcome,
+        multileaving_preferences,
+        ranked_lists,
+    )
     from ..report.tables import Table
 
     lists = ranked_lists(list(runs), depth=depth)
@@ -105,7 +110,12 @@ def interleave(runs, method, depth, length, seed, qrels, model, impressions, plo
                     "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
         _emit([table], document, fmt, output)
         return
-    from ..online.simulation import _grades, _lookup_grades, grade_attractiveness, simulate_clicks
+    from ..online.simulation import (
+        _grades,
+        _lookup_grades,
+        grade_attractiveness,
+        simulate_clicks,
+    )
 
     rng = np.random.default_rng(seed)
     n_q = len(lists.query_ids)
@@ -169,7 +179,11 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
       cranfield online click-model clicks.parquet -m dbn --qrels-out inferred.qrels --thresholds 0.2,0.5
       cranfield online click-model clicks.csv -m cascade --plot ctr.png --format json -o fit.json
     """
-    from ..online.click_models import evaluate_click_model, fit_click_model, write_inferred_qrels
+    from ..online.click_models import (
+        evaluate_click_model,
+        fit_click_model,
+        write_inferred_qrels,
+    )
     from ..online.logs import read_click_log
     from ..report.tables import Table
 

@@ -41,8 +41,17 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ._clicklog import as_array, check_count, check_probability, check_seed
 
-__all__ = ["METHODS", "RankedLists", "Interleaving", "ranked_lists", "interleave", "interleaving_credit",
-           "interleaving_outcome", "multileaving_preferences", "sign_test_pvalue"]
+__all__ = [
+    "METHODS",
+    "Interleaving",
+    "RankedLists",
+    "interleave",
+    "interleaving_credit",
+    "interleaving_outcome",
+    "multileaving_preferences",
+    "ranked_lists",
+    "sign_test_pvalue",
+]
 
 METHODS = ("team_draft", "balanced", "probabilistic", "multileave")
 
@@ -57,7 +66,7 @@ class RankedLists:
     doc_ids: np.ndarray
     names: tuple
 
-    def take(self, rows: np.ndarray) -> "RankedLists":
+    def take(self, rows: np.ndarray) -> RankedLists:
         """The lists of queries ``rows`` (indices, repeats allowed: one row per impression)."""
         rows = np.asarray(rows, dtype=np.int64)
         return RankedLists(self.docs[:, rows], self.query_ids[rows], self.doc_ids, self.names)

@@ -27,8 +27,15 @@ from ..errors import InputError, UsageError
 from ._clicklog import as_array, check_count, check_probability, check_seed
 from .interleaving import interleave, interleaving_credit, ranked_lists
 
-__all__ = ["SIMULATED_MODELS", "AB_METRICS", "grade_attractiveness", "simulate_clicks", "simulate_log",
-           "simulate_experiment", "cranfield_online_demo"]
+__all__ = [
+    "AB_METRICS",
+    "SIMULATED_MODELS",
+    "cranfield_online_demo",
+    "grade_attractiveness",
+    "simulate_clicks",
+    "simulate_experiment",
+    "simulate_log",
+]
 
 SIMULATED_MODELS = ("pbm", "cascade", "dcm", "ubm", "dbn")
 AB_METRICS = ("any_click", "clicks", "reciprocal_rank")
