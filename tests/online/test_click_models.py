@@ -235,3 +235,18 @@ def test_click_model_command(tmp_path):
     assert document["models"]["pbm"]["evaluation"]["log_likelihood"] == pytest.approx(
         evaluate_click_model(fitted, log)["log_likelihood"], rel=1e-12)
     assert len((tmp_path / "inferred.qrels").read_text().splitlines()) == Q * D
+
+
+def test_ctr_by_rank_plot(tmp_path):
+    from cranfield.plots._base import save_figure
+    from cranfield.plots.online_models import ctr_by_rank_plot
+
+    log, *_ = _simulated("cascade", 400, seed=1)
+    evaluations = [evaluate_click_model(fit_click_model(log, model=m, iterations=5), log) for m in ("pbm", "cascade")]
+    figure = ctr_by_rank_plot(evaluations)
+    ax = figure.axes[0]
+    assert [bar.get_height() for bar in ax.patches] == pytest.approx(evaluations[0]["observed_ctr"].tolist())
+    assert len(ax.lines) == 2
+    assert save_figure(figure, tmp_path / "ctr.pdf").stat().st_size > 0
+    with pytest.raises(UsageError):
+        ctr_by_rank_plot({"model": "pbm"})
