@@ -23,7 +23,9 @@ RETRIEVAL_ORDER = ("bm25", "tfidf", "coord_title")  # strongest to weakest
               help="Permutations of the randomization test (retrieval).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages; the table is still printed.")
-def command(detection, output_dir, fmt, permutations, seed, quiet):
+@click.option("--online", is_flag=True, help="Demo of online evaluation: simulated users click on two Cranfield runs; "
+                                             "how many impressions an A/B test and interleaving need.")
+def command(detection, output_dir, fmt, permutations, seed, quiet, online=False):
     """Evaluate and compare systems on real data shipped with cranfield, print the table, and
     write the plots and a self-contained HTML report into a folder.
 
@@ -44,6 +46,10 @@ def command(detection, output_dir, fmt, permutations, seed, quiet):
     from ..report.progress import steps
 
     folder = Path(output_dir or ("cranfield-demo-detection" if detection else "cranfield-demo"))
+    if online:  # h5: the online demo (cranfield.cli.online_models_cmd)
+        from .online_models_cmd import run_online_demo
+
+        return run_online_demo(output_dir or "cranfield-demo-online", fmt=fmt, seed=seed, quiet=quiet)
     with steps(enabled=not quiet) as step:
         if detection:
             from ..report.detection import detection_figures as figures_of

@@ -1,0 +1,332 @@
+"""``cranfield online interleave | click-model | simulate``: interleaving, click models and user
+simulation (the ``cranfield online`` group imports these commands)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..errors import UsageError
+
+FORMATS = ("table", "json", "csv", "tsv", "markdown")
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+def _numbers(text: str, name: str, kind=float) -> list:
+    try:
+        return [kind(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise UsageError(f"{name}: expected comma-separated numbers, found {text!r}") from None
+
+
+def _plain(value):
+    """JSON-ready: numpy arrays and scalars as lists and numbers."""
+    import numpy as np
+
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
+def _emit(tables: list, document: dict, fmt: str, output: str | None) -> None:
+    from ..io.atomic import write_text_output
+    from ..report.tables import render_table
+
+    if fmt == "json":
+        text = json.dumps(_plain(document), indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = "\n".join(render_table(table, fmt) for table in tables)
+    write_text_output(text, output)
+
+
+def _save_plot(figure, path: str | None) -> None:
+    if path is not None:
+        from ..plots._base import save_figure
+
+        save_figure(figure, path)
+
+
+# ------------------------------------------------------------------------------- interleave
+
+@click.command("interleave", context_settings=CONTEXT)
+@click.argument("runs", nargs=-1, required=True, metavar="RUN_A RUN_B [RUN...]")
+@click.option("--method", type=click.Choice(("team_draft", "balanced", "probabilistic", "multileave")),
+              default="team_draft", show_default=True, help="Interleaving method (multileave: three runs or more).")
+@click.option("--depth", type=int, default=10, show_default=True, help="Documents taken from each run per query.")
+@click.option("--length", type=int, default=None, help="Length of the interleaved list. Default: --depth.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed (the same seed, the same lists).")
+@click.option("--qrels", metavar="FILE", default=None,
+              help="Simulate clicks from these judgments (click model --model) and report who wins.")
+@click.option("--model", type=click.Choice(("pbm", "cascade", "dcm", "ubm", "dbn")), default="cascade",
+              show_default=True, help="Click model of the simulated users (with --qrels).")
+@click.option("--impressions", type=int, default=None,
+              help="With --qrels: simulated impressions, queries drawn uniformly. Default: each query once.")
+@click.option("--plot", "plot", metavar="FILE", default=None, help="With --qrels: write the outcome plot here.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically).")
+def interleave(runs, method, depth, length, seed, qrels, model, impressions, plot, fmt, output):
+    """Interleave RUNS query by query and print the interleaved lists with the run (team) of
+    each document; with --qrels, simulate users clicking them and print wins, ties and losses,
+    Δ_AB with a bootstrap interval and the sign test (docs/online-models.md).
+
+    \b
+    Examples:
+      cranfield online interleave bm25.run tfidf.run --depth 10 --format csv -o lists.csv
+      cranfield online interleave a.run b.run --method probabilistic --seed 7
+      cranfield online interleave a.run b.run --qrels qrels.txt --model cascade --impressions 5000 --plot out.png
+      cranfield online interleave a.run b.run c.run --method multileave --qrels qrels.txt
+    """
+    import numpy as np
+
+    from ..online.interleaving import interleave as make
+    from ..online.interleaving import (
+        interleaving_credit,
+        interleaving_outcome,
+        multileaving_preferences,
+        ranked_lists,
+    )
+    from ..report.tables import Table
+
+    lists = ranked_lists(list(runs), depth=depth)
+    if qrels is None:
+        il = make(lists, method=method, length=length, seed=seed)
+        shown = il.docs >= 0
+        q, pos = np.nonzero(shown)
+        table = Table(["query", "position", "doc", "run"],
+                      [[a, int(b) + 1, c, d] for a, b, c, d in zip(il.query_ids[q].tolist(), pos.tolist(),
+                                                                   il.doc_ids[il.docs[q, pos]].tolist(),
+                                                                   np.asarray(il.names)[il.teams[q, pos]].tolist())],
+                      title=f"{method} interleaving of {', '.join(il.names)} (seed {seed})")
+        document = {"lists": [{"query": r[0], "position": r[1], "doc": r[2], "run": r[3]} for r in table.rows],
+                    "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
+        _emit([table], document, fmt, output)
+        return
+    from ..online.simulation import (
+        _grades,
+        _lookup_grades,
+        grade_attractiveness,
+        simulate_clicks,
+    )
+
+    rng = np.random.default_rng(seed)
+    n_q = len(lists.query_ids)
+    rows = np.arange(n_q) if impressions is None else rng.integers(0, n_q, impressions)
+    grades = _grades(qrels, lists)
+    il = make(lists.take(rows), method=method, length=length, seed=rng)
+    grade = np.where(il.docs >= 0, _lookup_grades(il, grades, rows), np.nan)
+    clicks = simulate_clicks(grade_attractiveness(grade, max_grade=int(np.nanmax(grades, initial=1))), model=model,
+                             seed=rng)
+    credit = interleaving_credit(il, clicks)
+    settings = {**il.settings, "seed": seed, "runs": list(il.names), "click_model": model, "impressions": len(rows)}
+    if len(il.names) > 2:
+        prefs = multileaving_preferences(credit)
+        table = Table(["run", *il.names], [[a, *prefs[i].tolist()] for i, a in enumerate(il.names)],
+                      title="Multileaving preferences (row over column; > 0: row preferred)")
+        _emit([table], {"preferences": prefs, "runs": il.names, "settings": settings}, fmt, output)
+        return
+    out = interleaving_outcome(credit, seed=seed)
+    a, b = il.names
+    table = Table(["A", "B", "wins", "ties", "losses", "delta", "ci_low", "ci_high", "p_value"],
+                  [[a, b, out["wins"], out["ties"], out["losses"], out["delta"], out["ci_low"], out["ci_high"],
+                    out["p_value"]]], title=f"{method} interleaving with simulated {model} users ({len(rows)} "
+                                            "impressions)", notes=[f"Δ_AB = (wins + ties/2)/n − 1/2; "
+                                                                   f"{out['settings']['test']}"])
+    _emit([table], {**out, "runs": [a, b], "settings": {**out["settings"], **settings}}, fmt, output)
+    if plot:
+        from ..plots.online_models import interleaving_outcome_plot
+
+        _save_plot(interleaving_outcome_plot({f"{a} vs {b}": out}), plot)
+
+
+# ------------------------------------------------------------------------------- click-model
+
+@click.command("click-model", context_settings=CONTEXT)
+@click.argument("log", metavar="LOG")
+@click.option("-m", "--model", "models", multiple=True, type=click.Choice(("pbm", "cascade", "dcm", "ubm", "dbn")),
+              help="Click model to fit (repeatable). Default: pbm.")
+@click.option("--test", "test_log", metavar="FILE", default=None,
+              help="Held-out click log for the log-likelihood and perplexity. Default: LOG itself.")
+@click.option("--iterations", type=int, default=50, show_default=True, help="Most EM iterations.")
+@click.option("--tol", type=float, default=1e-6, show_default=True, help="Stop when no parameter moves more.")
+@click.option("--max-rank", type=int, default=None, help="Ignore rows below this rank.")
+@click.option("--qrels-out", metavar="FILE", default=None,
+              help="Write the inferred relevance of the first model as TREC qrels here.")
+@click.option("--thresholds", default="0.25,0.5,0.75", show_default=True,
+              help="Grade boundaries of --qrels-out (grade = number of thresholds ≤ the probability).")
+@click.option("--probabilities", is_flag=True, help="--qrels-out writes the probabilities instead of grades.")
+@click.option("--plot", metavar="FILE", default=None, help="Write the plot of CTR by rank, observed and fitted.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically).")
+def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thresholds, probabilities, plot, fmt,
+                output):
+    """Fit click models to the click LOG (CSV/TSV/Parquet: impression, query, rank, doc,
+    clicked) by EM; print the log-likelihood and perplexity (on --test, else on LOG) and, by
+    rank, the observed and predicted click-through rates; optionally export the inferred
+    relevance as qrels.
+
+    \b
+    Examples:
+      cranfield online click-model clicks.csv -m pbm -m dbn --test held_out.csv
+      cranfield online click-model clicks.parquet -m dbn --qrels-out inferred.qrels --thresholds 0.2,0.5
+      cranfield online click-model clicks.csv -m cascade --plot ctr.png --format json -o fit.json
+    """
+    from ..online.click_models import (
+        evaluate_click_model,
+        fit_click_model,
+        write_inferred_qrels,
+    )
+    from ..online.logs import read_click_log
+    from ..report.tables import Table
+
+    cuts = _numbers(thresholds, "thresholds")
+    data = read_click_log(log)
+    held_out = read_click_log(test_log) if test_log else data
+    summary, by_rank, document, evaluations = [], [], {"models": {}}, []
+    for name in models or ("pbm",):
+        fitted = fit_click_model(data, model=name, iterations=iterations, tol=tol, max_rank=max_rank)
+        ev = evaluate_click_model(fitted, held_out, max_rank=max_rank)
+        evaluations.append(ev)
+        s = fitted.settings
+        summary.append([name, s["iterations"], s["converged"], ev["log_likelihood"], ev["perplexity"], ev["rows"]])
+        for r, obs, pred in zip(ev["ctr_ranks"].tolist(), ev["observed_ctr"].tolist(), ev["predicted_ctr"].tolist()):
+            at = ev["ranks"].tolist().index(r) if r in ev["ranks"] else None
+            by_rank.append([name, r, obs, pred, None if at is None else float(ev["perplexity_by_rank"][at])])
+        document["models"][name] = {"evaluation": ev, "settings": s, "continuation": fitted.continuation,
+                                    "examination": fitted.examination}
+    document["settings"] = {"log": log, "test": test_log or log, "iterations": iterations, "tol": tol,
+                            "max_rank": max_rank}
+    tables = [Table(["model", "iterations", "converged", "log_likelihood", "perplexity", "rows"], summary,
+                    title="Click models (log-likelihood: mean per impression, natural log)"),
+              Table(["model", "rank", "observed_ctr", "predicted_ctr", "perplexity"], by_rank, title="By rank")]
+    _emit(tables, document, fmt, output)
+    if qrels_out:
+        first = fit_click_model(data, model=(models or ("pbm",))[0], iterations=iterations, tol=tol,
+                                max_rank=max_rank)
+        write_inferred_qrels(first, qrels_out, thresholds=cuts, probabilities=probabilities)
+    if plot:
+        from ..plots.online_models import ctr_by_rank_plot
+
+        _save_plot(ctr_by_rank_plot(evaluations), plot)
+
+
+# ------------------------------------------------------------------------------- simulate
+
+@click.command("simulate", context_settings=CONTEXT)
+@click.argument("qrels", metavar="QRELS")
+@click.argument("run_a", metavar="RUN_A")
+@click.argument("run_b", metavar="RUN_B", required=False)
+@click.option("--model", type=click.Choice(("pbm", "cascade", "dcm", "ubm", "dbn")), default="cascade",
+              show_default=True, help="Click model of the simulated users.")
+@click.option("--method", type=click.Choice(("team_draft", "balanced", "probabilistic")), default="team_draft",
+              show_default=True, help="Interleaving method.")
+@click.option("--impressions", default="100,200,500,1000,2000,5000", show_default=True,
+              help="Experiment sizes to try (comma-separated), or with --log-out the impressions of the log.")
+@click.option("--repetitions", type=int, default=100, show_default=True, help="Experiments per size.")
+@click.option("--depth", type=int, default=10, show_default=True, help="Results shown per impression.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--power", type=float, default=0.8, show_default=True, help="Detection rate to reach.")
+@click.option("--ab-metric", type=click.Choice(("any_click", "clicks", "reciprocal_rank")), default="any_click",
+              show_default=True, help="Per-impression metric of the A/B test.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--log-out", metavar="FILE", default=None,
+              help="Instead: write a simulated click log (CSV) of RUN_A here.")
+@click.option("--plot", metavar="FILE", default=None, help="Write the sensitivity plot here.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically).")
+def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth, alpha, power, ab_metric, seed,
+             log_out, plot, fmt, output):
+    """Simulate users clicking on RUN_A and RUN_B (clicks from QRELS grades through a click
+    model) and compare how often an A/B test and interleaving detect the offline difference,
+    and how many impressions each needs (Chapelle et al. 2012). With --log-out, write a
+    simulated click log of RUN_A instead.
+
+    \b
+    Examples:
+      cranfield online simulate qrels.txt bm25.run tfidf.run --model cascade --repetitions 200
+      cranfield online simulate qrels.txt a.run b.run --impressions 500,2000,8000 --plot sensitivity.png
+      cranfield online simulate qrels.txt a.run --log-out clicks.csv --impressions 100000 --model dbn
+    """
+    from ..report.tables import Table
+
+    sizes = _numbers(impressions, "impressions", int)
+    if log_out is not None:
+        _write_log(qrels, run_a, log_out, model=model, impressions=max(sizes or [0]), depth=depth, seed=seed)
+        return
+    if run_b is None:
+        raise UsageError("expected RUN_B (or --log-out to simulate a log of RUN_A)")
+    from ..online.simulation import simulate_experiment
+
+    out = simulate_experiment(qrels, run_a, run_b, model=model, method=method, impressions=sizes,
+                              repetitions=repetitions, depth=depth, alpha=alpha, power=power, ab_metric=ab_metric,
+                              seed=seed)
+    rows = [[int(n), float(a), float(b), float(c), float(d)] for n, a, b, c, d in zip(
+        out["impressions"], out["ab"]["detection_rate"], out["ab"]["error_rate"],
+        out["interleaving"]["detection_rate"], out["interleaving"]["error_rate"])]
+    a_name, b_name = out["names"]
+    need = {k: out[k]["impressions_needed"] for k in ("ab", "interleaving")}
+    table = Table(["impressions", "ab_detects", "ab_wrong", "interleaving_detects", "interleaving_wrong"], rows,
+                  title=f"{a_name} vs {b_name}: {out['offline']['measure']} {out['offline']['run_a']:.4f} vs "
+                        f"{out['offline']['run_b']:.4f}; simulated {model} users",
+                  notes=[f"impressions needed for power {power:g}: A/B {need['ab'] or 'more than tried'}, "
+                         f"interleaving {need['interleaving'] or 'more than tried'}"])
+    _emit([table], out, fmt, output)
+    if plot:
+        from ..plots.online_models import sensitivity_plot
+
+        _save_plot(sensitivity_plot(out), plot)
+
+
+def _write_log(qrels, run, path, **options) -> None:
+    import csv
+    import io
+
+    from ..io.atomic import write_text_output
+    from ..online.simulation import simulate_log
+
+    log = simulate_log(qrels, run, **options)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["impression", "query", "rank", "doc", "clicked"])
+    writer.writerows(zip(log["impression"].tolist(), log["query"].tolist(), log["rank"].tolist(), log["doc"].tolist(),
+                         log["clicked"].astype(int).tolist()))
+    write_text_output(buffer.getvalue(), path)
+
+
+def run_online_demo(folder, *, fmt: str = "png", seed: int = 0, quiet: bool = False) -> None:
+    """``cranfield demo --online``: simulate the A/B test and interleaving on the shipped
+    Cranfield runs (cascade users clicking by the graded judgments), print the detection rates
+    and write the sensitivity plot and the numbers (JSON) into ``folder``."""
+    from pathlib import Path
+
+    from ..io.atomic import write_text_output
+    from ..online.simulation import cranfield_online_demo
+    from ..plots._base import save_figure
+    from ..plots.online_models import sensitivity_plot
+    from ..report.tables import Table, render_table
+
+    out = cranfield_online_demo(seed=seed)
+    a, b = out["names"]
+    need = {k: out[k]["impressions_needed"] for k in ("ab", "interleaving")}
+    table = Table(["impressions", "A/B detects", "interleaving detects"],
+                  [[int(n), float(x), float(y)] for n, x, y in zip(out["impressions"], out["ab"]["detection_rate"],
+                                                                   out["interleaving"]["detection_rate"])],
+                  title=f"Simulated online experiment: {a} (nDCG@10 {out['offline']['run_a']:.4f}) vs {b} "
+                        f"({out['offline']['run_b']:.4f}), cascade users, {out['settings']['repetitions']} repetitions",
+                  digits=2, notes=[f"impressions needed for 80% detection: A/B test {need['ab'] or 'more than tried'}, "
+                                   f"team-draft interleaving {need['interleaving'] or 'more than tried'}"])
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    plot = save_figure(sensitivity_plot(out), folder / f"online_sensitivity.{fmt}")
+    write_text_output(json.dumps(_plain(out), indent=2) + "\n", folder / "online.json")
+    click.echo(render_table(table, "table"), nl=False)
+    if not quiet:
+        click.echo(f"\ncranfield: wrote {plot} and {folder / 'online.json'}", err=True)
