@@ -1,5 +1,5 @@
-"""``cranfield online``: click logs, online metrics, A/B tests and power (and, where installed,
-interleaving, click models and simulation)."""
+"""``cranfield online``: click logs, online metrics, A/B tests and power, interleaving, click
+models and simulation."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from ..errors import UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 
-# name -> "module:attribute"; commands whose module is missing are not listed.
+# name -> "module:attribute", imported on first use
 COMMANDS: dict[str, str] = {
     "metrics": "cranfield.cli.online_cmd:metrics",
     "ab": "cranfield.cli.online_cmd:ab",
@@ -24,19 +24,14 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def _available(name: str) -> bool:
-    module = COMMANDS[name].split(":")[0]
-    return module == __name__ or importlib.util.find_spec(module) is not None
-
-
 class OnlineGroup(click.Group):
-    """Subcommands imported on first use; those whose module is absent are not listed."""
+    """Subcommands imported on first use."""
 
     def list_commands(self, ctx) -> list[str]:
-        return sorted(name for name in COMMANDS if _available(name))
+        return sorted(COMMANDS)
 
     def get_command(self, ctx, cmd_name: str):
-        if cmd_name not in COMMANDS or not _available(cmd_name):
+        if cmd_name not in COMMANDS:
             return None
         from . import _registering_inputs
 

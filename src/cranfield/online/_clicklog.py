@@ -52,12 +52,20 @@ def _integers(values, name: str, source: str) -> np.ndarray:
     return array.astype(np.int64, copy=False)
 
 
+def _id_texts(ids, name: str) -> np.ndarray:
+    """The id texts of a codes column (a ClickLog holds them as an object array of str)."""
+    array = np.asarray(ids, dtype=object)
+    if array.ndim != 1 or not all(isinstance(value, (str, int, np.integer)) for value in array.tolist()):
+        raise UsageError(f"{name}: expected a one-dimensional array of ids (str or int)")
+    return array.astype(str)
+
+
 def _codes(values, name: str, source: str, ids) -> tuple[np.ndarray, np.ndarray | None]:
     """Integer codes of an id column: the codes themselves when ``ids`` are given or the values
     are integers, else the index of each value among its sorted distinct values."""
     array = as_array(values, name)
     if ids is not None or array.dtype.kind in "iub" or array.size == 0:
-        return _integers(array, name, source), None if ids is None else as_array(ids, f"{name}_ids").astype(str)
+        return _integers(array, name, source), None if ids is None else _id_texts(ids, f"{name}_ids")
     if array.ndim != 1:
         raise InputError(f"expected a one-dimensional array, found {array.ndim} dimensions", source=source, field=name)
     text = array.astype(str)
