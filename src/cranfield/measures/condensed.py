@@ -26,10 +26,14 @@ def condensed(view):
         keep = view.rel >= 0
         counts = np.bincount(view.seg[keep], minlength=view.n_queries)
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-        return RankedView(query_ids=view.query_ids, offsets=offsets, rel=view.rel[keep],
-                          level_values=view.level_values, level_counts=view.level_counts,
-                          relevance_level=view.relevance_level, in_run=view.in_run,
-                          collection_size=view.collection_size)
+        out = RankedView(query_ids=view.query_ids, offsets=offsets, rel=view.rel[keep],
+                         level_values=view.level_values, level_counts=view.level_counts,
+                         relevance_level=view.relevance_level, in_run=view.in_run,
+                         collection_size=view.collection_size)
+        intents = view._cache.get(("diversity",))  # diversity qrels' intents follow their documents
+        if intents is not None:
+            out._cache[("diversity",)] = intents.subset(keep)
+        return out
 
     if not (view.rel < 0).any():
         return view
