@@ -41,6 +41,7 @@ SUBCOMMANDS: dict[str, str] = {
     "report": "cranfield.cli.report_cmd:command",
     "demo": "cranfield.cli.demo_cmd:command",
     "datasets": "cranfield.cli.datasets_cmd:command",
+    "ndeval": "cranfield.cli.ndeval_cmd:command",
 }
 
 

@@ -356,3 +356,80 @@ def evaluate_diversity(qrels, run, measures: "Sequence[str | Measure] | str" = N
                                   intent_weights=intent_weights)
 
     return evaluate_runs(make_evaluator, [run])[0]
+
+
+# ------------------------------------------------------------------------------ ndeval's report
+def _topic_order(ids: list[str]) -> list[str]:
+    """ndeval's topic order: numeric when every id is a decimal integer, else byte-wise."""
+    if ids and all(i.isascii() and i.isdigit() for i in ids):
+        return sorted(ids, key=lambda i: (int(i), i))
+    return sorted(ids, key=lambda i: i.encode("utf-8"))
+
+
+def ndeval_text(qrels, run, *, alpha: float = 0.5, beta: float = 0.5, complete: bool = False,
+                max_results: int | None = None, relevance_level: int = 1, ndeval_nan: bool = False,
+                dialect: str = "cranfield") -> str:
+    """ndeval's CSV report: ``runid,topic,<21 measures>`` for each topic of the run, then
+    ``runid,amean,...``, values printed ``%.6f``.
+
+    As ndeval (``-traditional``): a run topic absent from the qrels gets a line of zeros and is
+    left out of the mean; ``complete`` (``-c``) averages over every qrels topic; ``max_results``
+    (``-M``) keeps the first N documents of each topic. Documents are ranked by score, then
+    docno descending (ndeval without ``-traditional`` sorts by the rank field). A topic without
+    relevant subtopics (or any topic when α = 0 and β = 1, where NRBP's factor 1 − (1 − α)β is 0)
+    scores 0 where ndeval prints ``-nan`` for nNRBP (0/0), which makes its mean ``-nan`` too;
+    ``ndeval_nan=True`` prints those bytes, as ndeval does.
+    """
+    from .run import read_run
+
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+            raise UsageError(f"{name} must lie in [0, 1], found {value!r}")
+    if max_results is not None and (isinstance(max_results, bool) or not isinstance(max_results, int)
+                                    or max_results <= 0):
+        raise UsageError(f"max_results (-M) must be a whole number ≥ 1, found {max_results!r}")
+    measures = [_with_params(name, alpha, beta) for name in NDEVAL_MEASURES]
+    run = read_run(run, dialect=dialect)
+    if not isinstance(qrels, DiversityQrels):
+        qrels = DiversityQrels.from_file(qrels, dialect=dialect) if isinstance(qrels, (str, os.PathLike)) \
+            else read_diversity_qrels(qrels)
+    evaluator = DiversityEvaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
+                                   max_results=max_results)
+    results = evaluator.evaluate(run)
+    runid = run.name or "run"
+    topics = _topic_order(list(run.query_ids))
+    evaluated = {q: i for i, q in enumerate(results.query_ids.tolist())}
+    rows = np.array([evaluated.get(t, -1) for t in topics], dtype=np.int64)
+    n_mean = results.query_ids.size
+    no_intent = np.zeros(rows.size, dtype=bool)
+    if ndeval_nan and rows.size:
+        table_query = np.searchsorted(evaluator._query_ids, results.query_ids).astype(np.int64)
+        no_intent = (rows >= 0) & (evaluator.intents.n_intents[table_query][np.maximum(rows, 0)] == 0)
+        if 1.0 - (1.0 - alpha) * beta == 0.0:  # NRBP's factor is 0 (alpha 0, beta 1): every ideal NRBP is 0
+            no_intent = rows >= 0
+    columns, means = [], []
+    for name, measure in zip(NDEVAL_MEASURES, measures):
+        values = np.asarray(results.per_query[str(measure)], dtype=np.float64)
+        shown = np.where(rows >= 0, values[np.maximum(rows, 0)], 0.0) if rows.size else np.zeros(0)
+        mean = "%.6f" % (np.cumsum(shown)[-1] / n_mean if shown.size and n_mean else 0.0)  # ndeval's order
+        column = np.char.mod("%.6f", shown) if shown.size else np.zeros(0, dtype=str)
+        if name == "nNRBP" and no_intent.any():  # ndeval's 0/0
+            column = np.where(no_intent, "-nan", column)
+            mean = "-nan"
+        columns.append(column)
+        means.append(mean)
+    header = "runid,topic," + ",".join(NDEVAL_MEASURES)
+    prefix = np.char.add(f"{runid},", np.array(topics, dtype=str)) if topics else np.zeros(0, dtype=str)
+    lines = prefix
+    for column in columns:
+        lines = np.char.add(np.char.add(lines, ","), column)
+    body = "".join(line + "\n" for line in lines.tolist())
+    return f"{header}\n{body}{runid},amean,{','.join(means)}\n"
+
+
+def _with_params(name: str, alpha: float, beta: float) -> Measure:
+    from ..measures.base import parse_measure
+
+    measure = parse_measure(name)
+    params = {key: value for key, value in (("alpha", alpha), ("beta", beta)) if key in measure.family.params}
+    return Measure(measure.name, params, measure.cutoff)
