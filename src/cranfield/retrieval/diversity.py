@@ -277,7 +277,7 @@ def _intent_gains(weights, qrels: DiversityQrels, query_ids, intent_query, inten
         if mine.size and w.sum() <= 0:
             raise InputError(f"query {qid!r}: the weights of its relevant subtopics sum to 0", source=source,
                              field="weight")
-        gain[mine] = w / w.sum() * mine.size
+        gain[mine] = w * mine.size / w.sum()  # equal weights give exactly 1 (ndeval's numbers)
     return gain
 
 
