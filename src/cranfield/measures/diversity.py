@@ -90,8 +90,25 @@ class IntentTable:
             self._ideal[alpha] = self._greedy(alpha)
         return self._ideal[alpha]
 
+    def normalisers(self, alpha: float, k: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per query: the ideal ranking's ``kind`` ("dcg"/"err") sum at k, normalised as ndeval
+        does, and the "ideal ideal" sum II@k it is normalised by."""
+        key = ("normalisers", alpha, k, kind)
+        if key not in self._ideal:
+            iq, it, ig = self.ideal(alpha)
+            top = it < k
+            ideal = np.bincount(iq[top], weights=_TERMS[kind](ig[top], it[top]), minlength=self.n_queries)
+            ii = _ideal_ideal(self.n_intents, alpha, k, _TERMS[kind])
+            self._ideal[key] = (_ratio(ideal, ii) if k >= 2 else ideal), ii
+        return self._ideal[key]
+
     def _greedy(self, alpha: float):
+        """ndeval's greedy ideal ranking, all queries at once: at each step every query takes its
+        document of largest gain (gains recomputed in full, in intent order, so that they are
+        ndeval's to the bit), ties to the larger docno. Taken documents and finished queries are
+        masked, and dropped from the arrays when they make up half of them."""
         powers = _powers(1.0 - alpha, int(self.intent_nrel.max(initial=0)) + 1)
+        uniform = bool((self.intent_gain == 1.0).all())
         n_pairs = np.diff(self.pair_start)
         cand = np.flatnonzero(n_pairs > 0)
         cand = cand[np.lexsort((-self.doc_order[cand], self.doc_query[cand]))]  # by query, docno descending
@@ -104,32 +121,44 @@ class IntentTable:
         out_q, out_t, out_g = [], [], []
         t = 0
         while c_query.size:
-            gain = np.bincount(p_doc, weights=p_gain * powers[seen[p_intent]], minlength=c_query.size)
             opens = np.ones(c_query.size, dtype=bool)
             opens[1:] = c_query[1:] != c_query[:-1]
             starts = np.flatnonzero(opens)
             seg = np.cumsum(opens) - 1
-            best = np.maximum.reduceat(gain, starts)
-            top = np.flatnonzero(gain == best[seg])
-            first = np.ones(top.size, dtype=bool)
-            first[1:] = seg[top[1:]] != seg[top[:-1]]
-            picked = top[first]  # one per query: the largest gain, then the largest docno
-            positive = gain[picked] > 0
-            picked = picked[positive]
-            out_q.append(c_query[picked])
-            out_t.append(np.full(picked.size, t, dtype=np.int64))
-            out_g.append(gain[picked])
+            done = np.zeros(c_query.size, dtype=bool)  # taken documents, documents of finished queries
+            segments = np.arange(starts.size)
+            alive = np.ones(starts.size, dtype=bool)  # queries still taking documents
             taken = np.zeros(c_query.size, dtype=bool)
-            taken[picked] = True
-            seen[p_intent[taken[p_doc]]] += 1  # a document lists an intent once
-            alive = np.zeros(self.n_queries, dtype=bool)
-            alive[c_query[picked]] = True
-            keep = ~taken & alive[c_query]
+            while alive.any() and np.count_nonzero(done) * 2 <= done.size:
+                weights = powers[seen[p_intent]]
+                if not uniform:
+                    weights = weights * p_gain
+                gain = np.bincount(p_doc, weights=weights, minlength=c_query.size)
+                gain[done] = -1.0
+                best = np.maximum.reduceat(gain, starts)
+                top = np.flatnonzero(gain == best[seg])
+                picked = top[np.searchsorted(seg[top], segments)]  # the first best of each query
+                positive = gain[picked] > 0
+                done[picked] = True
+                finished = alive & ~positive
+                if finished.any():
+                    done |= finished[seg]
+                    alive &= positive
+                picked = picked[positive]
+                out_q.append(c_query[picked])
+                out_t.append(np.full(picked.size, t, dtype=np.int64))
+                out_g.append(gain[picked])
+                taken[picked] = True
+                seen[p_intent[taken[p_doc]]] += 1  # a document lists an intent once
+                taken[picked] = False
+                t += 1
+            if not alive.any():
+                break
+            keep = ~done
             new_index = np.cumsum(keep) - 1
             p_keep = keep[p_doc]
             p_doc, p_intent, p_gain = new_index[p_doc[p_keep]], p_intent[p_keep], p_gain[p_keep]
             c_query = c_query[keep]
-            t += 1
         q = np.concatenate(out_q) if out_q else np.zeros(0, dtype=np.int64)
         order = np.argsort(q, kind="stable")
         return (q[order], np.concatenate(out_t)[order] if out_t else q,
@@ -291,20 +320,22 @@ _TERMS = {"dcg": _dcg_term, "err": _err_term}
 
 
 def _cumulative(view, alpha: float, k: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
-    """(run, ideal) ndeval-normalised DCG or ERR sums at k per view query."""
-    pairs = _pairs(view)
-    term = _TERMS[kind]
-    top = pairs.rank < k
-    run = np.bincount(pairs.seg[top], weights=term(_gains(view, alpha)[top], pairs.rank[top]),
-                      minlength=view.n_queries)
-    ranking = diversity_ranking(view)
-    iq, it, ig = ranking.table.ideal(alpha)
-    itop = it < k
-    ideal = np.bincount(iq[itop], weights=term(ig[itop], it[itop]), minlength=ranking.table.n_queries)[ranking.query]
-    if k >= 2:  # ndeval leaves rank 1 unnormalised
-        ii = _ideal_ideal(pairs.n_intents, alpha, k, term)
-        run, ideal = _ratio(run, ii), _ratio(ideal, ii)
-    return run, ideal
+    """(run, ideal) ndeval-normalised DCG or ERR sums at k per view query (shared by the
+    normalised and unnormalised forms)."""
+
+    def build():
+        pairs = _pairs(view)
+        top = pairs.rank < k
+        terms = view.cached(("diversity-terms", kind, alpha),
+                            lambda: _TERMS[kind](_gains(view, alpha), pairs.rank))
+        run = np.bincount(pairs.seg[top], weights=terms[top], minlength=view.n_queries)
+        ranking = diversity_ranking(view)
+        ideal, ii = ranking.table.normalisers(alpha, k, kind)
+        if k >= 2:  # ndeval leaves rank 1 unnormalised
+            run = _ratio(run, ii[ranking.query])
+        return run, ideal[ranking.query]
+
+    return view.cached(("diversity-cumulative", kind, alpha, k), build)
 
 
 # ------------------------------------------------------------------------------ kernels

@@ -192,7 +192,11 @@ class _Prepared:
         d, docnos = _sorted_codes(qrels.docno)
         s, subtopics = _sorted_codes(qrels.subtopic)
         s = _intent_order(subtopics)[s]
-        order = np.lexsort((s, d, q))
+        n_d, n_s = len(docnos), len(subtopics)
+        if len(query_ids) * n_d * n_s < 2**62:  # one int64 key: one sort instead of three
+            order = np.argsort((q * n_d + d) * n_s + s, kind="stable")
+        else:  # pragma: no cover - astronomically many ids
+            order = np.lexsort((s, d, q))
         q, d, s, rel = q[order], d[order], s[order], qrels.rel[order]
         same_doc = (q[1:] == q[:-1]) & (d[1:] == d[:-1])
         repeated = np.flatnonzero(same_doc & (s[1:] == s[:-1]))
@@ -209,9 +213,15 @@ class _Prepared:
         doc_query = q[doc_starts]
         relevant = rel >= relevance_level
         rq, rs = q[relevant], s[relevant]
-        intent_key = np.unique(rq * (int(s.max(initial=0)) + 1) + rs, return_inverse=True)
-        pair_intent = intent_key[1].reshape(-1).astype(np.int64)
-        n_intents = intent_key[0].size
+        flat = rq * n_s + rs
+        if len(query_ids) * n_s <= 4 * flat.size + 1024:  # intents numbered by counting, not sorting
+            present = np.zeros(len(query_ids) * n_s, dtype=bool)
+            present[flat] = True
+            pair_intent = (np.cumsum(present) - 1)[flat].astype(np.int64)
+            n_intents = int(np.count_nonzero(present))
+        else:
+            keys, inverse = np.unique(flat, return_inverse=True)
+            pair_intent, n_intents = inverse.reshape(-1).astype(np.int64), keys.size
         intent_query = np.zeros(n_intents, dtype=np.int64)
         intent_query[pair_intent] = rq
         intent_subtopic = np.zeros(n_intents, dtype=np.int64)
@@ -303,6 +313,13 @@ class DiversityEvaluator(Evaluator):
         self._doc_rel = prepared.doc_rel
         self._query_ids = prepared.query_ids
         self._prepared = prepared.numbered(self._prepared)
+
+    def warm(self) -> None:
+        """Build the shared indexes and the ideal rankings (one per α) before any evaluation."""
+        super().warm()
+        for measure in self.measures:
+            if "alpha" in measure.family.params:
+                self.intents.ideal(measure.param("alpha"))
 
     def view(self, run) -> RankedView:
         return self._with_intents(super().view(run))
