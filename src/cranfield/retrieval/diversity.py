@@ -74,6 +74,8 @@ class DiversityQrels(TrecTable):
         from ..io.trec_grammar import check_dialect
 
         check_dialect(dialect)
+        if isinstance(path, (str, os.PathLike)) and "\0" in str(os.fspath(path)):
+            raise InputError("a file name cannot contain a NUL character", source=repr(os.fspath(path)))
         cols = read_trec_columns(path, kind="diversity qrels", dialect=dialect)
         return cls(cols.qid, cols.subtopic, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=True)
 
@@ -360,6 +362,10 @@ def evaluate_diversity(qrels, run, measures: "Sequence[str | Measure] | str" = N
     those of both (``complete=True``: every qrels query, 0 where the run has none). ``dialect``
     applies to a qrels file.
     """
+    if run_columns is not None and not (isinstance(run_columns, Mapping) and
+                                        all(isinstance(v, str) for v in (*run_columns, *run_columns.values()))):
+        raise UsageError(f"run_columns: expected a mapping of roles to column names such as "
+                         f"{{'qid': 'query_id'}}, found {run_columns!r:.80}")
     if not isinstance(qrels, DiversityQrels):
         if isinstance(qrels, (str, os.PathLike)):
             qrels = DiversityQrels.from_file(qrels, dialect=dialect)
@@ -405,6 +411,8 @@ def ndeval_text(qrels, run, *, alpha: float = 0.5, beta: float = 0.5, complete: 
     if max_results is not None and (isinstance(max_results, bool) or not isinstance(max_results, int)
                                     or max_results <= 0):
         raise UsageError(f"max_results (-M) must be a whole number ≥ 1, found {max_results!r}")
+    if not isinstance(ndeval_nan, bool):
+        raise UsageError(f"ndeval_nan must be True or False, found {ndeval_nan!r:.80}")
     measures = [_with_params(name, alpha, beta) for name in NDEVAL_MEASURES]
     run = read_run(run, dialect=dialect)
     if not isinstance(qrels, DiversityQrels):
