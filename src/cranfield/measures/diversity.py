@@ -102,21 +102,59 @@ class IntentTable:
             self._ideal[key] = (_ratio(ideal, ii) if k >= 2 else ideal), ii
         return self._ideal[key]
 
+    def _classes(self):
+        """Documents with relevant intents grouped by their set of intents (hence by query):
+        members of a class have the same gain at every step, bit for bit, so the greedy works
+        on classes, each taking its members in docno-descending order. Returns the class pairs
+        (class, intent), each class's query, the members (documents, by class then docno
+        descending) and each class's first member."""
+        if "classes" not in self._ideal:
+            n_pairs = np.diff(self.pair_start)
+            docs = np.flatnonzero(n_pairs > 0)
+            lengths = n_pairs[docs]
+            intents = self.pair_intent[_expand(self.pair_start[docs], lengths)]
+            first_intent = np.searchsorted(self.intent_query, np.arange(self.n_queries))
+            local = intents - first_intent[self.intent_query[intents]]  # intent number within its query
+            widest = int(self.n_intents.max(initial=0))
+            doc_q = self.doc_query[docs]
+            if docs.size and widest <= 62:  # the set of intents as a bit mask: exact
+                mask = np.bitwise_or.reduceat(np.left_shift(np.int64(1), local), np.cumsum(lengths) - lengths)
+                if (self.n_queries << widest) < 2**62:
+                    _, klass = np.unique((doc_q << widest) | mask, return_inverse=True)
+                else:  # pragma: no cover - very many queries and intents
+                    order = np.lexsort((mask, doc_q))
+                    opens = np.ones(docs.size, dtype=bool)
+                    opens[1:] = (doc_q[order][1:] != doc_q[order][:-1]) | (mask[order][1:] != mask[order][:-1])
+                    klass = np.empty(docs.size, dtype=np.int64)
+                    klass[order] = np.cumsum(opens) - 1
+                klass = klass.reshape(-1)
+            else:  # over 62 intents in a query: one class per document
+                klass = np.empty(docs.size, dtype=np.int64)
+                klass[np.lexsort((np.arange(docs.size), doc_q))] = np.arange(docs.size)
+            n_classes = int(klass.max(initial=-1)) + 1
+            members = docs[np.lexsort((-self.doc_order[docs], klass))]
+            sizes = np.bincount(klass, minlength=n_classes)
+            first = (np.cumsum(sizes) - sizes).astype(np.int64)
+            representative = members[first]
+            sizes = n_pairs[representative]
+            pairs = (np.repeat(np.arange(n_classes), sizes), self.pair_intent[_expand(self.pair_start[representative],
+                                                                                      sizes)])
+            self._ideal["classes"] = (pairs, self.doc_query[representative], members, first)
+        return self._ideal["classes"]
+
     def _greedy(self, alpha: float):
         """ndeval's greedy ideal ranking, all queries at once: at each step every query takes its
         document of largest gain (gains recomputed in full, in intent order, so that they are
-        ndeval's to the bit), ties to the larger docno. Taken documents and finished queries are
-        masked, and dropped from the arrays when they make up half of them."""
+        ndeval's to the bit), ties to the larger docno; documents with the same intents form one
+        class (:meth:`_classes`). Spent classes and finished queries are masked, and dropped from
+        the arrays when they make up half of them."""
         powers = _powers(1.0 - alpha, int(self.intent_nrel.max(initial=0)) + 1)
         uniform = bool((self.intent_gain == 1.0).all())
-        n_pairs = np.diff(self.pair_start)
-        cand = np.flatnonzero(n_pairs > 0)
-        cand = cand[np.lexsort((-self.doc_order[cand], self.doc_query[cand]))]  # by query, docno descending
-        lengths = n_pairs[cand]
-        p_doc = np.repeat(np.arange(cand.size), lengths)
-        p_intent = self.pair_intent[_expand(self.pair_start[cand], lengths)]
+        (p_class, p_intent), c_query, members, head = self._classes()
+        head = head.copy()
+        end = np.append(head[1:], members.size)
+        member_rank = self.doc_order[members]
         p_gain = self.intent_gain[p_intent]
-        c_query = self.doc_query[cand]
         seen = np.zeros(self.intent_query.size, dtype=np.int64)
         out_q, out_t, out_g = [], [], []
         t = 0
@@ -125,40 +163,40 @@ class IntentTable:
             opens[1:] = c_query[1:] != c_query[:-1]
             starts = np.flatnonzero(opens)
             seg = np.cumsum(opens) - 1
-            done = np.zeros(c_query.size, dtype=bool)  # taken documents, documents of finished queries
-            segments = np.arange(starts.size)
+            done = np.zeros(c_query.size, dtype=bool)  # spent classes, classes of finished queries
             alive = np.ones(starts.size, dtype=bool)  # queries still taking documents
             taken = np.zeros(c_query.size, dtype=bool)
             while alive.any() and np.count_nonzero(done) * 2 <= done.size:
                 weights = powers[seen[p_intent]]
                 if not uniform:
                     weights = weights * p_gain
-                gain = np.bincount(p_doc, weights=weights, minlength=c_query.size)
+                gain = np.bincount(p_class, weights=weights, minlength=c_query.size)
                 gain[done] = -1.0
                 best = np.maximum.reduceat(gain, starts)
-                top = np.flatnonzero(gain == best[seg])
-                picked = top[np.searchsorted(seg[top], segments)]  # the first best of each query
-                positive = gain[picked] > 0
-                done[picked] = True
-                finished = alive & ~positive
-                if finished.any():
-                    done |= finished[seg]
-                    alive &= positive
-                picked = picked[positive]
+                rank = np.where((gain == best[seg]) & ~done, member_rank[np.minimum(head, members.size - 1)], -1)
+                top_rank = np.maximum.reduceat(rank, starts)
+                going = alive & (best > 0)
+                picked = np.flatnonzero((rank == top_rank[seg]) & going[seg] & (rank >= 0))  # one per query
                 out_q.append(c_query[picked])
                 out_t.append(np.full(picked.size, t, dtype=np.int64))
                 out_g.append(gain[picked])
                 taken[picked] = True
-                seen[p_intent[taken[p_doc]]] += 1  # a document lists an intent once
+                seen[p_intent[taken[p_class]]] += 1  # a class lists an intent once
                 taken[picked] = False
+                head[picked] += 1
+                done[picked[head[picked] == end[picked]]] = True
+                finished = alive & ~going
+                if finished.any():
+                    done |= finished[seg]
+                    alive = going
                 t += 1
             if not alive.any():
                 break
             keep = ~done
             new_index = np.cumsum(keep) - 1
-            p_keep = keep[p_doc]
-            p_doc, p_intent, p_gain = new_index[p_doc[p_keep]], p_intent[p_keep], p_gain[p_keep]
-            c_query = c_query[keep]
+            p_keep = keep[p_class]
+            p_class, p_intent, p_gain = new_index[p_class[p_keep]], p_intent[p_keep], p_gain[p_keep]
+            c_query, head, end = c_query[keep], head[keep], end[keep]
         q = np.concatenate(out_q) if out_q else np.zeros(0, dtype=np.int64)
         order = np.argsort(q, kind="stable")
         return (q[order], np.concatenate(out_t)[order] if out_t else q,
