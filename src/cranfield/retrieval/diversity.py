@@ -294,6 +294,9 @@ def _intent_gains(weights, qrels: DiversityQrels, query_ids, intent_query, inten
 
 
 # ------------------------------------------------------------------------------ evaluation
+_IDEAL_NORMALISED = frozenset({"alpha-nDCG", "nERR-IA", "nNRBP"})  # the measures over the greedy ideal ranking
+
+
 class DiversityEvaluator(Evaluator):
     """An :class:`~cranfield.Evaluator` over diversity qrels: ndeval's measures (by default) and
     any other measure, on the document-level judgments. ``intent_weights``:
@@ -317,11 +320,20 @@ class DiversityEvaluator(Evaluator):
         self._prepared = prepared.numbered(self._prepared)
 
     def warm(self) -> None:
-        """Build the shared indexes and the ideal rankings (one per α) before any evaluation."""
+        """Build the shared indexes and the ideal rankings before any evaluation."""
         super().warm()
+        self._ideals()
+
+    def _ideals(self) -> None:
+        """The greedy ideal rankings the measures need (one per α), built once, before the threads."""
         for measure in self.measures:
-            if "alpha" in measure.family.params:
+            if measure.name in _IDEAL_NORMALISED:
                 self.intents.ideal(measure.param("alpha"))
+
+    def evaluate(self, run, *, name: str | None = None, threads: int | None = None, extras=None):
+        """:meth:`Evaluator.evaluate <cranfield.Evaluator.evaluate>`, the ideal rankings built first."""
+        self._ideals()
+        return super().evaluate(run, name=name, threads=threads, extras=extras)
 
     def view(self, run) -> RankedView:
         return self._with_intents(super().view(run))
