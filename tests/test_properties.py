@@ -25,6 +25,10 @@ FAMILY_PROPERTIES: dict[str, set[str]] = {
     "GMBpref": set(), "RBP": set(), "Unjudged": {"truncation"}, "Judged": {"truncation"},
     "NumRet": set(), "NumRel": set(), "NumRelRet": set(), "NumNonRelJudgedRet": set(),
     "ERR": {"truncation"}, "F": {"truncation"}, "E": {"truncation"}, "Fallout": set(), "SysEff": set(),
+    # diversity (ndeval's; on ordinary qrels each query has one intent)
+    "alpha-nDCG": {"truncation"}, "alpha-DCG": {"truncation"}, "ERR-IA": {"truncation"},
+    "nERR-IA": {"truncation"}, "P-IA": {"truncation"}, "strec": {"truncation", "monotone_k"},
+    "NRBP": set(), "nNRBP": {"ideal_is_one"}, "MAP-IA": {"ideal_is_one"},
 }
 
 DOCS = ["d1", "d10", "d2", "d20", "d3", "D4", "d5", "e"]

@@ -98,6 +98,7 @@ def _one_error_line(err: str, fragment: str) -> None:
 COMMANDS = {
     "trec_eval": lambda p: ["trec_eval", str(p["qrels"]), str(p["run"])],
     "evaluate": lambda p: ["evaluate", str(p["qrels"]), str(p["run"])],
+    "ndeval": lambda p: ["ndeval", str(p["qrels"]), str(p["run"])],
     "compare": lambda p: ["compare", str(p["qrels"]), str(p["run"]), str(p["run2"])],
     "classify": lambda p: ["classify", str(p["cls"]), "--truth", "y", "--score", "s"],
     "report": lambda p: ["report", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--permutations", "100", "-q"],

@@ -49,6 +49,7 @@ SUBCOMMANDS: dict[str, str] = {
     "pool": "cranfield.cli.pool_cmd:pool_command",
     "reusability": "cranfield.cli.pool_cmd:reusability_command",
     "online": "cranfield.cli.online_cmd:command",
+    "ndeval": "cranfield.cli.ndeval_cmd:command",
 }
 
 

@@ -44,8 +44,10 @@ UNJUDGED_MEASURES = ("Unjudged@10", "Unjudged@100", "Unjudged@1000")  # --unjudg
               "(Unjudged@10, Unjudged@100, Unjudged@1000: trec_eval 10's unj; a red flag for pool bias).")
 @click.option("--low-memory", is_flag=True, help="Read each run in blocks (bounded memory, same numbers); "
               "automatic for run files over 1 GiB.")
+@click.option("--diversity", is_flag=True, help="QRELS are diversity qrels (qid subtopic docno rel): ndeval's "
+              "measures (default: all of them) see the subtopics, the others each document's highest judgment.")
 def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qrels_columns, run_columns, digits,
-            unjudged, low_memory, **evaluation):
+            unjudged, low_memory, diversity, **evaluation):
     """Evaluate each RUN against QRELS.
 
     Each run is evaluated over its own queries (-c: every qrels query); the table gives each
@@ -59,6 +61,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
       cranfield evaluate qrels.txt a.run -m AP --per-query --format csv -o per_query.csv
       cranfield evaluate qrels.csv run.csv --qrels-columns qid=query_id,docno=doc_id,rel=relevance
       cranfield evaluate qrels.txt a.run b.run --unjudged
+      cranfield evaluate --diversity qrels.diversity.txt run.txt -m 'alpha-nDCG(alpha=0.5)@20' -m ERR-IA@20
     """
     from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
     from ..report.progress import steps
@@ -71,11 +74,22 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
         measures = tuple(dict.fromkeys((*(measures or DEFAULT_MEASURES), *UNJUDGED_MEASURES)))
 
     def make_evaluator():
+        if diversity:
+            from ..retrieval.diversity import NDEVAL_MEASURES, DiversityEvaluator
+
+            return DiversityEvaluator(qrels, list(measures) or list(NDEVAL_MEASURES), aggregate=aggregate,
+                                      **evaluate_options(**evaluation))
         return Evaluator(read_qrels_file(qrels, qrels_columns), list(measures) or list(DEFAULT_MEASURES),
                          aggregate=aggregate, **evaluate_options(**evaluation))
 
+    if diversity and (low_memory or qrels_columns):
+        from ..errors import UsageError
+
+        raise UsageError("--diversity reads a diversity qrels text file and evaluates runs in memory "
+                         "(no --low-memory, no --qrels-columns)")
+
     def in_memory(run) -> bool:
-        return not use_low_memory(run, low_memory)
+        return diversity or not use_low_memory(run, low_memory)
 
     inputs = [read_run_file(path, run_columns) if run_columns or tabular_input(path) else path for path, _ in specs]
     # one progress bar over the runs (percentage, time left), unless a large run shows its own

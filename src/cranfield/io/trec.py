@@ -44,6 +44,7 @@ class TrecColumns:
     source: str
     query_starts: "np.ndarray | None" = None  # first row of each run of equal query ids, if known
     longest_docno: "int | None" = None  # bytes, if known
+    subtopic: "object | None" = None  # pyarrow.ChunkedArray of string (diversity qrels only)
 
 
 def _display_name(path) -> str:
@@ -186,7 +187,7 @@ def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
 
 
 def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, dialect: str = "cranfield") -> TrecColumns:
-    """Read a TREC ``run`` or ``qrels`` file into columns, validating every line (see
+    """Read a TREC ``run``, ``qrels`` or ``diversity qrels`` file into columns, validating every line (see
     :mod:`cranfield.io.trec_grammar` for the grammar and the dialects)."""
     import pyarrow as pa
 
@@ -206,8 +207,11 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
         longest = None
         if all(p.longest_docno is not None for p in parts):
             longest = max(p.longest_docno for p in parts)
+        subtopic = None
+        if parts[0].subtopic is not None:
+            subtopic = pa.chunked_array([c for p in parts for c in _chunks_of(p.subtopic)], type=pa.string())
         return TrecColumns(qid=qid, docno=docno, value=value, line=lines, tag=parts[0].tag, source=source,
-                           query_starts=starts, longest_docno=longest)
+                           query_starts=starts, longest_docno=longest, subtopic=subtopic)
     finally:
         release_unused_memory()
 

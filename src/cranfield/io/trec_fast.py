@@ -49,7 +49,8 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
         return None
     names = [f"f{i}" for i in range(len(fmt.fields))]
     types = {name: pa.binary() for name in names}  # iter/Q0, rank, tag: bytes, never decoded
-    types["f0"] = types["f2"] = pa.string()  # ids: UTF-8, checked by Arrow
+    for j in fmt.ids:  # ids: UTF-8, checked by Arrow
+        types[f"f{j}"] = pa.string()
     value_name = names[fmt.value]
     types[value_name] = pa.float64() if fmt is RUN else pa.int64()
     if fmt is not RUN and _holds_hex(data, start, end):
@@ -88,7 +89,8 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     else:
         value = _np(value)
     tag = table.column("f5")[0].as_py().decode("utf-8", "replace") if fmt is RUN else None
-    parsed = Parsed(qid, table.column("f2"), value, None, first, table.num_rows, tag)
+    parsed = Parsed(qid, table.column("f2"), value, None, first, table.num_rows, tag,
+                    subtopic=table.column("f1") if 1 in fmt.ids else None)
     parsed.query_starts = starts
     parsed.longest_docno = longest
     return parsed

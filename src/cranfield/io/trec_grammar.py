@@ -9,13 +9,15 @@ Formats::
 
     qrels:  qid  iter  docno  rel                  exactly 4 fields
     run:    qid  Q0    docno  rank  score  tag     6 fields or more (text after the 6th is ignored)
+    diversity qrels:  qid  subtopic  docno  rel    exactly 4 fields: the qrels line, its 2nd field
+                                                   kept as the subtopic (intent) id (TREC Web track)
 
 Lines
     A file is split into lines on LF (``\\n``) only. A NUL byte anywhere is an error (binary
     data; the message names its line). A UTF-8 byte-order mark at the very start of the file
     is dropped (in every dialect).
 Text
-    ``qid`` and ``docno`` must be UTF-8 (an error names the line and the field); the other
+    ``qid`` and ``docno`` (and a diversity qrels' ``subtopic``) must be UTF-8 (an error names the line and the field); the other
     fields (iter/Q0, rank, tag, text after the 6th field) and comment lines are bytes that are
     never decoded (trec_eval ignores them; the run's name, from the first tag, is decoded with
     replacement characters).
@@ -76,8 +78,8 @@ from .._arrow import indices
 from .._arrow import to_numpy as _np
 from ..errors import InputError
 
-__all__ = ["DIALECTS", "TrecFormat", "QRELS", "RUN", "Parsed", "check_dialect", "format_of", "parse_lines",
-           "first_nul_error", "BOM"]
+__all__ = ["DIALECTS", "TrecFormat", "QRELS", "RUN", "DIVERSITY_QRELS", "Parsed", "check_dialect", "format_of",
+           "parse_lines", "first_nul_error", "BOM"]
 
 DIALECTS = ("cranfield", "trec_eval-9", "trec_eval-10")
 BOM = b"\xef\xbb\xbf"
@@ -89,6 +91,7 @@ class TrecFormat:
     fields: tuple[str, ...]
     value: int  # index of the value field (rel or score)
     exact: bool  # exactly len(fields) fields (qrels) or at least (runs)
+    ids: tuple[int, ...] = (0, 2)  # the text id fields kept (UTF-8): qid, docno (+ subtopic)
 
     @property
     def value_field(self) -> str:
@@ -100,10 +103,12 @@ class TrecFormat:
 
 QRELS = TrecFormat("qrels", ("qid", "iter", "docno", "rel"), 3, True)
 RUN = TrecFormat("run", ("qid", "Q0", "docno", "rank", "score", "tag"), 4, False)
+#: the qrels line with its 2nd field kept as the subtopic (intent) id: same grammar, same errors
+DIVERSITY_QRELS = TrecFormat("diversity qrels", ("qid", "subtopic", "docno", "rel"), 3, True, ids=(0, 1, 2))
 
 
 def format_of(kind: str) -> TrecFormat:
-    return RUN if kind == "run" else QRELS
+    return {"run": RUN, "diversity qrels": DIVERSITY_QRELS}.get(kind, QRELS)
 
 
 def check_dialect(dialect: str) -> str:
@@ -127,6 +132,7 @@ class Parsed:
     tag: "str | None"  # the first row's run tag (runs)
     query_starts: "np.ndarray | None" = None  # first row of each run of equal query ids, if known
     longest_docno: "int | None" = None  # bytes, if known
+    subtopic: object = None  # pyarrow string Array of the subtopic ids (diversity qrels only)
 
     def __len__(self) -> int:
         return len(self.value)
@@ -194,7 +200,7 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     else:
         comment = np.zeros(n_lines, dtype=bool)
     data_line = has & ~comment
-    if fmt is QRELS and dialect in ("trec_eval-9", "trec_eval-10"):
+    if fmt is not RUN and dialect in ("trec_eval-9", "trec_eval-10"):
         blank_line = np.flatnonzero(~has & ~comment)
         if blank_line.size:
             fault(int(blank_line[0]), _SHAPE, f"blank line; expected {_expected(fmt)} "
@@ -216,7 +222,8 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
         return pieces.take(indices(2 * (row_head + j) + 1))
 
     ids = {}
-    for j, name in ((0, "qid"), (2, "docno")):
+    for j in fmt.ids:
+        name = fmt.fields[j]
         ids[name], bad = _text(field(j))
         if bad is not None:
             index, message = bad
@@ -232,7 +239,7 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
         tag = pieces[int(2 * (row_head[0] + 5) + 1)].as_py().decode("utf-8", "replace")
     contiguous = good.size == n_lines
     return Parsed(ids["qid"], ids["docno"], value, None if contiguous else good.astype(np.int64) + first, first,
-                  n_lines, tag)
+                  n_lines, tag, subtopic=ids.get("subtopic"))
 
 
 def first_nul_error(line: int, source: str) -> InputError:

@@ -448,6 +448,12 @@ def parse_measures(*texts: "str | Measure | Sequence[str | Measure]") -> list[Me
         if trec is not None:
             result.extend(trec)
             continue
+        from .condensed import condensed_name  # AP', nDCG'@10, condensed_P@10 (Sakai 2007)
+
+        named = condensed_name(text)
+        if named is not None:
+            result.append(named)
+            continue
         _load_families()
         name, dot, _ = text.partition(".")
         if dot and re.fullmatch(r"[A-Za-z_]\w*", name) and name.lower() not in _ALIASES:  # a mistyped trec_eval name

@@ -87,7 +87,7 @@ def columns_from_frame(frame, columns: dict[str, str], *, source: str):
         if names.count(name) > 1:
             raise InputError(f"column {name!r} appears {names.count(name)} times", source=source, field=role)
         column = get(name)
-        if role in ("qid", "docno"):
+        if role in ("qid", "docno", "subtopic"):  # ids (subtopic: diversity qrels)
             result[role] = id_column(column, source=source, field=role)
         else:
             checked = value_column(column, kind=_kind(role), source=source, field=role)

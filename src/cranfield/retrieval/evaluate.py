@@ -188,8 +188,9 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     """Evaluate one run: per-query values and aggregates of each measure.
 
     ``qrels`` and ``run`` are file paths, ``{qid: {docno: value}}`` dicts, DataFrames, or
-    :class:`Qrels`/:class:`Run` objects; ``measures`` are canonical names (``"AP"``,
-    ``"nDCG@10"``), trec_eval names (``"map"``, ``"P.5,10"``) or :class:`Measure` objects.
+    :class:`Qrels`/:class:`Run` objects (or :class:`~cranfield.retrieval.diversity.DiversityQrels`,
+    for the diversity measures of :mod:`cranfield.measures.diversity`); ``measures`` are canonical
+    names (``"AP"``, ``"nDCG@10"``), trec_eval names (``"map"``, ``"P.5,10"``) or :class:`Measure` objects.
     ``qrels_columns`` / ``run_columns`` name a frame's columns, e.g. ``{"qid": "query_id",
     "docno": "doc_id", "rel": "relevance"}`` (the ir_measures, PyTerrier and ranx names are
     recognised without them; see :func:`cranfield.with_columns`).
@@ -199,9 +200,13 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     (1.0, 0.5)
     """
     qrels, run = mapped_columns(qrels, qrels_columns), mapped_columns(run, run_columns)
+    from .diversity import DiversityEvaluator, DiversityQrels
+
+    # diversity qrels (qid subtopic docno rel): the same options, intents kept for ndeval's measures
+    factory = DiversityEvaluator if isinstance(qrels, DiversityQrels) else Evaluator
 
     def make_evaluator():
-        return Evaluator(qrels, measures, relevance_level=relevance_level, complete=complete,
+        return factory(qrels, measures, relevance_level=relevance_level, complete=complete,
                          max_results=max_results, judged_only=judged_only, collection_size=collection_size,
                          aggregate=aggregate)
 
