@@ -41,6 +41,8 @@ MODULES = ("cranfield", *PUBLIC_MODULES)
 SKIPPED: dict[str, str] = {
     "cranfield.dask.evaluate": "starts Dask's scheduler on near-valid input (seconds per call); covered by tests/scale",
     "cranfield.dask.score_stats": "starts Dask's scheduler on near-valid input (seconds per call); covered by tests/scale",
+    "cranfield.online.fit_click_model_dask": "starts Dask's scheduler; covered by tests/online/test_click_models.py",
+    "cranfield.online.dask_impression_metrics": "starts Dask's scheduler; covered by tests/online/test_metrics.py",
 }
 # Commands called with fewer examples: each successful call draws figures or a whole report.
 SLOW_COMMANDS = {"report": 8, "curves": 8}

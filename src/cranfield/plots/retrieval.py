@@ -176,7 +176,8 @@ def forest_plot(comparison, *, measures: Sequence[str] | None = None, title: str
                                        p_adjusted=[p.p_adjusted for p in pairs],
                                        significant=[p.significant for p in pairs], alpha=settings["alpha"],
                                        n_permutations=settings["n_permutations"],
-                                       random_state=settings["random_state"])
+                                       random_state=settings["random_state"],
+                                       zero_method=settings.get("zero_method", "wilcox"))
     figure, ax = new_axes(ax, size=(7.5, 1.6 + 0.3 * len(pairs)))
     y = np.arange(len(pairs))[::-1]
     finite = np.concatenate([centre, low[np.isfinite(low)], high[np.isfinite(high)], [0.0]])
