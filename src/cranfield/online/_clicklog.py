@@ -52,12 +52,19 @@ def _integers(values, name: str, source: str) -> np.ndarray:
     return array.astype(np.int64, copy=False)
 
 
+def _id_strings(ids, name: str) -> np.ndarray:
+    try:
+        return np.asarray(ids, dtype=object).astype(str).reshape(-1)
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"{name}: expected ids, found {type(ids).__name__} ({error})") from None
+
+
 def _codes(values, name: str, source: str, ids) -> tuple[np.ndarray, np.ndarray | None]:
     """Integer codes of an id column: the codes themselves when ``ids`` are given or the values
     are integers, else the index of each value among its sorted distinct values."""
     array = as_array(values, name)
     if ids is not None or array.dtype.kind in "iub" or array.size == 0:
-        return _integers(array, name, source), None if ids is None else as_array(ids, f"{name}_ids").astype(str)
+        return _integers(array, name, source), None if ids is None else _id_strings(ids, f"{name}_ids")
     if array.ndim != 1:
         raise InputError(f"expected a one-dimensional array, found {array.ndim} dimensions", source=source, field=name)
     text = array.astype(str)
