@@ -420,3 +420,21 @@ def test_dask_partitions_follow_the_same_rules():
         ScoreStats.merge([numbers, strings])
     booleans = ScoreStats.from_arrays([True, False], [0.4, 0.1])
     assert ScoreStats.merge([numbers, booleans]).n_pos == 2
+
+
+def test_empty_line_inside_a_table_names_its_line(tmp_path):
+    """Arrow skips empty lines, which shifted every later line number by one (found in review):
+    an empty line before data is now an error at its own line; empty lines at the end are fine."""
+    from cranfield.classification.table import number_column, read_table
+
+    inner = tmp_path / "inner.csv"
+    inner.write_text("y,s\n1,0.5\n\n0,x\n")
+    with pytest.raises(InputError) as info:
+        read_table(str(inner))
+    assert info.value.line == 3 and "empty line" in str(info.value)
+    trailing = tmp_path / "trailing.csv"
+    trailing.write_text("y,s\n1,0.5\n0,x\n\n\n")
+    table, first = read_table(str(trailing))
+    with pytest.raises(InputError) as info:
+        number_column(table, "s", str(trailing), first)
+    assert info.value.line == 3 and info.value.field == "s"

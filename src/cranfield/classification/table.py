@@ -27,13 +27,31 @@ def _delimiter(path: str) -> str:
     return "\t" if _plain_name(path).endswith((".tsv", ".tab", ".txt")) else ","
 
 
+def _refuse_inner_blank_line(data: bytes, path: str) -> None:
+    """An empty line before the header or between rows is an error naming its line: the CSV
+    reader would skip it and every later row's line number would be one too small. Empty lines
+    at the end of the file are harmless (nothing follows them)."""
+    candidates = [data.find(pattern) for pattern in (b"\n\n", b"\n\r\n")]
+    found = [c + 1 for c in candidates if c >= 0]
+    if data.startswith((b"\n", b"\r\n")):
+        found.append(0)
+    if not found:
+        return
+    blank = min(found)
+    if not data[blank:].strip():
+        return  # only empty lines (or blanks) to the end of the file
+    line = data.count(b"\n", 0, blank) + 1
+    raise InputError("empty line; expected the header or a row of the table (remove empty lines)", source=path,
+                     line=line)
+
+
 def read_table(path: str):
     """The file as a pyarrow Table: Parquet by extension; otherwise CSV or TSV text (the separator
-    by extension), read through :func:`cranfield.io.sources.open_input`, so gzip, bz2, xz and zstd
+    by extension), read once through :func:`cranfield.io.sources.read_all`, so gzip, bz2, xz and zstd
     are recognised by their magic bytes and FIFOs and pipes are read once."""
     import pyarrow as pa
 
-    from ..io.sources import open_input
+    from ..io.sources import read_all
 
     name = _plain_name(path)
     try:
@@ -46,8 +64,9 @@ def read_table(path: str):
         from pyarrow import csv
 
         # text through the one opener: read once (FIFOs, pipes), decompressed by its magic bytes
-        table = csv.read_csv(open_input(path, display_name=path),
-                             parse_options=csv.ParseOptions(delimiter=_delimiter(path)))
+        data = read_all(path, display_name=path)
+        _refuse_inner_blank_line(data, path)
+        table = csv.read_csv(pa.BufferReader(data), parse_options=csv.ParseOptions(delimiter=_delimiter(path)))
         try:
             table.column_names  # noqa: B018 - Arrow decodes the header names here
         except UnicodeDecodeError as error:
