@@ -61,6 +61,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, UsageError
+from .values import nested_columns
 
 __all__ = ["LABEL_FIELDS", "CrowdLabels", "read_labels"]
 
@@ -294,21 +295,7 @@ def _from_dict(mapping_in: dict, mapping: dict, source: str) -> CrowdLabels:
             raise InputError(f"columns of different lengths: {', '.join(f'{f} {len(v)}' for f, v in cols.items())}",
                              source=source)
         return _from_table(cols, source, 1)
-    queries, documents, workers, labels = [], [], [], []
-    for query, docs in mapping_in.items():  # a loop over the dict's entries: the dict is the data
-        if not isinstance(docs, dict):
-            raise InputError(f"query {query!r}: expected a dict {{document: {{worker: label}}}}, found "
-                             f"{type(docs).__name__}", source=source)
-        for document, by_worker in docs.items():
-            if not isinstance(by_worker, dict):
-                raise InputError(f"query {query!r}, document {document!r}: expected a dict {{worker: label}}, "
-                                 f"found {type(by_worker).__name__}", source=source)
-            n = len(by_worker)
-            queries.extend([query] * n)
-            documents.extend([document] * n)
-            workers.extend(by_worker)
-            labels.extend(by_worker.values())
-    q, d, w = _object_array(queries), _object_array(documents), _object_array(workers)
+    q, d, w, labels = nested_columns(mapping_in, ("query", "document", "worker"), "label", source=source)
 
     def where(index: int) -> str:
         return f"query {q[index]!r}, document {d[index]!r}, worker {w[index]!r}: "

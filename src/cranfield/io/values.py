@@ -38,7 +38,7 @@ import numpy as np
 
 from ..errors import InputError
 
-__all__ = ["relevance_column", "score_column", "id_column", "value_column", "WHITESPACE"]
+__all__ = ["relevance_column", "score_column", "id_column", "value_column", "nested_columns", "WHITESPACE"]
 
 WHITESPACE = b" \t\n\r\v\f"  # what separates TREC fields (trec_eval's isspace, ASCII only)
 _INT64_LIMIT = 2.0 ** 63  # floats ≥ this (or < −this) are beyond int64
@@ -361,3 +361,32 @@ def _first_unencodable(items: np.ndarray) -> int:
         except UnicodeEncodeError:
             return index
     return 0  # pragma: no cover
+
+
+def nested_columns(mapping: dict, names: tuple[str, str, str], value: str, *, source: str
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+    """The three key columns (object arrays) and the values of a three-level dict
+    ``{a: {b: {c: value}}}`` (crowd labels, diversity qrels), row by row in the dict's order.
+    ``names`` name the levels and ``value`` the leaves, in the error a non-dict level gets.
+    (A loop over the dict's entries: the dict is the data.)"""
+    first, second, third = [], [], []
+    values: list = []
+    for a, middle in mapping.items():
+        if not isinstance(middle, dict):
+            raise InputError(f"{names[0]} {a!r}: expected a dict {{{names[1]}: {{{names[2]}: {value}}}}}, found "
+                             f"{type(middle).__name__}", source=source)
+        for b, inner in middle.items():
+            if not isinstance(inner, dict):
+                raise InputError(f"{names[0]} {a!r}, {names[1]} {b!r}: expected a dict {{{names[2]}: {value}}}, "
+                                 f"found {type(inner).__name__}", source=source)
+            n = len(inner)
+            first.extend([a] * n)
+            second.extend([b] * n)
+            third.extend(inner)
+            values.extend(inner.values())
+    columns = []
+    for keys in (first, second, third):
+        column = np.empty(len(keys), dtype=object)
+        column[:] = keys
+        columns.append(column)
+    return columns[0], columns[1], columns[2], values

@@ -82,25 +82,14 @@ class DiversityQrels(TrecTable):
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None) -> "DiversityQrels":
         """From ``{qid: {subtopic: {docno: rel}}}``."""
-        from ..io.values import id_column, value_column
+        from ..io.values import id_column, nested_columns, value_column
 
         source = "diversity qrels dict"
         if not isinstance(mapping, dict):
             raise InputError(f"expected a dict {{qid: {{subtopic: {{docno: rel}}}}}}, found {type(mapping).__name__}",
                              source=source)
-        rows: list[tuple] = []
-        for qid, subtopics in mapping.items():
-            if not isinstance(subtopics, dict):
-                raise InputError(f"query {qid!r}: expected a dict {{subtopic: {{docno: rel}}}}, found "
-                                 f"{type(subtopics).__name__}", source=source)
-            for subtopic, docs in subtopics.items():
-                if not isinstance(docs, dict):
-                    raise InputError(f"query {qid!r}, subtopic {subtopic!r}: expected a dict {{docno: rel}}, found "
-                                     f"{type(docs).__name__}", source=source)
-                rows.extend((qid, subtopic, docno, rel) for docno, rel in docs.items())
-        columns = [np.empty(len(rows), dtype=object) for _ in range(4)]
-        for j in range(4):
-            columns[j][:] = [row[j] for row in rows]
+        *keys, rels = nested_columns(mapping, ("query", "subtopic", "docno"), "rel", source=source)
+        columns = [*keys, rels]
 
         def where(index: int) -> str:
             return f"query {columns[0][index]!r}, subtopic {columns[1][index]!r}, document {columns[2][index]!r}: "
