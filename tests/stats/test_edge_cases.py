@@ -67,7 +67,7 @@ def r():
         lines.append(f"t <- mcnemar.test(matrix(c(20, {c}, {b}, 20), 2)); out('mc_{b}_{c}', c(t$statistic, t$p.value))")
     v = _blocked_matrix()
     lines += [f"v <- {r_vector(v.ravel())}",
-              f"f <- data.frame(value = v, system = factor(rep(1:4, each = 25)), topic = factor(rep(1:25, times = 4)))",
+              "f <- data.frame(value = v, system = factor(rep(1:4, each = 25)), topic = factor(rep(1:25, times = 4)))",
               "out('tukey', TukeyHSD(aov(value ~ system + topic, data = f), 'system')$system[, 'p adj'])"]
     lines += ["r1 <- roc(c(0, 0, 0, 1, 0), c(0.1, 0.5, 0.8, 0.7, 0.2), quiet = TRUE, direction = '<')",
               "out('proc_one_positive', as.numeric(ci.auc(r1, method = 'delong')))"]

@@ -248,7 +248,7 @@ def _delta(y, x, ratio):
 def _compare(name, y, x, variant_of, c, t, test, options, cuped_values):
     from scipy import special, stats
 
-    alpha, confidence = options["alpha"], options["confidence"]
+    confidence = options["confidence"]
     z = special.ndtri(0.5 + confidence / 2)
     in_c, in_t = variant_of == c, variant_of == t
     yc, xc, yt, xt = y[in_c], x[in_c], y[in_t], x[in_t]

@@ -31,7 +31,7 @@ def ab_table(result, *, digits: int = 4) -> Table:
     notes = [f"control {s['control']}; unit {s['unit']}; test {s['test']}; {s['confidence']:.0%} intervals "
              f"({result.tests[0].ci_method if result.tests else 'none'}; relative lift: delta method); "
              f"p adjusted by {s['correction']} over all comparisons; significant: adjusted p ≤ {s['alpha']:g}"
-             + (f"; CUPED with a pre-period covariate" if s.get("cuped") else "")
+             + ("; CUPED with a pre-period covariate" if s.get("cuped") else "")
              + (f"; {s['n_resamples']} resamples, seed {s['seed']}" if s.get("n_resamples") else "")]
     return Table(["metric", "treatment", "control value", "treatment value", "lift", "lift low", "lift high", "rel. lift",
                   "rel. low", "rel. high", "statistic", "df", "p", "p adj.", "significant", "n control",
