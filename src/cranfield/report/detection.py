@@ -158,7 +158,51 @@ def detection_figures(study: DetectionStudy, *, criterion_params: dict | None = 
                                          f"Rows normalised (recall per class): {at}"),
         f"threshold_{best}": (threshold_plot(y, {best: scores[best]}, criterion=point.criterion, **(criterion_params or {})),
                               f"{best}: metrics against the threshold, chosen point dashed"),
+        **_reliability_figure(study),
     }
+
+
+def _reliability_figure(study: DetectionStudy) -> dict:
+    from ..plots.calibration import reliability_plot
+
+    names = _probability_systems(study)
+    if not names:
+        return {}
+    figure = reliability_plot(study.y_true, {n: study.scores[n] for n in names}, n_bins=10)
+    return {"reliability": (figure, "Reliability diagram: observed frequency against mean probability per bin "
+                                    "(10 uniform bins); the diagonal is perfect calibration")}
+
+
+def _probability_systems(study: DetectionStudy) -> list[str]:
+    """The systems whose scores are probabilities (every score in [0, 1]): calibration applies."""
+    return [name for name, s in study.scores.items() if s.size and float(s.min()) >= 0 and float(s.max()) <= 1]
+
+
+def calibration_table(study: DetectionStudy, *, n_bins: int = 10) -> "Table | None":
+    """ECE, MCE and the Brier score with Murphy's decomposition (10 uniform bins) of each system
+    whose scores are probabilities; None when none is."""
+    from ..classification.calibration import (brier_decomposition, expected_calibration_error,
+                                              maximum_calibration_error)
+
+    names = _probability_systems(study)
+    if not names:
+        return None
+    rows = []
+    for name in names:
+        p = study.scores[name]
+        parts = brier_decomposition(study.y_true, p, n_bins=n_bins)
+        rows.append([name, expected_calibration_error(study.y_true, p, n_bins=n_bins),
+                     maximum_calibration_error(study.y_true, p, n_bins=n_bins), parts.brier, parts.reliability,
+                     parts.resolution, parts.uncertainty])
+    skipped = [n for n in study.scores if n not in names]
+    notes = [f"{n_bins} uniform bins (bin b holds the probabilities in (b/{n_bins}, (b+1)/{n_bins}]). ECE: Σ (n_b/n) "
+             "|frequency_b − mean probability_b| (Naeini et al. 2015); MCE: the largest such gap; Brier = reliability "
+             "− resolution + uncertainty + within-bin terms (Murphy 1973; Stephenson et al. 2008): lower reliability "
+             "is better calibrated, higher resolution discriminates better."]
+    if skipped:
+        notes.append(f"Not probabilities (scores outside [0, 1]), so not calibrated: {', '.join(skipped)}.")
+    return Table(["system", "ECE", "MCE", "Brier", "reliability", "resolution", "uncertainty"], rows,
+                 title="Calibration", notes=notes)
 
 
 def _samples_table(study: DetectionStudy) -> Table:
@@ -180,6 +224,9 @@ def detection_html(study: DetectionStudy, *, figures: dict | None = None, title:
     summary = table_html(study.summary, table_id="summary")
     if study.pairs.rows:
         summary += table_html(study.pairs, table_id="pairs", sortable=True)
+    calibration = calibration_table(study)
+    if calibration is not None:
+        summary += table_html(calibration, table_id="calibration")
     charts = "".join(chart_html(fig, stem, caption) for stem, (fig, caption) in figures.items())
     settings = [(k, v) for k, v in study.settings.items() if isinstance(v, str)]
     definitions = [("ROC AUC", "area under the ROC curve (TPR against FPR), trapezoidal: P(s+ > s−) + ½ P(s+ = s−)"),
