@@ -10,7 +10,8 @@
 (``sched_setaffinity``), so a bigger machine stands in for the 2-core one. ``--scaling T...``
 times cranfield at 10M lines with T threads confined to T cores (trec_eval, single-threaded,
 on one core) and writes the speed-up over one thread. cranfield runs with ``CRANFIELD_THREADS``
-and ``OMP_NUM_THREADS`` (the size of Arrow's thread pool) set to its thread count.
+set to its thread count, and, when confined to fewer cores than the machine has,
+``OMP_NUM_THREADS`` too (the size of Arrow's thread pool, which ignores the affinity).
 
 trec_eval is compiled from ``../shared/reference/trec_eval-9.0.8`` (relative to the repository
 root) into ``benchmarks/_out/trec_eval-O3`` (git-ignored) with ``-O3`` and nothing else changed.
@@ -94,9 +95,14 @@ def _first_cores(n: int) -> list[int]:
     return sorted(os.sched_getaffinity(0))[:n]
 
 
-def _cranfield_env(threads: int) -> dict:
-    return dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
-                CRANFIELD_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
+def _cranfield_env(threads: int, confined: bool = False) -> dict:
+    """cranfield's environment: ``CRANFIELD_THREADS``; when confined to fewer cores than the machine
+    has, also ``OMP_NUM_THREADS`` (Arrow sizes its pool by the machine's cores, not the affinity)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               CRANFIELD_THREADS=str(threads))
+    if confined:
+        env["OMP_NUM_THREADS"] = str(threads)
+    return env
 
 
 def compare(reference: Path, candidate: Path) -> str:
@@ -129,7 +135,7 @@ def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path
         for t in threads:
             cf_out = OUT_DIR / f"cranfield_{t}.out"
             result = run_once([sys.executable, "-m", "cranfield", "trec_eval", *args, qrels, run], cf_out,
-                              _cranfield_env(t))
+                              _cranfield_env(t, confined=len(os.sched_getaffinity(0)) < (os.cpu_count() or 1)))
             runs.setdefault(f"cranfield {t}", []).append(result)
             checks[t] = compare(te_out, cf_out)
     return {"runs": {k: best(v) for k, v in runs.items()}, "checks": checks, "load": load}
@@ -180,7 +186,7 @@ def scaling(queries: int, threads: list[int], repeat: int, binary: Path) -> list
         for t in threads:
             cf_out = OUT_DIR / f"cranfield_{t}.out"
             results[t] = best([run_once([sys.executable, "-m", "cranfield", "trec_eval", *args, qrels, run], cf_out,
-                                        _cranfield_env(t), cores=t) for _ in range(repeat)])
+                                        _cranfield_env(t, confined=True), cores=t) for _ in range(repeat)])
             checks.add(compare(te_out, cf_out))
         base = results[threads[0]]["wall"]
         row = [f"`{case}`", f"{te['wall']:.2f} s"] + [f"{results[t]['wall']:.2f} s" for t in threads]
