@@ -68,8 +68,9 @@ def test_retrieval_report_inputs_for_reproducibility(retrieval_page, shipped):
 def test_detection_report(detection_page, detection_study):
     assert_self_contained(detection_page)
     charts = re.findall(r'data-chart="([^"]+)"', detection_page)
-    assert charts[:3] == ["roc", "pr", "det"] and len(charts) == 6
+    assert charts[:3] == ["roc", "pr", "det"] and len(charts) == 7 and charts[-1] == "reliability"
     assert "DeLong" in detection_page and "scores.csv" in detection_page
+    assert 'id="calibration"' in detection_page and "ECE" in detection_page  # the scores are probabilities
     assert f"{detection_study.settings['auc']['logistic_regression']:.4f} c" in detection_page
     samples = detection_page[detection_page.index('id="per-query-table"'):]
     assert samples[:samples.index("</table>")].count("<tr>") == 1 + 569

@@ -1,5 +1,5 @@
-"""Plots of validation and learning curves (matplotlib, imported lazily; Agg when no backend
-was chosen). Each function returns the matplotlib Figure, drawn in the one figure style of
+"""Plots of validation, learning and bias–variance curves (matplotlib, imported lazily, figures
+made without pyplot). Each function returns the matplotlib Figure, drawn in the one figure style of
 :mod:`cranfield.plots._style` (imported when a curve is drawn)."""
 
 from __future__ import annotations
@@ -13,16 +13,12 @@ from ..errors import UsageError
 __all__ = ["plot_score_curve", "plot_validation_curve", "plot_learning_curve", "plot_bias_variance"]
 
 
-def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:  # pragma: no cover
-        raise UsageError("plots need matplotlib: pip install 'cranfield[plots]'") from None
-    if "matplotlib.pyplot" not in __import__("sys").modules:
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def _axes(ax):
+    """``(figure, axes)``: the given axes, or a new 6 × 4 in figure in the cranfield style, made
+    without pyplot (which would keep every figure open for the life of the process)."""
+    from ..plots._base import new_axes
 
-    return plt
+    return new_axes(ax, size=(6, 4))
 
 
 def plot_score_curve(curve: Any, *, ax=None, log_x: bool | None = None):
@@ -37,13 +33,9 @@ def plot_score_curve(curve: Any, *, ax=None, log_x: bool | None = None):
 
 
 def _draw_score_curve(curve: Any, *, ax, log_x: bool | None):
-    from ..plots._style import StyledFigure, outside_legend, wrap_title
+    from ..plots._style import outside_legend, wrap_title
 
-    plt = _pyplot()
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6, 4), FigureClass=StyledFigure, layout="constrained")
-    else:
-        fig = ax.figure
+    fig, ax = _axes(ax)
     numeric = np.asarray(curve.x).dtype.kind in "iuf"
     x = np.asarray(curve.x, dtype=np.float64) if numeric else np.arange(len(curve.x))
     if log_x is None:
@@ -91,13 +83,9 @@ def plot_bias_variance(curve: Any, *, ax=None, log_x: bool | None = None):
 
 
 def _draw_bias_variance(curve: Any, *, ax, log_x: bool | None):
-    from ..plots._style import StyledFigure, outside_legend, wrap_title
+    from ..plots._style import outside_legend, wrap_title
 
-    plt = _pyplot()
-    if ax is None:
-        fig, ax = plt.subplots(figsize=(6, 4), FigureClass=StyledFigure, layout="constrained")
-    else:
-        fig = ax.figure
+    fig, ax = _axes(ax)
     values = np.asarray(curve.x, dtype=object)
     numeric = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in curve.x)
     x = values.astype(np.float64) if numeric else np.arange(len(values))
