@@ -191,6 +191,15 @@ def _same_error_modulo_rows(text_error, other, text_lines_contiguous: bool):
         assert other[3] == text_error[3], (text_error, other)
 
 
+def _assert_text_paths_agree(path, kind: str, dialect: str, reference) -> None:
+    """With the current (tiny) blocks: the whole-file reader, the reference parser alone, and the
+    fast path with 1 and 3 threads parsing blocks ahead give the reference rows, lines or error."""
+    assert _outcome(lambda: _columns_rows(read_trec_columns(path, kind=kind, dialect=dialect))) == reference
+    assert _outcome(lambda: _parsed_rows(iter_parsed(path, kind, dialect=dialect, general=True))) == reference
+    for threads in (1, 3):
+        assert _outcome(lambda: _parsed_rows(iter_parsed(path, kind, dialect=dialect, threads=threads))) == reference
+
+
 # ------------------------------------------------------------------------------ the tests
 SETTINGS = settings(max_examples=60, deadline=None, derandomize=False,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
@@ -207,12 +216,7 @@ def test_run_every_path(tmp_path_factory, partners, data, dialect, chunk, batch)
     reference = _outcome(lambda: _columns_rows(read_trec_columns(path, kind="run", dialect=dialect)))
     event(f"text: {reference[0]} {reference[4] if reference[0] == 'error' else ''}")
     with _tiny_blocks(chunk):
-        # text, tiny blocks: whole-file reader, reference parser only, block iterator
-        assert _outcome(lambda: _columns_rows(read_trec_columns(path, kind="run", dialect=dialect))) == reference
-        assert _outcome(lambda: _parsed_rows(iter_parsed(path, "run", dialect=dialect, general=True))) == reference
-        for threads in (1, 3):  # blocks parsed ahead by several threads: the same rows, lines and error
-            assert _outcome(lambda: _parsed_rows(iter_parsed(path, "run", dialect=dialect, threads=threads))) == \
-                reference
+        _assert_text_paths_agree(path, "run", dialect, reference)
         blocks = _outcome(lambda: _block_rows(iter_run_blocks(path, block_bytes=chunk, dialect=dialect)))
         assert blocks == reference
         # evaluation: in memory vs block-wise (tiny blocks, grouped or partitioned)
@@ -262,11 +266,7 @@ def test_qrels_every_path(tmp_path_factory, partners, data, dialect, chunk):
     reference = _outcome(lambda: _columns_rows(read_trec_columns(path, kind="qrels", dialect=dialect)))
     event(f"text: {reference[0]} {reference[4] if reference[0] == 'error' else ''}")
     with _tiny_blocks(chunk):
-        assert _outcome(lambda: _columns_rows(read_trec_columns(path, kind="qrels", dialect=dialect))) == reference
-        assert _outcome(lambda: _parsed_rows(iter_parsed(path, "qrels", dialect=dialect, general=True))) == reference
-        for threads in (1, 3):
-            assert _outcome(lambda: _parsed_rows(iter_parsed(path, "qrels", dialect=dialect, threads=threads))) == \
-                reference
+        _assert_text_paths_agree(path, "qrels", dialect, reference)
     expected = _outcome(lambda: _results(cranfield.evaluate(cranfield.read_qrels(path, dialect=dialect), RUN,
                                                              MEASURES)))
     if reference[0] == "error":

@@ -75,6 +75,12 @@ def _curve_counts(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     return values, negatives, positives
 
 
+def _empirical_auc(y: np.ndarray, s: np.ndarray) -> float:
+    """The AUC of checked labels and scores: P(pos > neg) + P(pos = neg)/2."""
+    _, negatives, positives = _curve_counts(y, s)
+    return float(_auc_of_counts(negatives[None, :], positives[None, :])[0])
+
+
 def roc_points(y_true, y_score) -> ROCPoints:
     """The empirical ROC curve: specificity ascending along the path, sensitivity descending."""
     y, s = _labels_scores(y_true, y_score)
@@ -313,9 +319,7 @@ def auc_bootstrap_ci(y_true, y_score, *, confidence: float = 0.95, n_resamples: 
     confidence = _check_confidence(confidence)
     aucs = _bootstrap(y_true, y_score, n_resamples, bool(stratified), random_state, _auc_of_counts)
     low, median, high = _percentiles(aucs, confidence)
-    y, s = _labels_scores(y_true, y_score)
-    values, negatives, positives = _curve_counts(y, s)
-    estimate = float(_auc_of_counts(negatives[None, :], positives[None, :])[0])
+    estimate = _empirical_auc(*_labels_scores(y_true, y_score))
     seed = random_state if isinstance(random_state, (int, np.integer)) else None
     return BootstrapInterval(estimate, float(low), float(high), float(median), confidence, int(n_resamples),
                              bool(stratified), seed)

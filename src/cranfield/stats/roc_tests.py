@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .roc import _auc_of_counts, _bootstrap, _check_resamples, _generator, _labels_scores
+from .roc import _auc_of_counts, _bootstrap, _check_resamples, _empirical_auc, _generator, _labels_scores
 
 __all__ = ["ROCTest", "roc_test", "ROCPower", "roc_power", "roc_power_difference"]
 
@@ -103,13 +103,12 @@ def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_stat
     rng = _generator(random_state)
     if paired:  # resample examples, each carrying both scores: the pair (a, b) as one "score" index
         order = np.arange(ya.size, dtype=np.float64)
+        distinct = [np.unique(scores, return_inverse=True) for scores in (sa, sb)]  # once, for every chunk
 
         def both(negatives, positives):  # counts per example index (the unique "scores" 0..n-1)
-            values_a, inverse_a = np.unique(sa, return_inverse=True)
-            values_b, inverse_b = np.unique(sb, return_inverse=True)
             rows = negatives.shape[0]
             out = np.empty((rows, 2))
-            for column, (values, inverse) in enumerate(((values_a, inverse_a), (values_b, inverse_b))):
+            for column, (values, inverse) in enumerate(distinct):
                 offsets = (np.arange(rows) * values.size)[:, None]
                 index = (inverse[None, :] + offsets).ravel()
                 neg = np.bincount(index, weights=negatives.ravel(), minlength=rows * values.size)
@@ -123,8 +122,7 @@ def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_stat
         a = _bootstrap(ya, sa, n_resamples, stratified, rng, _auc_of_counts)
         b = _bootstrap(yb, sb, n_resamples, stratified, rng, _auc_of_counts)
         differences = a - b
-    auc_a = float(_bootstrap_auc(ya, sa))
-    auc_b = float(_bootstrap_auc(yb, sb))
+    auc_a, auc_b = _empirical_auc(ya, sa), _empirical_auc(yb, sb)
     sd = float(np.std(differences, ddof=1)) if differences.size > 1 else 0.0
     if not sd > 0:
         raise InputError("the bootstrap test is undefined: the resampled AUC differences do not vary "
@@ -133,13 +131,6 @@ def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_stat
     seed = random_state if isinstance(random_state, (int, np.integer)) else None
     return ROCTest("bootstrap", paired, float(statistic), _sided(float(statistic), alternative), auc_a, auc_b,
                    alternative=alternative, n_resamples=int(n_resamples), seed=seed, exact=False)
-
-
-def _bootstrap_auc(y, s) -> float:
-    values, inverse = np.unique(s, return_inverse=True)
-    negatives = np.bincount(inverse[~y], minlength=values.size)
-    positives = np.bincount(inverse[y], minlength=values.size)
-    return float(_auc_of_counts(negatives[None, :], positives[None, :])[0])
 
 
 def _venkatraman_statistic(rank_a: np.ndarray, rank_b: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -183,8 +174,8 @@ def _venkatraman(y, sa, sb, n_resamples, random_state) -> ROCTest:
         exceed += int(np.count_nonzero(_venkatraman_statistic(_ranks_first(new_a), _ranks_first(new_b), y)
                                        >= observed))
     seed = random_state if isinstance(random_state, (int, np.integer)) else None
-    return ROCTest("venkatraman", True, observed, (1 + exceed) / (1 + n_resamples), _bootstrap_auc(y, sa),
-                   _bootstrap_auc(y, sb), n_resamples=int(n_resamples), seed=seed, exact=False)
+    return ROCTest("venkatraman", True, observed, (1 + exceed) / (1 + n_resamples), _empirical_auc(y, sa),
+                   _empirical_auc(y, sb), n_resamples=int(n_resamples), seed=seed, exact=False)
 
 
 def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delong", alternative: str = "two-sided",
