@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..measures.condensed import view_for
-from .ranked import RankedView, query_codes, rank
+from .ranked import RankedView, no_common_query, query_codes, rank
 from .results import Results, aggregate, micro_aggregate
 from .run import Run
 
@@ -156,7 +156,7 @@ def combine(evaluator, partials: list[Partial | None], run_name: str, *, source:
 
     partials = [p for p in partials if p is not None and len(p)]
     if not partials:
-        raise InputError("no query in common between the run and the qrels", source=source)
+        raise no_common_query(evaluator._prepared.query_ids, source)
     query_ids = np.concatenate([p.query_ids for p in partials])
     arrow_ids = pa.array(query_ids.tolist(), type=pa.string())
     order = pc.sort_indices(arrow_ids).to_numpy()

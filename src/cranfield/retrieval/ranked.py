@@ -320,6 +320,14 @@ class RankedView:
         return self._cache[key]
 
 
+def no_common_query(qrels_query_ids, source) -> InputError:
+    """The one error every evaluation path raises when no run query is in the qrels (the same
+    text whether the run was read whole, block-wise or by Dask partitions)."""
+    sample = ", ".join(map(str, list(qrels_query_ids[:3])))
+    return InputError(f"no query in common between the run and the qrels ({len(qrels_query_ids)} queries, "
+                      f"e.g. {sample})", source=source)
+
+
 def check_relevance_level(level) -> None:
     """A relevance level below 0 is refused (policy, docs/reliability.md): it would make documents
     outside the qrels (code -1) and negative judgments ("in the pool, not judged", -2) relevant
@@ -356,10 +364,7 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     in_run = np.zeros(n_q, dtype=bool)
     in_run[heads[heads >= 0]] = True
     if not in_run.any():
-        sample_run = ", ".join(run.query_ids[:3])
-        sample_qrels = ", ".join(prepared.query_ids[:3].tolist())
-        raise InputError(f"no query in common between the run ({len(run.query_ids)} queries, e.g. {sample_run}) "
-                         f"and the qrels ({n_q} queries, e.g. {sample_qrels})", source=run.source)
+        raise no_common_query(prepared.query_ids, run.source)
     evaluated = np.ones(n_q, dtype=bool) if complete else in_run
 
     keep = q >= 0
