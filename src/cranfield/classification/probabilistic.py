@@ -14,6 +14,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._tweedie import check_domain, check_power, unit_deviance
 from ._validation import binary_truth, check_lengths, check_scores, check_weights, encode_labels, normalize_weights
 
 __all__ = ["log_loss", "brier_score", "roc_auc_multiclass", "hinge_loss", "mean_squared_error",
@@ -272,51 +273,17 @@ def d2_absolute_error_score(y_true: Any, y_pred: Any, *, sample_weight: Any = No
     return d2_pinball_score(y_true, y_pred, alpha=0.5, sample_weight=sample_weight)
 
 
-def _tweedie_deviance(truth: np.ndarray, pred: np.ndarray, power: float) -> np.ndarray:
-    """Unit deviance of the Tweedie distribution with this power (Jørgensen 1997)."""
-    p = power
-    if p == 0:
-        return (truth - pred) ** 2
-    if p == 1:
-        from scipy.special import xlogy
-
-        return 2 * (xlogy(truth, truth / pred) - truth + pred)
-    if p == 2:
-        return 2 * (np.log(pred / truth) + truth / pred - 1)
-    base = np.maximum(truth, 0) if p < 0 else truth
-    return 2 * (np.power(base, 2 - p) / ((1 - p) * (2 - p)) - truth * np.power(pred, 1 - p) / (1 - p)
-                + np.power(pred, 2 - p) / (2 - p))
-
-
-def _tweedie_domain(truth: np.ndarray, pred: np.ndarray, power: float) -> None:
-    if 0 < power < 1:
-        raise UsageError(f"the Tweedie deviance is not defined for 0 < power < 1, found {power!r}")
-    checks = [] if power == 0 else [(pred, "y_pred", "> 0", pred <= 0)]
-    if 1 <= power < 2:
-        checks.append((truth, "y_true", "≥ 0", truth < 0))
-    elif power >= 2:
-        checks.append((truth, "y_true", "> 0", truth <= 0))
-    for values, name, wanted, bad in checks:
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise InputError(f"the Tweedie deviance with power={power} needs {name} {wanted}, found {values[i]} "
-                             f"at index {i}", field=name)
-
-
 def d2_tweedie_score(y_true: Any, y_pred: Any, *, power: float = 0.0, sample_weight: Any = None) -> float:
     """D² for the Tweedie deviance: 1 − D_p(y, ŷ) / D_p(y, ȳ) with ȳ the (weighted) mean of
     ``y_true`` and D_p the mean unit deviance of power p (0 normal: D² = R²; 1 Poisson; 2 Gamma;
     p < 0 or p ≥ 1 otherwise; 0 < p < 1 is not defined). Equals scikit-learn's ``d2_tweedie_score``."""
-    if isinstance(power, bool) or not isinstance(power, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(power):
-        raise UsageError(f"power must be a finite number, found {power!r}")
+    power = check_power(power)
     truth, pred, weights = _two_samples(y_true, y_pred, sample_weight)
-    power = float(power)
-    _tweedie_domain(truth, pred, power)
+    check_domain(truth, pred, power)
     w = None if weights is None else normalize_weights(weights)[0]
     mean = np.full_like(truth, np.average(truth, weights=w))
-    _tweedie_domain(truth, mean, power)
-    return _d2(_average(_tweedie_deviance(truth, pred, power), w), _average(_tweedie_deviance(truth, mean, power), w))
+    check_domain(truth, mean, power)
+    return _d2(_average(unit_deviance(truth, pred, power), w), _average(unit_deviance(truth, mean, power), w))
 
 
 def _null_model(onehot: np.ndarray, weights: np.ndarray | None) -> np.ndarray:

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ._brief import brief
+from ._tweedie import check_domain, check_power, unit_deviance
 from ._validation import check_scores, check_weights
 from .probabilistic import mean_absolute_error, mean_squared_error, r2_score, root_mean_squared_error
 
@@ -200,15 +201,6 @@ def max_error(y_true: Any, y_pred: Any) -> float:
     return float(np.max(np.abs(truth - pred)))
 
 
-def _check_power(power: Any) -> float:
-    if not isinstance(power, (int, float, np.integer, np.floating)) or isinstance(power, bool) \
-            or not np.isfinite(power):
-        raise UsageError(f"power must be a finite number, found {brief(power)}")
-    if 0 < power < 1:
-        raise UsageError(f"the Tweedie deviance is not defined for 0 < power < 1, found {power}")
-    return power
-
-
 def mean_tweedie_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None, power: float = 0) -> float:
     """Mean Tweedie deviance of power p (Jørgensen 1987; one output), the weighted mean of
     d(y, μ) = 2 [max(y, 0)^(2−p)/((1−p)(2−p)) − y μ^(1−p)/(1−p) + μ^(2−p)/(2−p)], with the limits
@@ -216,38 +208,13 @@ def mean_tweedie_deviance(y_true: Any, y_pred: Any, *, sample_weight: Any = None
     (Gamma). Domain (as scikit-learn): p < 0 needs μ > 0; 1 ≤ p < 2 needs y ≥ 0 and μ > 0; p ≥ 2
     needs y > 0 and μ > 0; 0 < p < 1 is not a Tweedie distribution (an error).
     """
-    p = _check_power(power)
+    p = check_power(power)
     truth, pred, w, _ = _check(y_true, y_pred, sample_weight, "uniform_average")
     if truth.shape[1] != 1:
         raise InputError(f"the Tweedie deviance takes one output, found {truth.shape[1]}", field="y_true")
     y, mu = truth[:, 0], pred[:, 0]
-    checks = []
-    if p < 0 or p >= 1:
-        checks.append((mu <= 0, "y_pred", "strictly positive"))
-    if 1 <= p < 2:
-        checks.append((y < 0, "y_true", "non-negative"))
-    elif p >= 2:
-        checks.append((y <= 0, "y_true", "strictly positive"))
-    for bad, name, what in sorted(checks, key=lambda c: c[1]):
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise InputError(f"the Tweedie deviance with power={p} needs {what} values, found "
-                             f"{(y if name == 'y_true' else mu)[i]} at index {i}", field=name)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if p < 0:
-            dev = 2 * (np.power(np.where(y > 0, y, 0.0), 2 - p) / ((1 - p) * (2 - p))
-                       - y * np.power(mu, 1 - p) / (1 - p) + np.power(mu, 2 - p) / (2 - p))
-        elif p == 0:
-            dev = (y - mu) ** 2
-        elif p == 1:
-            from scipy.special import xlogy
-
-            dev = 2 * (xlogy(y, y / mu) - y + mu)
-        elif p == 2:
-            dev = 2 * (np.log(mu / y) + y / mu - 1)
-        else:
-            dev = 2 * (np.power(y, 2 - p) / ((1 - p) * (2 - p)) - y * np.power(mu, 1 - p) / (1 - p)
-                       + np.power(mu, 2 - p) / (2 - p))
+    check_domain(y, mu, p)
+    dev = unit_deviance(y, mu, p)
     return float(np.average(dev, weights=w))
 
 
