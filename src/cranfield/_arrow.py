@@ -75,3 +75,28 @@ def take_sorted(array, rows: np.ndarray):
         if hi > lo:
             pieces.append(chunk.take(indices(rows[lo:hi] - start)))
     return pa.chunked_array(pieces, type=array.type)
+
+
+def query_block_starts(qid) -> np.ndarray:
+    """Start rows of the runs of equal ids (each Arrow chunk compared with its neighbour row,
+    a cheap memcmp; no copy of the strings)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    chunks = [c for c in (qid.chunks if isinstance(qid, pa.ChunkedArray) else [qid]) if len(c)]
+    starts = [np.zeros(1, dtype=np.int64)]
+    offset = 0
+    previous_last = None
+    for chunk in chunks:
+        m = len(chunk)
+        if previous_last is not None and chunk[0].as_py() != previous_last:
+            starts.append(np.array([offset], dtype=np.int64))
+        if m > 1:
+            change = to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, m - 1)))
+            starts.append(np.flatnonzero(change).astype(np.int64) + 1 + offset)
+        previous_last = chunk[m - 1].as_py()
+        offset += m
+    if not offset:
+        return np.zeros(0, dtype=np.int64)
+    starts = np.concatenate(starts)  # ascending, chunk after chunk (np.unique would import numpy.ma: 0.05 s)
+    return starts[np.concatenate(([True], starts[1:] != starts[:-1]))]

@@ -95,14 +95,14 @@ def test_bad_input():
 
 def test_plot_draws_loss_bias_variance():
     pytest.importorskip("matplotlib")
-    from cranfield.protocols import plot_bias_variance
+    from cranfield.plots import bias_variance_plot
 
     X, y, Xt, yt = _classification(seed=6)
     curve = bias_variance_curve(DecisionTreeClassifier(random_state=0), X, y, Xt, yt, param="max_depth",
                                 values=[1, 4], n_rounds=4, random_state=0)
-    figure = curve.plot()
+    figure = bias_variance_plot(curve)
     (ax,) = figure.axes
     assert [line.get_label() for line in ax.lines] == ["expected loss", "bias", "variance"]
     assert list(ax.lines[2].get_ydata()) == list(curve.variance)
     with pytest.raises(UsageError, match="BiasVarianceCurve"):
-        plot_bias_variance({"x": [1]})
+        bias_variance_plot({"x": [1]})

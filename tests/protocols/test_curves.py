@@ -49,13 +49,13 @@ def test_exports_and_plots(small_cancer, logreg, tmp_path):
     frame = curve.to_pandas()
     assert len(frame) == 9 and list(frame.columns) == ["C", "fold", "train", "validation"]
     assert "validation mean" in curve.render("markdown") and "<table>" in curve._repr_html_()
-    fig = curve.plot()
+    from cranfield.plots import learning_curve_plot, validation_curve_plot
+
+    fig = validation_curve_plot(curve)
     assert isinstance(fig, matplotlib.figure.Figure) and fig.axes[0].get_xscale() == "log"
     fig.savefig(tmp_path / "vc.png")
-    from cranfield.protocols.plots import plot_learning_curve
-
     lc = learning_curve(logreg, X, y, train_sizes=[0.5, 1.0], cv=3, random_state=0)
-    assert plot_learning_curve(lc).axes[0].get_xlabel() == "training samples"
+    assert learning_curve_plot(lc).axes[0].get_xlabel() == "training samples"
     import matplotlib.pyplot as plt
 
     plt.close("all")

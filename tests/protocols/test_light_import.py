@@ -4,7 +4,7 @@ import sys
 
 def test_protocol_modules_import_light():
     code = ("import sys, cranfield.protocols.splits, cranfield.protocols.cross_validation, cranfield.protocols.tuning, "
-            "cranfield.protocols.curves, cranfield.protocols.plots, cranfield.protocols.retrieval, "
+            "cranfield.protocols.curves, cranfield.plots.protocols, cranfield.protocols.retrieval, "
             "cranfield.protocols.corrected_ttest; "
             "print([m for m in ('sklearn', 'scipy', 'pandas', 'matplotlib', 'pyarrow') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -67,10 +67,8 @@ def figures(retrieval_study):
         "confusion_normalised": plots.confusion_matrix_plot(cm, normalize="actual"),
         "threshold": plots.threshold_plot(y, {LONG: scores[LONG]}),
     }
-    from cranfield.protocols.plots import plot_learning_curve, plot_validation_curve
-
-    out["validation_curve"] = plot_validation_curve(_curve())
-    out["learning_curve"] = plot_learning_curve(_curve())
+    out["validation_curve"] = plots.validation_curve_plot(_curve())
+    out["learning_curve"] = plots.learning_curve_plot(_curve())
     return out
 
 

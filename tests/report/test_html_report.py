@@ -9,7 +9,7 @@ import cranfield
 from cranfield.report.detection import detection_html
 from cranfield.report.html import table_html
 from cranfield.report.retrieval import retrieval_html
-from cranfield.report.tables import Table
+from cranfield.io.tables import Table
 
 
 @pytest.fixture(scope="module")

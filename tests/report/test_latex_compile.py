@@ -15,7 +15,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from cranfield.report.tables import Marked, Table, render_table
+from cranfield.io.tables import Marked, Table, render_table
 
 from .conftest import require_tool
 

@@ -12,7 +12,7 @@ import pytest
 from cranfield.measures._running import RunningSums
 from cranfield.retrieval.evaluate import Evaluator
 from cranfield.retrieval.ranked import segmented_accumulate
-from cranfield.retrieval.trec_names import from_trec_name
+from cranfield.measures.trec_names import from_trec_name
 
 
 def _sequential(values, lengths, k):

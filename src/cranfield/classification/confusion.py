@@ -205,8 +205,8 @@ class ConfusionMatrix:
         }
 
     def table(self, *, digits: int = 4):
-        """The matrix as a :class:`cranfield.report.tables.Table` (rows = actual)."""
-        from ..report.tables import Table
+        """The matrix as a :class:`cranfield.io.tables.Table` (rows = actual)."""
+        from ..io.tables import Table
 
         rows = [[f"actual {label}", *row] for label, row in zip(self._labels, self._matrix.tolist())]
         return Table(["", *[f"predicted {label}" for label in self._labels]], rows, digits=digits)

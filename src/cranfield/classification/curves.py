@@ -191,7 +191,7 @@ class Curve:
         return np.column_stack([self.x, self.y])
 
     def table(self, *, digits: int = 4):
-        from ..report.tables import Table
+        from ..io.tables import Table
 
         rows = [[t, a, b] for t, a, b in zip(self.thresholds.tolist(), self.x.tolist(), self.y.tolist())]
         return Table(["threshold", self.x_name, self.y_name], rows, title=f"{self.kind.upper()} curve",

@@ -275,7 +275,7 @@ def _notes(report: dict) -> list[str]:
 
 
 def _matrix_table(report: dict, digits: int, title: str = "confusion matrix (rows = actual)"):
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     cm = report["confusion_matrix"]
     return Table(["actual \\ predicted", *[str(v) for v in cm["labels"]]],
@@ -284,7 +284,7 @@ def _matrix_table(report: dict, digits: int, title: str = "confusion matrix (row
 
 def _tables(report: dict, digits: int):
     """(confusion matrix tables, measures table): one system, or one tidy table with a system column."""
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     if "systems" not in report:
         metrics = Table(["measure", "value"], _measure_rows(report), title="measures", digits=digits,
@@ -341,7 +341,7 @@ def command(file, truth, score, pred, threshold, optimize, cost_fp, cost_fn, pos
       cranfield classify gold.tsv --truth gold --pred system --average none --labels a,b,c
     """
     from ..io.atomic import write_text_output
-    from ..report.tables import render_table
+    from ..io.tables import render_table
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

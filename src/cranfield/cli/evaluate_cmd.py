@@ -131,7 +131,7 @@ def render_results(results, fmt: str, *, per_query: bool = False, digits: int = 
         return render_long(results, fmt)
     if fmt == "json":
         return json.dumps([r.to_dict() for r in results], indent=2) + "\n"
-    from ..report.tables import Table, render_table
+    from ..io.tables import Table, render_table
 
     names = results[0].names
     rows = [[r.run_name, r.n_queries, *[r.mean[n] for n in names]] for r in results]

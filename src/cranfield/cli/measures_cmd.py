@@ -11,7 +11,7 @@ def command(fmt):
     """List every retrieval measure: name, cut-off, parameters, definition, reference."""
     from ..io.atomic import write_text_output
     from ..measures.base import families
-    from ..report.tables import Table, render_table
+    from ..io.tables import Table, render_table
 
     rows = []
     for name, family in sorted(families().items(), key=lambda kv: kv[0].lower()):

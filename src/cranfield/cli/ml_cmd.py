@@ -24,7 +24,7 @@ def _number(value):
 
 def _emit(tables, document: dict, fmt: str, digits: int, output: str | None) -> None:
     from ..io.atomic import write_text_output
-    from ..report.tables import render_table
+    from ..io.tables import render_table
 
     if fmt == "json":
         text = json.dumps(document, indent=2, allow_nan=False) + "\n"
@@ -128,7 +128,7 @@ def calibration_command(table, label, score, bins, strategy, positive, clip, boo
       cranfield calibration preds.parquet --label y --score p --bins 15 --strategy quantile --plot rel.png
       cranfield calibration preds.csv --label y --score prob --bootstrap 1000 --seed 7 --format json
     """
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     report = calibration_report(table, label=label, score=score, bins=bins, strategy=strategy, positive=positive,
                                 clip=clip, bootstrap=bootstrap, seed=seed)
@@ -209,7 +209,7 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
       cranfield clustering clusters.parquet --labels-true y --labels-pred k --features x1,x2,x3
       cranfield clustering clusters.tsv --labels-true y --labels-pred k --format json
     """
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     names = tuple(dict.fromkeys(part.strip() for spec in features for part in spec.split(",") if part.strip()))
     report = clustering_report(table, labels_true=labels_true, labels_pred=labels_pred, features=names)
@@ -273,7 +273,7 @@ def regression_command(table, true_column, pred, plot, residual_plot, fmt, digit
       cranfield regression preds.parquet --true y --pred yhat --plot pvt.png --residual-plot res.png
       cranfield regression preds.tsv --true y --pred yhat --format markdown
     """
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     report = regression_report(table, true=true_column, pred=pred)
     if plot is not None or residual_plot is not None:

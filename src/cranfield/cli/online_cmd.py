@@ -147,7 +147,7 @@ def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold,
     """
     from ..online import summarize
     from ..online.metrics import MetricSummary
-    from ..report.tables import Table, render_table
+    from ..io.tables import Table, render_table
 
     _, stats = _read(log, _split(split), metric_names, dwell_threshold)
     summary = summarize(stats, by=by, unit=unit, ci=ci, confidence=confidence)
@@ -202,7 +202,7 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
     from ..io.atomic import check_output
     from ..online import ab_test
     from ..report.online import ab_table, srm_table
-    from ..report.tables import render_table
+    from ..io.tables import render_table
 
     for path in (plot, html):
         if path is not None:
@@ -267,7 +267,7 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
     from ..online import power as power_of
     from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
                                 proportion_from_effect_size, sample_size)
-    from ..report.tables import Table, render_table
+    from ..io.tables import Table, render_table
 
     if baseline is not None and sd is not None:
         raise UsageError("give --baseline (a proportion) or --sd (a mean metric), not both")

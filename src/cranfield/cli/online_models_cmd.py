@@ -39,7 +39,7 @@ def _plain(value):
 
 def _emit(tables: list, document: dict, fmt: str, output: str | None) -> None:
     from ..io.atomic import write_text_output
-    from ..report.tables import render_table
+    from ..io.tables import render_table
 
     if fmt == "json":
         text = json.dumps(_plain(document), indent=2, ensure_ascii=False) + "\n"
@@ -94,7 +94,7 @@ def interleave(runs, method, depth, length, seed, qrels, model, impressions, plo
         multileaving_preferences,
         ranked_lists,
     )
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     lists = ranked_lists(list(runs), depth=depth)
     if qrels is None:
@@ -185,7 +185,7 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
         write_inferred_qrels,
     )
     from ..online.logs import read_click_log
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     cuts = _numbers(thresholds, "thresholds")
     data = read_click_log(log)
@@ -255,7 +255,7 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
       cranfield online simulate qrels.txt a.run b.run --impressions 500,2000,8000 --plot sensitivity.png
       cranfield online simulate qrels.txt a.run --log-out clicks.csv --impressions 100000 --model dbn
     """
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     sizes = _numbers(impressions, "impressions", int)
     if log_out is not None:
@@ -311,7 +311,7 @@ def run_online_demo(folder, *, fmt: str = "png", seed: int = 0, quiet: bool = Fa
     from ..online.simulation import cranfield_online_demo
     from ..plots._base import save_figure
     from ..plots.online_models import sensitivity_plot
-    from ..report.tables import Table, render_table
+    from ..io.tables import Table, render_table
 
     out = cranfield_online_demo(seed=seed)
     a, b = out["names"]

@@ -191,7 +191,7 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
     :mod:`cranfield.io.trec_grammar` for the grammar and the dialects)."""
     import pyarrow as pa
 
-    from ..retrieval.ranked import query_block_starts
+    from .._arrow import query_block_starts
 
     source = _display_name(path)
     try:

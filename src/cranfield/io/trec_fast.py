@@ -40,7 +40,7 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     import pyarrow.compute as pc
     import pyarrow.csv as csv
 
-    from ..retrieval.ranked import query_block_starts
+    from .._arrow import query_block_starts
 
     if end <= start or any(data.find(byte, start, end) >= 0 for byte in _FORBIDDEN):
         return None

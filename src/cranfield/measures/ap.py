@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..retrieval.ranked import UNJUDGED
+from .view import UNJUDGED
 from ._common import REL_PARAM, binary_view, safe_divide
 from .base import Family, Param, register
 

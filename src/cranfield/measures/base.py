@@ -14,7 +14,7 @@ Grammar (whitespace is ignored)::
              | "{" NUMBER ":" NUMBER { "," NUMBER ":" NUMBER } "}"
 
 trec_eval names (``map``, ``P_10``, ``P.10``, ``ndcg_cut.10,20``) are accepted as aliases;
-see :mod:`cranfield.retrieval.trec_names`.
+see :mod:`cranfield.measures.trec_names`.
 
 Each measure family is declared once, next to its kernel, with :func:`register`.
 """
@@ -209,7 +209,7 @@ def _unknown_message(name: str) -> str:
 
 def _trec_names() -> list[str]:
     try:
-        from ..retrieval.trec_names import trec_measure_names
+        from .trec_names import trec_measure_names
 
         return trec_measure_names()
     except ImportError:  # pragma: no cover
@@ -442,7 +442,7 @@ def parse_measures(*texts: "str | Measure | Sequence[str | Measure]") -> list[Me
         text = item.strip()
         if not text:
             raise MeasureError("empty measure name")
-        from ..retrieval.trec_names import from_trec_name
+        from .trec_names import from_trec_name
 
         trec = from_trec_name(text)
         if trec is not None:

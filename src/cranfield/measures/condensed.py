@@ -57,7 +57,7 @@ def condensed(view):
     """The view restricted to judged documents (cached on the view)."""
 
     def build():
-        from ..retrieval.ranked import RankedView
+        from .view import RankedView
 
         keep = view.rel >= 0
         counts = np.bincount(view.seg[keep], minlength=view.n_queries)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..retrieval.ranked import segmented_accumulate
+from .view import segmented_accumulate
 from ._common import REL_PARAM, binary_view
 from .base import Family, Param, register
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..retrieval.ranked import NONPOOL
+from .view import NONPOOL
 from ._common import safe_divide
 from .base import Family, Param, register
 

@@ -5,7 +5,8 @@ Retrieval: :func:`recall_precision_plot`, :func:`per_query_pr_plot`, :func:`diff
 :func:`confusion_matrix_plot`, :func:`threshold_plot`,
 :func:`reliability_plot`. Regression: :func:`predicted_vs_true_plot`, :func:`residual_plot`. Online experiments:
 :func:`lift_plot`, :func:`power_curve_plot`, :func:`ctr_by_rank_plot`, :func:`interleaving_outcome_plot`,
-:func:`sensitivity_plot`. Output: :func:`save_figure` (PNG, SVG,
+:func:`sensitivity_plot`. Protocols: :func:`validation_curve_plot`, :func:`learning_curve_plot`,
+:func:`score_curve_plot`, :func:`bias_variance_plot`. Output: :func:`save_figure` (PNG, SVG,
 PDF, written atomically) and :func:`figure_svg` (an inline ``<svg>`` for HTML).
 matplotlib is imported on first use; figures are made without pyplot, so no display is needed.
 """
@@ -23,6 +24,8 @@ _LAZY: dict[str, str] = {
     "reliability_plot": "calibration", "predicted_vs_true_plot": "regression", "residual_plot": "regression",
     "lift_plot": "online", "power_curve_plot": "online",
     "ctr_by_rank_plot": "online_models", "interleaving_outcome_plot": "online_models", "sensitivity_plot": "online_models",
+    "score_curve_plot": "protocols", "validation_curve_plot": "protocols", "learning_curve_plot": "protocols",
+    "bias_variance_plot": "protocols",
     "save_figure": "_base", "save_figures": "_base", "figure_svg": "_base", "FORMATS": "_base",
 }
 

@@ -4,7 +4,9 @@ the corrected resampled t-test, validation/learning curves, and tuning on querie
 Modules: :mod:`.splits` (holdout, train/validation/test, (repeated, stratified, group) k-fold,
 query splits), :mod:`.cross_validation` (cross_validate), :mod:`.tuning` (tune),
 :mod:`.corrected_ttest` (Nadeau–Bengio), :mod:`.curves` (validation_curve, learning_curve),
-:mod:`.bias_variance` (bias_variance_decomposition, bias_variance_curve), :mod:`.plots` (their plots), :mod:`.retrieval` (tune_on_queries). Names are imported lazily.
+:mod:`.bias_variance` (bias_variance_decomposition, bias_variance_curve), :mod:`.retrieval`
+(tune_on_queries). Names are imported lazily. Their plots are in :mod:`cranfield.plots`
+(validation_curve_plot, learning_curve_plot, bias_variance_plot).
 """
 
 from __future__ import annotations
@@ -20,8 +22,6 @@ _LAZY: dict[str, str] = {
     "Tuning": "tuning", "tune": "tuning",
     "CorrectedTTest": "corrected_ttest", "corrected_ttest": "corrected_ttest", "corrected_interval": "corrected_ttest",
     "ScoreCurve": "curves", "validation_curve": "curves", "learning_curve": "curves",
-    "plot_score_curve": "plots", "plot_validation_curve": "plots", "plot_learning_curve": "plots",
-    "plot_bias_variance": "plots",
     "BiasVariance": "bias_variance", "BiasVarianceCurve": "bias_variance",
     "bias_variance_decomposition": "bias_variance", "bias_variance_curve": "bias_variance",
     "QueryTuning": "retrieval", "tune_on_queries": "retrieval",

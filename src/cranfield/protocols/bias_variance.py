@@ -73,7 +73,7 @@ class BiasVariance(TableReport):
                 "settings": dict(self.settings)}
 
     def table(self, *, digits: int = 4):
-        from ..report.tables import Table
+        from ..io.tables import Table
 
         rows = [["expected loss", self.expected_loss],
                 ["bias²" if self.loss == "squared" else "bias", self.bias], ["variance", self.variance]]
@@ -216,20 +216,13 @@ class BiasVarianceCurve(TableReport):
         return np.array([r.variance for r in self.results])
 
     def table(self, *, digits: int = 4):
-        from ..report.tables import Table
+        from ..io.tables import Table
 
         rows = [[v if isinstance(v, (int, float, str)) else repr(v), r.expected_loss, r.bias, r.variance]
                 for v, r in zip(self.x, self.results)]
         kind = self.results[0].loss if self.results else ""
         return Table([self.param, "expected loss", "bias²" if kind == "squared" else "bias", "variance"], rows,
                      title=f"bias–variance over {self.param} ({kind} loss)", digits=digits)
-
-    def plot(self, *, ax=None, log_x: bool | None = None):
-        """Loss, bias and variance against the parameter (see
-        :func:`cranfield.protocols.plots.plot_bias_variance`)."""
-        from .plots import plot_bias_variance
-
-        return plot_bias_variance(self, ax=ax, log_x=log_x)
 
 
 def bias_variance_curve(model: Any, X_train: Any, y_train: Any, X_test: Any, y_test: Any, *, param: str,

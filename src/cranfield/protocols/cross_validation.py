@@ -124,8 +124,8 @@ class CrossValidation(TableReport):
         return frame
 
     def table(self, *, digits: int = 4):
-        """A :class:`cranfield.report.tables.Table`: per metric the mean, sd, CI, min and max."""
-        from ..report.tables import Table
+        """A :class:`cranfield.io.tables.Table`: per metric the mean, sd, CI, min and max."""
+        from ..io.tables import Table
 
         level = int(round(self.settings.get("confidence", 0.95) * 100))
         rows = []

@@ -62,18 +62,12 @@ class ScoreCurve(TableReport):
                              "train": self.train.reshape(-1), "validation": self.validation.reshape(-1)})
 
     def table(self, *, digits: int = 4):
-        from ..report.tables import Table
+        from ..io.tables import Table
 
         rows = [[_cell(x), float(tm), float(ts), float(vm), float(vs)] for x, tm, ts, vm, vs in
                 zip(self.x.tolist(), self.train_mean, self.train_std, self.validation_mean, self.validation_std)]
         return Table([self.x_name, "train mean", "train sd", "validation mean", "validation sd"], rows,
                      title=f"{self.kind} curve: {self.metric} over {self.train.shape[1]} folds", digits=digits)
-
-    def plot(self, *, ax=None, log_x: bool | None = None):
-        """Plot it with matplotlib (see :func:`cranfield.protocols.plots.plot_score_curve`)."""
-        from .plots import plot_score_curve
-
-        return plot_score_curve(self, ax=ax, log_x=log_x)
 
 
 def _cell(value: Any) -> Any:

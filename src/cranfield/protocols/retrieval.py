@@ -85,7 +85,7 @@ class QueryTuning(TableReport):
         return pd.DataFrame(rows)
 
     def table(self, *, digits: int = 4):
-        from ..report.tables import Table
+        from ..io.tables import Table
 
         frame_rows = self.to_pandas().to_dict("records")
         rows = [[r["repeat"], r["fold"], r["n_train"], r["n_test"], r["chosen"], r["train"], r["test"]]

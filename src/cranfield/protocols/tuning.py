@@ -69,7 +69,7 @@ class Tuning(TableReport):
         return pd.DataFrame(rows)
 
     def table(self, *, digits: int = 4):
-        from ..report.tables import Table
+        from ..io.tables import Table
 
         keys = list(dict.fromkeys(k for c in self.candidates for k in c))
         rows, bold = [], set()

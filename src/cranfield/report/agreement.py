@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import math
 
-from .tables import Table, render_table
+from ..io.tables import Table, render_table
 
 __all__ = ["agreement_table", "agreement_matrix", "ranking_table", "render_agreement", "agreement_html", "per_query_table", "demo_agreement_files",
            "AGREEMENT_FORMATS"]

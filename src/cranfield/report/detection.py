@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .tables import Marked, Table
+from ..io.tables import Marked, Table
 
 __all__ = ["DetectionStudy", "detection_study", "detection_figures", "detection_html", "MAX_SAMPLE_ROWS"]
 
@@ -44,7 +44,7 @@ class DetectionStudy:
         return max(self.scores, key=lambda name: self.settings["auc"][name])
 
     def summary_text(self, fmt: str = "table", *, digits: int = 4) -> str:
-        from .tables import render_table
+        from ..io.tables import render_table
 
         tables = [self.summary] + ([self.pairs] if self.pairs.rows else [])
         return "\n".join(render_table(t, fmt, width=160) for t in tables)

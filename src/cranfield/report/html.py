@@ -1,7 +1,7 @@
 """Self-contained HTML documents: inline CSS, inline SVG charts, a small sorting script.
 
 Nothing is loaded from the network: a report is one file that opens offline in any browser.
-Building blocks: :func:`table_html` (a :class:`~cranfield.report.tables.Table` as HTML,
+Building blocks: :func:`table_html` (a :class:`~cranfield.io.tables.Table` as HTML,
 optionally sortable), :func:`chart_html` (a matplotlib figure as inline SVG), :func:`file_info`
 (name, size, SHA-256 of an input) and :func:`document` (the page).
 """
@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .tables import Table
+from ..io.tables import Table
 
 __all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape"]
 

@@ -8,7 +8,7 @@ from typing import Mapping
 
 import numpy as np
 
-from .tables import Table, render_table
+from ..io.tables import Table, render_table
 
 __all__ = ["reusability_table", "reusability_summary_table", "render_reusability", "pool_size_table",
            "pool_run_table", "stability_figure", "judgments_section", "judgments_page", "add_section",

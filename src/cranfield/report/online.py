@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from .html import chart_html, document, escape, table_html
-from .tables import Table
+from ..io.tables import Table
 
 __all__ = ["srm_table", "ab_table", "online_section", "online_document"]
 

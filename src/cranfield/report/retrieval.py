@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import UsageError
-from .tables import Table
+from ..io.tables import Table
 
 __all__ = ["DEFAULT_REPORT_MEASURES", "RetrievalStudy", "retrieval_study", "retrieval_figures", "retrieval_html"]
 

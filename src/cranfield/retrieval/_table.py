@@ -78,7 +78,7 @@ class TrecTable:
     def query_starts(self) -> np.ndarray:
         """Start rows of the runs of equal query ids (computed once; see ``ranked.query_block_starts``)."""
         if self._query_starts is None:
-            from .ranked import query_block_starts
+            from .._arrow import query_block_starts
 
             self._query_starts = query_block_starts(self.qid)
         return self._query_starts

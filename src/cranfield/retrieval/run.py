@@ -53,7 +53,7 @@ class Run(TrecTable):
         table = pa.table({"qid": self.qid, "score": self.values, "docno": self.docno})
         order = pc.sort_indices(table, sort_keys=[("qid", "ascending"), ("score", "descending"), ("docno", "descending")])
         table = table.take(order)
-        from .ranked import query_block_starts
+        from .._arrow import query_block_starts
 
         n = table.num_rows
         starts = query_block_starts(table.column("qid"))

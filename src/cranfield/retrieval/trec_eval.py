@@ -27,7 +27,7 @@ from .evaluate import Evaluator, prepare_and_read
 from .parallel import available_threads
 from .qrels import read_qrels
 from .results import MIN_GEO_MEAN
-from .trec_names import NICKNAMES, TREC_MEASURES, expand
+from ..measures.trec_names import NICKNAMES, TREC_MEASURES, expand
 
 __all__ = ["trec_eval", "TrecEvalOptions"]
 

@@ -6,7 +6,7 @@ import math
 import string
 
 from ..errors import UsageError
-from ..report.tables import TABLE_FORMATS, Marked, Table, render_table, table_html
+from ..io.tables import TABLE_FORMATS, Marked, Table, render_table, table_html
 
 __all__ = ["comparison_dict", "summary_table", "pairs_table", "render_comparison", "comparison_frame", "comparison_html"]
 

@@ -1,7 +1,7 @@
-"""LaTeX rendering of a :class:`~cranfield.report.tables.Table`, ready for a paper.
+"""LaTeX rendering of a :class:`~cranfield.io.tables.Table`, ready for a paper.
 
 A booktabs ``table`` float whose first line names the packages it needs; numbers (and
-intervals, counts) right-aligned; significance marks of :class:`~cranfield.report.tables.Marked`
+intervals, counts) right-aligned; significance marks of :class:`~cranfield.io.tables.Marked`
 cells as superscripts; bold cells said in the caption; every string escaped in one pass; wide
 tables split into column blocks that repeat the leading label columns, and the whole shrunk to
 ``\\linewidth`` only when it is still wider (never enlarged).

@@ -45,7 +45,7 @@ class TrecMeasure:
 
 def _m(name: str, **kwargs) -> Callable[..., object]:
     def build(value=None, version: str = "9"):
-        from ..measures.base import Measure
+        from .base import Measure
 
         return Measure(name, kwargs, None)
 
@@ -54,7 +54,7 @@ def _m(name: str, **kwargs) -> Callable[..., object]:
 
 def _cut(name: str, **fixed) -> Callable[..., object]:
     def build(value, version: str = "9"):
-        from ..measures.base import Measure
+        from .base import Measure
 
         params = dict(fixed)
         if name in ("IPrec",) and version == "10":
@@ -65,14 +65,14 @@ def _cut(name: str, **fixed) -> Callable[..., object]:
 
 
 def _rprec_mult(value, version: str = "9"):
-    from ..measures.base import Measure
+    from .base import Measure
 
     return Measure("RPrec", {"mult": value})
 
 
 def _gains_measure(name: str, **fixed) -> Callable[..., object]:
     def build(pairs, version: str = "9"):
-        from ..measures.base import Measure
+        from .base import Measure
 
         params = dict(fixed)
         gains = []
@@ -91,7 +91,7 @@ def _gains_measure(name: str, **fixed) -> Callable[..., object]:
 
 
 def _utility(values, version: str = "9"):
-    from ..measures.base import Measure
+    from .base import Measure
 
     if len(values) != 4:
         raise MeasureError(f"utility takes 4 coefficients a,b,c,d, found {len(values)}")
@@ -99,7 +99,7 @@ def _utility(values, version: str = "9"):
 
 
 def _eleven(values, version: str = "9"):
-    from ..measures.base import Measure
+    from .base import Measure
 
     params = {"levels": tuple(values)}
     if version == "10":
@@ -110,7 +110,7 @@ def _eleven(values, version: str = "9"):
 def _set_f(values, version: str = "9"):
     """trec_eval's set_F.x is (1 + x)·P·R / (x·P + R): its x is β², not β (m_set_F.c), and is
     used as given (β = sqrt(x) would give back x only to within a rounding)."""
-    from ..measures.base import Measure
+    from .base import Measure
 
     if values[0] < 0:
         raise MeasureError(f"set_F.{values[0]}: the parameter must be ≥ 0")

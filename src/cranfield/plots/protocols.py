@@ -10,30 +10,30 @@ import numpy as np
 
 from ..errors import UsageError
 
-__all__ = ["plot_score_curve", "plot_validation_curve", "plot_learning_curve", "plot_bias_variance"]
+__all__ = ["score_curve_plot", "validation_curve_plot", "learning_curve_plot", "bias_variance_plot"]
 
 
 def _axes(ax):
     """``(figure, axes)``: the given axes, or a new 6 × 4 in figure in the cranfield style, made
     without pyplot (which would keep every figure open for the life of the process)."""
-    from ..plots._base import new_axes
+    from ._base import new_axes
 
     return new_axes(ax, size=(6, 4))
 
 
-def plot_score_curve(curve: Any, *, ax=None, log_x: bool | None = None):
+def score_curve_plot(curve: Any, *, ax=None, log_x: bool | None = None):
     """Mean training and validation values (lines) ± one standard deviation over folds (bands)
     of a :class:`~cranfield.protocols.curves.ScoreCurve`; returns the Figure.
 
     ``log_x`` (default: automatic for positive numeric parameters spanning ≥ 2 decades)."""
-    from ..plots._style import style
+    from ._style import style
 
     with style():
         return _draw_score_curve(curve, ax=ax, log_x=log_x)
 
 
 def _draw_score_curve(curve: Any, *, ax, log_x: bool | None):
-    from ..plots._style import outside_legend, wrap_title
+    from ._style import outside_legend, wrap_title
 
     fig, ax = _axes(ax)
     numeric = np.asarray(curve.x).dtype.kind in "iuf"
@@ -57,22 +57,22 @@ def _draw_score_curve(curve: Any, *, ax, log_x: bool | None):
     return fig
 
 
-def plot_validation_curve(curve: Any, *, ax=None, log_x: bool | None = None):
-    """:func:`plot_score_curve` for a validation curve."""
-    return plot_score_curve(curve, ax=ax, log_x=log_x)
+def validation_curve_plot(curve: Any, *, ax=None, log_x: bool | None = None):
+    """:func:`score_curve_plot` for a validation curve."""
+    return score_curve_plot(curve, ax=ax, log_x=log_x)
 
 
-def plot_learning_curve(curve: Any, *, ax=None):
-    """:func:`plot_score_curve` for a learning curve."""
-    return plot_score_curve(curve, ax=ax, log_x=False)
+def learning_curve_plot(curve: Any, *, ax=None):
+    """:func:`score_curve_plot` for a learning curve."""
+    return score_curve_plot(curve, ax=ax, log_x=False)
 
 
-def plot_bias_variance(curve: Any, *, ax=None, log_x: bool | None = None):
+def bias_variance_plot(curve: Any, *, ax=None, log_x: bool | None = None):
     """Expected loss, bias (squared for the squared loss) and variance against the parameter of a
     :class:`~cranfield.protocols.bias_variance.BiasVarianceCurve` (the bias–variance trade-off);
     returns the Figure. ``log_x``: automatic for positive numbers spanning ≥ 2 decades."""
-    from ..plots._style import style
-    from .bias_variance import BiasVarianceCurve
+    from ._style import style
+    from ..protocols.bias_variance import BiasVarianceCurve
 
     if not isinstance(curve, BiasVarianceCurve):
         raise UsageError(f"expected a BiasVarianceCurve (from bias_variance_curve), found {type(curve).__name__}")
@@ -83,7 +83,7 @@ def plot_bias_variance(curve: Any, *, ax=None, log_x: bool | None = None):
 
 
 def _draw_bias_variance(curve: Any, *, ax, log_x: bool | None):
-    from ..plots._style import outside_legend, wrap_title
+    from ._style import outside_legend, wrap_title
 
     fig, ax = _axes(ax)
     values = np.asarray(curve.x, dtype=object)
