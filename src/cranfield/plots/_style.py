@@ -17,7 +17,8 @@ import contextlib
 import functools
 import textwrap
 
-__all__ = ["PALETTE", "NEUTRALS", "FONT_SIZES", "RC", "style", "styled", "StyledFigure", "colors",
+# StyledFigure is made by __getattr__ on first use (matplotlib is imported lazily)
+__all__ = ["PALETTE", "NEUTRALS", "FONT_SIZES", "RC", "style", "styled", "StyledFigure", "colors",  # noqa: F822
            "wrap_title", "outside_legend", "HIGHER", "LOWER"]
 
 # Okabe & Ito (2008), "Color universal design": blue, orange, bluish green, vermillion,
