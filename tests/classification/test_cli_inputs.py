@@ -180,3 +180,29 @@ def test_tables_are_opened_like_every_other_input(scores_csv, tmp_path, capsys):
     got = roc_auc(fifo)
     writer.join(timeout=20)
     assert not writer.is_alive() and got == expected
+
+
+def test_integers_beyond_2_53_read_once_from_a_fifo_or_a_compressed_file(tmp_path):
+    """The exact texts of integers beyond 2**53 come from the bytes read once, not a second read
+    of the path (a FIFO is empty the second time; a gzip file without .gz is bytes Arrow cannot read)."""
+    import gzip
+    import os
+    import threading
+
+    big = 2**53
+    text = f"y,s\n1,{big + 1}\n0,{big}\n1,{2**64}\n".encode()
+    hidden = tmp_path / "scores.csv"  # gzip bytes under a .csv name: recognised by their magic bytes
+    hidden.write_bytes(gzip.compress(text))
+    with pytest.raises(InputError, match="would tie as float64: 9007199254740992 and 9007199254740993 .line 2."):
+        evaluate_file(str(hidden), truth="y", score="s")
+    if not hasattr(os, "mkfifo"):
+        return
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(text))
+    writer.start()
+    try:
+        with pytest.raises(InputError, match="would tie as float64: 9007199254740992 and 9007199254740993 .line 2."):
+            evaluate_file(str(fifo), truth="y", score="s")
+    finally:
+        writer.join(timeout=10)

@@ -72,7 +72,7 @@ def read_table(path: str):
         except UnicodeDecodeError as error:
             raise InputError(f"invalid UTF-8 byte 0x{error.object[error.start]:02x} in the header; expected UTF-8 text",
                              source=path, line=1) from None
-        return table, 2  # header is line 1
+        return _with_integer_texts(table, data, path), 2  # header is line 1
     except (pa.ArrowInvalid, pa.ArrowIOError, OSError) as error:
         text = " ".join(str(error).split())  # one line: Arrow quotes the bad row, newlines and all
         text = text if text.isprintable() else repr(text)[1:-1]  # no raw control bytes on a terminal
@@ -106,7 +106,7 @@ def _column(table, name: str, path: str, first_line: int):
 
 def number_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     """A score column as finite float64 (the rules of :func:`cranfield.classification._validation.check_scores`)."""
-    from ..classification._validation import EXACT_INTEGERS, check_scores
+    from ..classification._validation import check_scores
 
     column = _column(table, name, path, first_line)
     import pyarrow as pa
@@ -123,31 +123,56 @@ def number_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     else:
         values = column.to_numpy()
     scores = check_scores(values, name, source=path, first_line=first_line)
-    if pa.types.is_floating(column.type) and first_line == 2 and np.any(np.abs(scores) >= EXACT_INTEGERS):
-        _integer_texts(path, name, scores, first_line)  # CSV: Arrow read huge integers as doubles
+    texts = _integer_texts_of(table, name)
+    if texts:  # CSV: Arrow read integers beyond 2**53 as doubles; as integers they must stay distinct
+        exact = np.empty(len(scores), dtype=object)
+        exact[:] = scores.tolist()
+        for row, text in texts:  # the few rows beyond 2**53 (error path)
+            exact[row] = int(text)
+        check_scores(exact, name, source=path, first_line=first_line)
     return scores
 
 
-def _integer_texts(path: str, name: str, scores: np.ndarray, first_line: int) -> None:
-    """Integers written in a text file beyond 2**53 (which Arrow reads as doubles when a value of
-    the column does not fit int64) must stay distinct as float64, as for an integer column."""
-    import re
+_INTEGER_TEXTS = b"cranfield.integer_texts"
 
+
+def _with_integer_texts(table, data, path: str):
+    """``table`` with, in its schema metadata, the text of every integer written beyond 2**53 in a
+    column Arrow read as doubles (it does when a value does not fit int64): taken from the same
+    bytes (``data``, read once: no second read of a FIFO or pipe), for :func:`number_column`."""
+    import json
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
     from pyarrow import csv
 
-    from ..classification._validation import EXACT_INTEGERS, check_scores
+    from .._arrow import to_numpy
+    from ..classification._validation import EXACT_INTEGERS
 
-    table = csv.read_csv(path, parse_options=csv.ParseOptions(delimiter=_delimiter(path)),
-                         convert_options=csv.ConvertOptions(include_columns=[name], column_types={name: "string"}))
-    texts = table.column(0).to_pylist()
-    rows = np.flatnonzero(np.abs(scores) >= EXACT_INTEGERS)
-    integer = re.compile(r"\s*[+-]?\d+\s*")
-    exact = np.empty(len(scores), dtype=object)
-    exact[:] = scores.tolist()
-    for i in rows.tolist():
-        if integer.fullmatch(texts[i]):
-            exact[i] = int(texts[i])
-    check_scores(exact, name, source=path, first_line=first_line)
+    names = [name for name, column in zip(table.column_names, table.columns) if pa.types.is_floating(column.type)
+             and table.column_names.count(name) == 1
+             and np.any(np.abs(column.to_numpy(zero_copy_only=False)) >= EXACT_INTEGERS)]
+    if not names:
+        return table
+    texts = csv.read_csv(pa.BufferReader(data), parse_options=csv.ParseOptions(delimiter=_delimiter(path)),
+                         convert_options=csv.ConvertOptions(include_columns=names,
+                                                            column_types={n: pa.string() for n in names}))
+    found = {}
+    for name in names:  # a loop over columns
+        values = np.abs(table.column(name).to_numpy(zero_copy_only=False))
+        rows = np.flatnonzero(values >= EXACT_INTEGERS)  # only the values float64 may tie
+        text = pc.utf8_trim_whitespace(pc.take(texts.column(name), pa.array(rows)))
+        integer = to_numpy(pc.match_substring_regex(text, r"^[+-]?[0-9]+$"))
+        found[name] = list(zip(rows[integer].tolist(), pc.filter(text, pa.array(integer)).to_pylist()))
+    return table.replace_schema_metadata({**(table.schema.metadata or {}), _INTEGER_TEXTS: json.dumps(found)})
+
+
+def _integer_texts_of(table, name: str) -> list:
+    import json
+
+    metadata = table.schema.metadata or {}
+    return [tuple(item) for item in json.loads(metadata[_INTEGER_TEXTS]).get(name, [])] if _INTEGER_TEXTS in metadata \
+        else []
 
 
 def label_column(table, name: str, path: str, first_line: int) -> np.ndarray:
