@@ -158,14 +158,53 @@ def test_baselines_and_registry():
     # every registered measure works with the common signature f(y_true, y_other, *, sample_weight=None)
     y_true = np.array([0, 1, 1, 0, 1, 0])
     y_other = {"labels": np.array([0, 1, 0, 0, 1, 1]), "scores": np.array([0.1, 0.8, 0.4, 0.3, 0.9, 0.5]),
-               "probabilities": np.array([0.1, 0.8, 0.4, 0.3, 0.9, 0.5]), "values": np.arange(6.0)}
+               "probabilities": np.array([0.1, 0.8, 0.4, 0.3, 0.9, 0.5]), "values": np.arange(1.0, 7.0)}
+    positive = np.array([0.5, 1.0, 2.0, 0.7, 1.5, 0.2])  # regression truth inside every deviance's domain
     for name in measures.measure_names():
         info = measures.get_measure(name)
         if name == "roc_auc_multiclass":
             continue  # needs a matrix of class probabilities; tested above
         kwargs = {"beta": 2.0} if name == "fbeta" else {}
-        value = info.function(y_true, y_other[info.needs], sample_weight=np.ones(6), **kwargs)
+        truth = positive if info.needs == "values" else y_true
+        value = info.function(truth, y_other[info.needs], sample_weight=np.ones(6), **kwargs)
         assert np.isfinite(value), name
+
+
+# registry name -> scikit-learn's function (the registry's own entries, checked against the reference)
+SKLEARN_NAMES = {
+    "mse": "mean_squared_error", "rmse": "root_mean_squared_error", "mae": "mean_absolute_error", "r2": "r2_score",
+    "explained_variance": "explained_variance_score", "median_absolute_error": "median_absolute_error",
+    "mape": "mean_absolute_percentage_error", "msle": "mean_squared_log_error",
+    "rmsle": "root_mean_squared_log_error", "mean_tweedie_deviance": "mean_tweedie_deviance",
+    "mean_poisson_deviance": "mean_poisson_deviance", "mean_gamma_deviance": "mean_gamma_deviance",
+    "d2_absolute_error": "d2_absolute_error_score", "d2_pinball": "d2_pinball_score", "d2_tweedie": "d2_tweedie_score",
+    "d2_log_loss": "d2_log_loss_score", "d2_brier": "d2_brier_score", "hinge_loss": "hinge_loss",
+    "log_loss": "log_loss", "brier_score": "brier_score_loss",
+}
+
+
+def test_registry_regression_and_d2_equal_sklearn():
+    """Every registered regression, D² and loss measure against scikit-learn on random data,
+    weighted and not: == where the formula is evaluated in scikit-learn's order; 2 ulps where
+    numpy's pairwise summation orders a mean differently (noted per case below)."""
+    import sklearn.metrics as skm
+
+    rng = np.random.default_rng(3)
+    truth, pred, w = rng.random(50) + 0.1, rng.random(50) + 0.1, rng.random(50)
+    labels, prob = rng.integers(0, 2, 50), rng.random(50)
+    checked = []
+    for name, info in measures.MEASURES.items():
+        if name != info.name or name not in SKLEARN_NAMES:
+            continue
+        reference = getattr(skm, SKLEARN_NAMES[name])
+        y, other = (truth, pred) if info.needs == "values" else (labels, prob if info.needs == "probabilities" else
+                                                                   prob - 0.5)
+        for weights in (None, w):
+            ours = info.function(y, other, sample_weight=weights)
+            theirs = reference(y, other, sample_weight=weights)
+            assert ours == pytest.approx(theirs, rel=4.5e-16, abs=0), name  # ≤ 2 ulps (summation order)
+        checked.append(name)
+    assert set(checked) == set(SKLEARN_NAMES), set(SKLEARN_NAMES) - set(checked)
 
 
 def test_rounding_ties_keep_the_highest_threshold():

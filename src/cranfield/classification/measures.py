@@ -25,9 +25,13 @@ from ..errors import MeasureError
 from ._validation import binary_truth, check_lengths, check_weights, warn_undefined
 from .confusion import ConfusionMatrix
 from .curves import average_precision, equal_error_rate, interpolated_average_precision, roc_auc
-from .probabilistic import (brier_score, log_loss, mean_absolute_error, mean_squared_error, r2_score,
+from .probabilistic import (brier_score, d2_absolute_error_score, d2_brier_score, d2_log_loss_score, d2_pinball_score,
+                            d2_tweedie_score, hinge_loss, log_loss, mean_absolute_error, mean_squared_error, r2_score,
                             roc_auc_multiclass, root_mean_squared_error)
 from .rates import RATES, RateDef, compute_rate
+from .regression import (explained_variance_score, mean_absolute_percentage_error, mean_gamma_deviance,
+                         mean_poisson_deviance, mean_squared_log_error, mean_tweedie_deviance, median_absolute_error,
+                         root_mean_squared_log_error)
 
 __all__ = ["MeasureInfo", "MEASURES", "get_measure", "measure_names", "majority_accuracy",
            "no_skill_average_precision", *[rate.function_name for rate in RATES]]
@@ -108,6 +112,23 @@ class MeasureInfo:
     aliases: tuple[str, ...] = ()
 
 
+# regression measures with the common signature f(y_true, y_pred, *, sample_weight=None, ...)
+# (max_error takes no weights: called directly, not through the registry)
+_REGRESSION = (
+    ("explained_variance", explained_variance_score, True, ("explained_variance_score",)),
+    ("median_absolute_error", median_absolute_error, False, ("medae",)),
+    ("mape", mean_absolute_percentage_error, False, ("mean_absolute_percentage_error",)),
+    ("msle", mean_squared_log_error, False, ("mean_squared_log_error",)),
+    ("rmsle", root_mean_squared_log_error, False, ("root_mean_squared_log_error",)),
+    ("mean_tweedie_deviance", mean_tweedie_deviance, False, ("tweedie_deviance",)),
+    ("mean_poisson_deviance", mean_poisson_deviance, False, ("poisson_deviance",)),
+    ("mean_gamma_deviance", mean_gamma_deviance, False, ("gamma_deviance",)),
+    ("d2_absolute_error", d2_absolute_error_score, True, ("d2_absolute_error_score",)),
+    ("d2_pinball", d2_pinball_score, True, ("d2_pinball_score",)),
+    ("d2_tweedie", d2_tweedie_score, True, ("d2_tweedie_score",)),
+)
+
+
 def _entries() -> list[MeasureInfo]:
     g = globals()
     entries = [MeasureInfo(rate.name, g[rate.function_name], "labels", rate.greater_is_better, rate.aliases)
@@ -125,6 +146,10 @@ def _entries() -> list[MeasureInfo]:
         MeasureInfo("rmse", root_mean_squared_error, "values", False, ("root_mean_squared_error",)),
         MeasureInfo("mae", mean_absolute_error, "values", False, ("mean_absolute_error",)),
         MeasureInfo("r2", r2_score, "values", True, ("r2_score", "r_squared", "coefficient_of_determination")),
+        MeasureInfo("d2_log_loss", d2_log_loss_score, "probabilities", True, ("d2_log_loss_score",)),
+        MeasureInfo("d2_brier", d2_brier_score, "probabilities", True, ("d2_brier_score",)),
+        MeasureInfo("hinge_loss", hinge_loss, "scores", False, ()),
+        *[MeasureInfo(name, function, "values", better, aliases) for name, function, better, aliases in _REGRESSION],
         MeasureInfo("majority_accuracy", majority_accuracy, "labels", True, ("baseline_accuracy",)),
         MeasureInfo("no_skill_ap", no_skill_average_precision, "scores", True, ("no_skill_average_precision",)),
     ]
