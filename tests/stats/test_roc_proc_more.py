@@ -53,14 +53,14 @@ B_R = 2000  # pROC's permutations and resamples (its R loops cost about 1 ms eac
 
 def _script() -> str:
     lines = ["pooled <- function(ya, sa, yb, sb) (sum(ya) + sum(yb)) / (length(ya) + length(yb))",
-             "stat <- function(ya, sa, yb, sb, mp) pROC:::venkatraman.unpaired.stat(rank(sa, ties.method = 'first'), "
-             "rank(sb, ties.method = 'first'), ya, yb, c(0, 1), c(0, 1), mp)"]
+             ("stat <- function(ya, sa, yb, sb, mp) pROC:::venkatraman.unpaired.stat(rank(sa, ties.method = 'first'), "
+              "rank(sb, ties.method = 'first'), ya, yb, c(0, 1), c(0, 1), mp)")]
     ya, sa, yb, sb = (r_vector(v) for v in EQUAL)
     lines += [f"ya <- {ya}; sa <- {sa}; yb <- {yb}; sb <- {sb}",
               "ra <- roc(ya, sa, levels = c(0, 1), direction = '<', quiet = TRUE)",
               "rb <- roc(yb, sb, levels = c(0, 1), direction = '<', quiet = TRUE)",
-              f"set.seed(1); v <- roc.test(ra, rb, method = 'venkatraman', paired = FALSE, boot.n = {B_R}, "
-              "progress = 'none')",
+              (f"set.seed(1); v <- roc.test(ra, rb, method = 'venkatraman', paired = FALSE, boot.n = {B_R}, "
+               "progress = 'none')"),
               "out('equal', c(v$statistic, v$p.value))"]
     for name, data in UNEQUAL.items():
         ya, sa, yb, sb = (r_vector(v) for v in data)
@@ -70,18 +70,20 @@ def _script() -> str:
     ya, sa, yb, sb = (r_vector(v) for v in UNEQUAL["u1"])
     lines += [f"ya <- {ya}; sa <- {sa}; yb <- {yb}; sb <- {sb}; mp <- pooled(ya, sa, yb, sb)",
               "R <- rank(sa, ties.method = 'first'); S <- rank(sb, ties.method = 'first')",
-              f"set.seed(2); ep <- sapply(seq_len({B_R}), pROC:::venkatraman.unpaired.permutation, R = R, S = S, "
-              "D1 = ya, D2 = yb, levels1 = c(0, 1), levels2 = c(0, 1), mp = mp, ties.method = 'first')",
+              (f"set.seed(2); ep <- sapply(seq_len({B_R}), pROC:::venkatraman.unpaired.permutation, R = R, S = S, "
+               "D1 = ya, D2 = yb, levels1 = c(0, 1), levels2 = c(0, 1), mp = mp, ties.method = 'first')"),
               "out('u1.p', mean(ep >= stat(ya, sa, yb, sb, mp)))"]
     for name, (y, a, b) in (("pilot", PILOT), ("small", SMALL)):
         lines += [f"y <- {r_vector(y)}",
                   f"ra <- roc(y, {r_vector(a)}, levels = c(0, 1), direction = '<', quiet = TRUE)",
                   f"rb <- roc(y, {r_vector(b)}, levels = c(0, 1), direction = '<', quiet = TRUE)",
                   "o <- function(...) power.roc.test(ra, rb, method = 'obuchowski', ...)",
-                  f"out('{name}.obuchowski', c(o()$power, o(power = 0.9)$ncases, o(power = 0.9, kappa = 2)$ncontrols, "
-                  "o(power = 0.9, sig.level = NULL)$sig.level, o(alternative = 'one.sided')$power))"]
-    lines += [f"set.seed(3); p <- power.roc.test(ra, rb, method = 'bootstrap', power = 0.9, boot.n = {B_R}, "
-              "progress = 'none')",
+                  (f"out('{name}.obuchowski', c(o()$power, o(power = 0.9)$ncases, "
+                   "o(power = 0.9, kappa = 2)$ncontrols, o(power = 0.9, sig.level = NULL)$sig.level, "
+                   "o(alternative = 'one.sided')$power))")]
+    # ra, rb: the last pilot's curves (SMALL)
+    lines += [(f"set.seed(3); p <- power.roc.test(ra, rb, method = 'bootstrap', power = 0.9, boot.n = {B_R}, "
+               "progress = 'none')"),
               "out('small.bootstrap', p$ncases)"]
     return "\n".join(lines)
 
