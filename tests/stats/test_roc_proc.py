@@ -235,8 +235,8 @@ def test_curve_path_and_errors():
         partial_auc([0, 1], [0.1, 0.2], bounds=(0.8, 0.8))
     with pytest.raises(InputError, match="below the diagonal"):
         partial_auc([0, 0, 1, 1], [0.9, 0.8, 0.1, 0.2], bounds=(1, 0.5), correct=True)
-    with pytest.raises(UsageError, match="paired"):
-        roc_test([0, 1], [0.1, 0.2], [0.3, 0.4], y_true_b=[0, 1], method="venkatraman")
+    with pytest.raises(UsageError, match="two-sided"):
+        roc_test([0, 1], [0.1, 0.2], [0.3, 0.4], y_true_b=[0, 1], method="venkatraman", alternative="less")
     with pytest.raises(UsageError, match="exactly one"):
         roc_power(auc=0.8, n_cases=10, power=0.8)
     with pytest.raises(InputError, match="finite"):

@@ -4,13 +4,14 @@ r"""Tests of two ROC curves and the power of an AUC test, as R's pROC defines th
   (each curve's DeLong variance, a t test with Welch–Satterthwaite degrees of freedom computed
   as pROC does, from the curves' total sizes); ``"bootstrap"``: the AUC difference over its
   bootstrap standard deviation, a z test (paired curves resampled together, stratified by
-  class); ``"venkatraman"``: Venkatraman & Begg's (1996) permutation test that the two paired
-  curves are equal at every operating point, not only in area.
+  class); ``"venkatraman"``: a permutation test that the two curves are equal at every operating
+  point, not only in area — paired (Venkatraman & Begg 1996) or unpaired (Venkatraman 2000); see
+  :mod:`._roc_venkatraman`.
 * :func:`roc_power` — power, sample size, detectable AUC or significance level of the test that
   one AUC differs from 0.5, with Obuchowski's binormal variance approximation (the constants of
   pROC's ``power.roc.test``); :func:`roc_power_difference` — the same for the difference of two
-  paired curves measured in a pilot, with DeLong's variances and covariance (pROC's
-  ``power.roc.test(roc1, roc2)``).
+  paired curves measured in a pilot, with DeLong's, Obuchowski's binormal or bootstrap variances
+  and covariance (pROC's ``power.roc.test(roc1, roc2, method = )``).
 
 Monte Carlo p-values are :math:`(1 + \#\{E^* \ge E\})/(1 + B)` (never 0; pROC reports
 :math:`\#\{E^* \ge E\}/B`); with numpy's generator they agree with pROC up to the Monte Carlo
@@ -24,7 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .roc import _auc_of_counts, _bootstrap, _check_resamples, _empirical_auc, _generator, _labels_scores
+from .roc import (_auc_of_counts, _bootstrap, _check_resamples, _curve_counts, _empirical_auc, _generator,
+                  _labels_scores)
 
 __all__ = ["ROCTest", "roc_test", "ROCPower", "roc_power", "roc_power_difference"]
 
@@ -99,24 +101,29 @@ def _paired_delong(y, sa, sb, alternative) -> ROCTest:
                    alternative=alternative)
 
 
+def _paired_bootstrap_aucs(y, sa, sb, n_resamples, stratified, rng) -> np.ndarray:
+    """(AUC a, AUC b) per resample of the examples, each carrying both scores (rows: resamples)."""
+    order = np.arange(y.size, dtype=np.float64)  # the example index as the "score": one count per example
+    distinct = [np.unique(scores, return_inverse=True) for scores in (sa, sb)]  # once, for every chunk
+
+    def both(negatives, positives):  # counts per example index
+        rows = negatives.shape[0]
+        out = np.empty((rows, 2))
+        for column, (values, inverse) in enumerate(distinct):
+            offsets = (np.arange(rows) * values.size)[:, None]
+            index = (inverse[None, :] + offsets).ravel()
+            neg = np.bincount(index, weights=negatives.ravel(), minlength=rows * values.size)
+            pos = np.bincount(index, weights=positives.ravel(), minlength=rows * values.size)
+            out[:, column] = _auc_of_counts(neg.reshape(rows, -1), pos.reshape(rows, -1))
+        return out
+
+    return _bootstrap(y, order, n_resamples, stratified, rng, both)
+
+
 def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_state, alternative) -> ROCTest:
     rng = _generator(random_state)
-    if paired:  # resample examples, each carrying both scores: the pair (a, b) as one "score" index
-        order = np.arange(ya.size, dtype=np.float64)
-        distinct = [np.unique(scores, return_inverse=True) for scores in (sa, sb)]  # once, for every chunk
-
-        def both(negatives, positives):  # counts per example index (the unique "scores" 0..n-1)
-            rows = negatives.shape[0]
-            out = np.empty((rows, 2))
-            for column, (values, inverse) in enumerate(distinct):
-                offsets = (np.arange(rows) * values.size)[:, None]
-                index = (inverse[None, :] + offsets).ravel()
-                neg = np.bincount(index, weights=negatives.ravel(), minlength=rows * values.size)
-                pos = np.bincount(index, weights=positives.ravel(), minlength=rows * values.size)
-                out[:, column] = _auc_of_counts(neg.reshape(rows, -1), pos.reshape(rows, -1))
-            return out
-
-        pairs = _bootstrap(ya, order, n_resamples, stratified, rng, both)
+    if paired:
+        pairs = _paired_bootstrap_aucs(ya, sa, sb, n_resamples, stratified, rng)
         differences = pairs[:, 0] - pairs[:, 1]
     else:
         a = _bootstrap(ya, sa, n_resamples, stratified, rng, _auc_of_counts)
@@ -133,49 +140,17 @@ def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_stat
                    alternative=alternative, n_resamples=int(n_resamples), seed=seed, exact=False)
 
 
-def _venkatraman_statistic(rank_a: np.ndarray, rank_b: np.ndarray, y: np.ndarray) -> np.ndarray:
-    r"""E per row: :math:`\sum_x |(FN_b + FP_b)(x) - (FN_a + FP_a)(x)|` over the rank cut-offs
-    x = 1..n, with FN(x) the positives ranked ≤ x and FP(x) the negatives ranked > x (ranks 1..n,
-    one row per permutation)."""
-    rows, n = rank_a.shape
-    signed = np.where(y, 1, -1)  # FN + FP at x = #neg + Σ_{rank ≤ x} (pos: +1, neg: -1)
-    errors = []
-    for ranks in (rank_a, rank_b):
-        at_rank = np.empty_like(ranks)
-        np.put_along_axis(at_rank, ranks - 1, np.broadcast_to(signed, ranks.shape), axis=1)
-        errors.append(np.cumsum(at_rank, axis=1))
-    return np.abs(errors[1] - errors[0]).sum(axis=1).astype(np.float64)
+def _venkatraman(ya, sa, yb, sb, paired, n_resamples, random_state) -> ROCTest:
+    from . import _roc_venkatraman
 
-
-def _ranks_first(values: np.ndarray) -> np.ndarray:
-    """Ranks 1..n per row, ties in order of appearance (R's ``ties.method = "first"``)."""
-    order = np.argsort(values, axis=-1, kind="stable")
-    ranks = np.empty_like(order)
-    np.put_along_axis(ranks, order, np.arange(1, values.shape[-1] + 1)[None, :].repeat(values.shape[0], 0), axis=-1)
-    return ranks
-
-
-def _venkatraman(y, sa, sb, n_resamples, random_state) -> ROCTest:
     rng = _generator(random_state)
-    rank_a = _ranks_first(sa[None, :])
-    rank_b = _ranks_first(sb[None, :])
-    observed = float(_venkatraman_statistic(rank_a, rank_b, y)[0])
-    n = y.size
-    chunk = max(1, min(n_resamples, 2_000_000 // n))
-    exceed = 0
-    for start in range(0, n_resamples, chunk):
-        rows = min(chunk, n_resamples - start)
-        # each example's two ranks exchanged with probability 1/2; ties of the exchanged ranks broken
-        # at random (a uniform jitter of ±0.5 before ranking again), as Venkatraman & Begg (1996)
-        swap = rng.random((rows, n)) < 0.5
-        ra = rank_a + rng.random((rows, n)) - 0.5
-        rb = rank_b + rng.random((rows, n)) - 0.5
-        new_a, new_b = np.where(swap, rb, ra), np.where(swap, ra, rb)
-        exceed += int(np.count_nonzero(_venkatraman_statistic(_ranks_first(new_a), _ranks_first(new_b), y)
-                                       >= observed))
+    if paired:
+        observed, exceed = _roc_venkatraman.paired(ya, sa, sb, n_resamples, rng)
+    else:
+        observed, exceed = _roc_venkatraman.unpaired(ya, sa, yb, sb, n_resamples, rng)
     seed = random_state if isinstance(random_state, (int, np.integer)) else None
-    return ROCTest("venkatraman", True, observed, (1 + exceed) / (1 + n_resamples), _empirical_auc(y, sa),
-                   _empirical_auc(y, sb), n_resamples=int(n_resamples), seed=seed, exact=False)
+    return ROCTest("venkatraman", paired, observed, (1 + exceed) / (1 + n_resamples), _empirical_auc(ya, sa),
+                   _empirical_auc(yb, sb), n_resamples=int(n_resamples), seed=seed, exact=False)
 
 
 def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delong", alternative: str = "two-sided",
@@ -183,8 +158,10 @@ def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delo
     """Compare two ROC curves: paired (both scores on the same examples, ``y_true_b`` None) or
     unpaired (``y_true_b`` gives the second curve's labels; its scores are ``y_score_b``).
 
-    ``method``: ``"delong"`` (default), ``"bootstrap"`` or ``"venkatraman"`` (paired only,
-    two-sided only, as in pROC). ``alternative``: ``"two-sided"``, ``"greater"`` (AUC a > AUC b)
+    ``method``: ``"delong"`` (default), ``"bootstrap"`` or ``"venkatraman"`` (two-sided only, as
+    in pROC; unpaired, the classes are mixed in the pooled proportion of positives, see
+    docs/roc-statistics.md). ``n_resamples`` and ``random_state``: the bootstrap's resamples or
+    Venkatraman's permutations. ``alternative``: ``"two-sided"``, ``"greater"`` (AUC a > AUC b)
     or ``"less"``.
 
     >>> result = roc_test([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], [0.2, 0.1, 0.3, 0.9, 0.5, 0.4])
@@ -199,11 +176,9 @@ def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delo
     ya, sa = _labels_scores(y_true, y_score_a, name="y_score_a")
     yb, sb = _labels_scores(y_true if paired else y_true_b, y_score_b, name="y_score_b")
     if method == "venkatraman":
-        if not paired:
-            raise UsageError("Venkatraman's test is implemented for paired curves only (y_true_b must be None)")
         if alternative != "two-sided":
             raise UsageError("Venkatraman's test is two-sided only")
-        return _venkatraman(ya, sa, sb, _check_resamples(n_resamples), random_state)
+        return _venkatraman(ya, sa, yb, sb, paired, _check_resamples(n_resamples), random_state)
     if method == "bootstrap":
         return _bootstrap_test(ya, sa, yb, sb, paired, _check_resamples(n_resamples), bool(stratified), random_state,
                                alternative)
@@ -225,6 +200,8 @@ class ROCPower:
     power: float
     alternative: str
     method: str = "Obuchowski (binormal variance approximation)"
+    n_resamples: "int | None" = None  # the bootstrap's resamples (roc_power_difference(method="bootstrap"))
+    seed: "int | None" = None
 
 
 _V0 = 0.0792  # the variance of the AUC under H0 (AUC 0.5), per case, with kappa = 1: Obuchowski's constant
@@ -315,21 +292,87 @@ def roc_power(*, auc: "float | None" = None, n_cases: "float | None" = None, n_c
     return ROCPower(float(auc), float(n_cases), float(n_controls), float(sig_level), float(power), alternative)
 
 
+_POWER_METHODS = {
+    "delong": "paired AUC difference, DeLong variances (Obuchowski & McClish 1997)",
+    "obuchowski": "paired AUC difference, Obuchowski's binormal variances (Obuchowski & McClish 1997)",
+    "bootstrap": "paired AUC difference, bootstrap variances (Obuchowski & McClish 1997)",
+}
+
+
+def _binormal(y: np.ndarray, s: np.ndarray) -> tuple[float, float]:
+    r"""pROC's binormal parameters of a curve (``smooth(method = "binormal")``): the intercept A
+    and slope B of the least-squares line :math:`\Phi^{-1}(sp) = A + B\,\Phi^{-1}(se)` through the
+    curve's points (one per distinct score) where both are finite."""
+    from scipy.special import ndtri
+
+    _, negatives, positives = _curve_counts(y, s)
+    specificity = np.cumsum(negatives) / negatives.sum()
+    sensitivity = (positives.sum() - np.cumsum(positives)) / positives.sum()
+    with np.errstate(divide="ignore"):
+        qsp, qse = ndtri(specificity), ndtri(sensitivity)
+    finite = np.isfinite(qsp) & np.isfinite(qse)
+    qsp, qse = qsp[finite], qse[finite]
+    if qse.size < 2 or not np.ptp(qse) > 0:
+        raise InputError(f"Obuchowski's binormal variance needs a curve with at least two points strictly inside "
+                         f"the unit square, found {qse.size}", field="y_score")
+    centred = qse - qse.mean()
+    slope = float(centred @ (qsp - qsp.mean()) / (centred @ centred))
+    return float(qsp.mean() - slope * qse.mean()), slope
+
+
+def _obuchowski_terms(a: float, b: float) -> tuple[float, float]:
+    """Obuchowski's (1997) f and g of a binormal curve (full AUC): the AUC's derivatives in A and B."""
+    e1 = np.exp(-a * a / (2 * (1 + b * b)))
+    e2 = 1 + b * b
+    return e1 * (2 * np.pi * e2) ** -0.5, -e1 * a * b * (2 * np.pi * e2 ** 3) ** -0.5
+
+
+def _obuchowski_covvar(y, a, b) -> tuple[float, float, float]:
+    r"""Per-case variances of the two AUCs and their covariance under Obuchowski & McClish's (1997)
+    binormal model, with pROC's parameters: :math:`V = f^2(1 + B^2/\kappa + A^2/2) +
+    g^2 B^2 (1 + \kappa)/(2\kappa)` and the covariance with the correlations of the scores among
+    the positives (:math:`r_a`) and among the negatives (:math:`r_n`)."""
+    kappa = int((~y).sum()) / int(y.sum())
+    (a1, b1), (a2, b2) = _binormal(y, a), _binormal(y, b)
+    (f1, g1), (f2, g2) = _obuchowski_terms(a1, b1), _obuchowski_terms(a2, b2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ra, rn = (float(np.corrcoef(a[mask], b[mask])[0, 1]) for mask in (y, ~y))
+    if not (np.isfinite(ra) and np.isfinite(rn)):
+        raise InputError("Obuchowski's covariance needs scores that vary within each class in both curves",
+                         field="y_score")
+
+    def variance(f, g, a_, b_):
+        return f * f * (1 + b_ * b_ / kappa + a_ * a_ / 2) + g * g * b_ * b_ * (1 + kappa) / (2 * kappa)
+
+    covariance = (f1 * f2 * (ra + rn * b1 * b2 / kappa + ra * ra * a1 * a2 / 2)
+                  + g1 * g2 * (b1 * b2 * (rn * rn + kappa * ra * ra) / (2 * kappa))
+                  + f1 * g2 * (ra * ra * a1 * b2 / 2) + f2 * g1 * (ra * ra * a2 * b1 / 2))
+    return variance(f1, g1, a1, b1), variance(f2, g2, a2, b2), float(covariance)
+
+
 def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | None" = 0.05,
                          power: "float | None" = None, kappa: "float | None" = None,
-                         alternative: str = "two-sided") -> ROCPower:
+                         alternative: str = "two-sided", method: str = "delong", n_resamples: int = 2000,
+                         stratified: bool = True, random_state=None) -> ROCPower:
     r"""Power of the paired comparison of two AUCs, sized from a pilot (both scores on the same
     examples): solve for ``power`` (at the pilot's size), ``sig_level``, or, with both given, the
     number of cases (``n_controls = kappa · n_cases``; kappa defaults to the pilot's ratio).
 
-    With DeLong's variances :math:`V_a, V_b` and covariance :math:`C` of the pilot scaled by its
-    number of cases, :math:`\delta = AUC_a - AUC_b`, :math:`V_0 = 2V_a - 2C` (under H0 the two
-    curves alike) and :math:`V_A = V_a + V_b - 2C`:
-    :math:`n = (z_\alpha\sqrt{V_0} + z_\beta\sqrt{V_A})^2/\delta^2` — pROC's
-    ``power.roc.test(roc1, roc2, method = "delong")`` (Obuchowski & McClish 1997).
+    With the per-case variances :math:`V_a, V_b` and covariance :math:`C` of the two AUCs,
+    :math:`\delta = AUC_a - AUC_b` (the pilot's empirical AUCs), :math:`V_0 = 2V_a - 2C` (under H0
+    the two curves alike) and :math:`V_A = V_a + V_b - 2C`:
+    :math:`n = (z_\alpha\sqrt{V_0} + z_\beta\sqrt{V_A})^2/\delta^2` (Obuchowski & McClish 1997) —
+    pROC's ``power.roc.test(roc1, roc2, method = )``. ``method`` says where the (co)variances come
+    from: ``"delong"`` (default; DeLong et al. 1988, the pilot's placements), ``"obuchowski"``
+    (the binormal model's closed form, with pROC's binormal fit of each curve and the
+    correlations of the two scores within each class) or ``"bootstrap"`` (the sample variances
+    and covariance of ``n_resamples`` paired resamples of the pilot, stratified by class unless
+    ``stratified=False``; Monte Carlo, ``random_state`` seeds it).
     """
     from .intervals import delong_covariance
 
+    if method not in _POWER_METHODS:
+        raise UsageError(f"method: expected one of {', '.join(_POWER_METHODS)}, found {method!r}")
     if alternative not in ("two-sided", "one-sided"):
         raise UsageError(f"alternative: expected 'two-sided' or 'one-sided', found {alternative!r}")
     for name, value in (("sig_level", sig_level), ("power", power)):
@@ -337,6 +380,9 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
             raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r}")
     if (sig_level is None) + (power is None) > 1:
         raise UsageError("at most one of sig_level and power may be None")
+    if method == "bootstrap":
+        n_resamples = _check_resamples(n_resamples)
+        rng = _generator(random_state)
     y, a = _labels_scores(y_true, y_score_a, name="y_score_a")
     _, b = _labels_scores(y_true, y_score_b, name="y_score_b")
     cases, controls = int(y.sum()), int((~y).sum())
@@ -344,12 +390,23 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
         kappa = controls / cases
     elif not (isinstance(kappa, (int, float, np.floating)) and float(kappa) > 0):
         raise UsageError(f"kappa: expected a positive number, found {kappa!r}")
-    aucs, cov = delong_covariance(y, np.stack([a, b]))
-    delta = float(aucs[0] - aucs[1])
+    delta = _empirical_auc(y, a) - _empirical_auc(y, b)
     if delta == 0:
         raise InputError("the pilot's two AUCs are equal: no difference to power a test for", field="y_score_b")
-    v0 = (2 * cov[0, 0] - 2 * cov[0, 1]) * cases
-    va = (cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]) * cases
+    if method == "delong":
+        _, cov = delong_covariance(y, np.stack([a, b]))
+        var_a, var_b, cov_ab = cov[0, 0] * cases, cov[1, 1] * cases, cov[0, 1] * cases
+    elif method == "obuchowski":
+        var_a, var_b, cov_ab = _obuchowski_covvar(y, a, b)
+    else:
+        pairs = _paired_bootstrap_aucs(y, a, b, n_resamples, bool(stratified), rng)
+        cov = np.cov(pairs, rowvar=False, ddof=1)
+        var_a, var_b, cov_ab = cov[0, 0] * cases, cov[1, 1] * cases, cov[0, 1] * cases
+    v0 = 2 * var_a - 2 * cov_ab
+    va = var_a + var_b - 2 * cov_ab
+    if not (v0 > 0 and va > 0):
+        raise InputError(f"the variance of the AUC difference is not positive (V0 = {v0!r}, VA = {va!r}): no power "
+                         "analysis", field="y_score_b")
     half = 2.0 if alternative == "two-sided" else 1.0
     n_cases, n_controls = float(cases), float(controls)
     if power is None:
@@ -361,5 +418,7 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
     else:
         n_cases = (_norm_ppf(1 - sig_level / half) * np.sqrt(v0) + _norm_ppf(power) * np.sqrt(va)) ** 2 / delta ** 2
         n_controls = float(kappa) * n_cases
-    return ROCPower(float(aucs[0] - aucs[1]), n_cases, n_controls, float(sig_level), float(power), alternative,
-                    method="paired AUC difference, DeLong variances (Obuchowski & McClish 1997)")
+    resampled = method == "bootstrap"
+    seed = random_state if resampled and isinstance(random_state, (int, np.integer)) else None
+    return ROCPower(float(delta), n_cases, n_controls, float(sig_level), float(power), alternative,
+                    method=_POWER_METHODS[method], n_resamples=n_resamples if resampled else None, seed=seed)
