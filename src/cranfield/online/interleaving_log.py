@@ -86,7 +86,7 @@ def interleaving_from_log(log, *, method: str = "team_draft", runs=None, depth: 
         raise UsageError(f"tau: expected a positive number, found {tau!r}")
     if runs is None and method not in TEAM_METHODS:
         raise UsageError(f"method {method!r} credits clicks by each document's rank in the runs: give the two "
-                         "runs of the experiment (runs=)")
+                         "runs of the experiment (runs=; on the command line RUN_A RUN_B)")
     columns, name, first = read_click_table(log)
     t = parse_click_table(columns, source=name, first_line=first, with_team=True)
     if t["team"] is None and method in TEAM_METHODS:
@@ -149,7 +149,7 @@ def _no_repeats(docs, line, doc_ids, source) -> None:
         at = np.argwhere(twice)[np.argmin(later[twice])]
         d = int(ordered[at[0], at[1] + 1])
         lines = sorted(int(v) for v in line[at[0]][docs[at[0]] == d])
-        raise InputError(f"document {doc_ids[d]!r} is shown twice in one impression (also on line {lines[0]}); an "
+        raise InputError(f"document {str(doc_ids[d])!r} is shown twice in one impression (also on line {lines[0]}); an "
                          "interleaved list shows each document once", source=source, line=lines[-1], field="doc")
 
 
@@ -168,7 +168,7 @@ def _team_index(t: dict, names: tuple, source: str, from_runs: bool) -> np.ndarr
     if unknown.any():
         rows = np.flatnonzero(unknown)
         i = int(rows[np.argmin(t["line"][rows])])
-        raise InputError(f"team {ids[t['team'][i]]!r} is not one of the runs ({', '.join(names)})", source=source,
+        raise InputError(f"team {str(ids[t['team'][i]])!r} is not one of the runs ({', '.join(names)})", source=source,
                          line=int(t["line"][i]), field="team")
     return per_row
 
@@ -197,7 +197,7 @@ def _rows_of_runs(lists: RankedLists, query_ids, docs, doc_ids, line, source):
     missing = np.ones(len(query_ids), bool) if not len(q_order) else lists.query_ids[rows] != query_ids
     if missing.any():
         i = int(np.flatnonzero(missing)[np.argmin(line[missing, 0])])
-        raise InputError(f"query {query_ids[i]!r} is not among the runs' queries", source=source, line=int(line[i, 0]),
+        raise InputError(f"query {str(query_ids[i])!r} is not among the runs' queries", source=source, line=int(line[i, 0]),
                          field="query")
     d_order = np.argsort(lists.doc_ids)
     if len(d_order):
@@ -221,13 +221,13 @@ def _check_consistent(method, docs, teams, ranks, line, doc_ids, query_ids, name
                "for query {query!r}"
     if method in ("balanced", "probabilistic"):
         nowhere = shown & (ranks == 0).all(axis=0)
-        if nowhere.any() and (not bad.any() or line[nowhere].min() < line[bad].min()):
+        if nowhere.any() and (not bad.any() or line[nowhere].min() <= line[bad].min()):
             bad, field = nowhere, "doc"
             what = "document {doc!r} is in neither run's top {depth} for query {query!r}"
     if bad.any():
         i, j = np.argwhere(bad)[np.argmin(line[bad])]
         team = names[teams[i, j]] if teams[i, j] >= 0 else None
-        raise InputError(what.format(team=team, doc=doc_ids[docs[i, j]], depth=depth, query=query_ids[i]) +
+        raise InputError(what.format(team=team, doc=str(doc_ids[docs[i, j]]), depth=depth, query=str(query_ids[i])) +
                          f"; the interleaved lists show only documents of the runs (are runs and depth={depth} those "
                          "of the experiment?)", source=source, line=int(line[i, j]), field=field)
 
