@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cranfield.cli
 from cranfield.errors import InputError, UsageError
@@ -24,10 +26,6 @@ from cranfield.online.interleaving import (
 )
 from cranfield.online.interleaving_log import interleaving_from_log
 from cranfield.online.simulation import simulate_clicks
-
-hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 DEPTH = 6
 METHOD_RUNS = {"team_draft": 2, "balanced": 2, "probabilistic": 2, "multileave": 3}
@@ -98,10 +96,10 @@ def test_round_trip_csv_parquet_library_and_cli(method, tmp_path, capsys):
     frame.sample(frac=1.0, random_state=1).to_parquet(tmp_path / "log.parquet", index=False)  # rows shuffled
     runs = [str(tmp_path / f"{name}.run") for name in lists.names]
     for path in ("log.csv", "log.parquet"):
-        for given in (None, runs, lists):
-            if given is None and method in ("balanced", "probabilistic"):
+        for run_lists in (None, runs, lists):
+            if run_lists is None and method in ("balanced", "probabilistic"):
                 continue
-            got, clicked = interleaving_from_log(tmp_path / path, method=method, runs=given, depth=DEPTH)
+            got, clicked = interleaving_from_log(tmp_path / path, method=method, runs=run_lists, depth=DEPTH)
             assert got.names == il.names and got.method == method
             _same_interleaving(got, clicked, il, clicks)
         argv = ["online", "interleave", "--clicks", str(tmp_path / path), "--method", method, "--depth", str(DEPTH),

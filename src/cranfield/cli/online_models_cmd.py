@@ -121,7 +121,7 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
     lists = ranked_lists(list(runs), depth=depth)
     if qrels is None:
         if given & {"per", "plot", "model", "impressions"}:
-            raise UsageError(f"--{sorted(given & {'per', 'plot', 'model', 'impressions'})[0]} applies with --qrels or "
+            raise UsageError(f"--{min(given & {'per', 'plot', 'model', 'impressions'})} applies with --qrels or "
                              "--clicks")
         il = make(lists, method=method, length=length, seed=seed, tau=tau)
         shown = il.docs >= 0
