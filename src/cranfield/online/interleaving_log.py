@@ -183,9 +183,10 @@ def _check_count_of_runs(method: str, names: tuple, source: str, *, from_runs: b
                                                             "; give the runs to name both"), source=source,
                          field="team")
     if m < 2:
-        raise (UsageError if from_runs else InputError)(
-            f"multileaving compares two runs or more, found {m} ({', '.join(names)})",
-            **({} if from_runs else {"source": source, "field": "team"}))
+        message = f"multileaving compares two runs or more, found {m} ({', '.join(names)})"
+        if from_runs:
+            raise UsageError(message)
+        raise InputError(f"{message} in the team column", source=source, field="team")
 
 
 def _rows_of_runs(lists: RankedLists, query_ids, docs, doc_ids, line, source):
