@@ -58,7 +58,7 @@ def _save_plot(figure, path: str | None) -> None:
 # ------------------------------------------------------------------------------- interleave
 
 @click.command("interleave", context_settings=CONTEXT)
-@click.argument("runs", nargs=-1, required=True, metavar="RUN_A RUN_B [RUN...]")
+@click.argument("runs", nargs=-1, required=False, metavar="RUN_A RUN_B [RUN...]")
 @click.option("--method", type=click.Choice(("team_draft", "balanced", "probabilistic", "multileave")),
               default="team_draft", show_default=True, help="Interleaving method (multileave: three runs or more).")
 @click.option("--depth", type=int, default=10, show_default=True, help="Documents taken from each run per query.")
@@ -66,17 +66,28 @@ def _save_plot(figure, path: str | None) -> None:
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (the same seed, the same lists).")
 @click.option("--qrels", metavar="FILE", default=None,
               help="Simulate clicks from these judgments (click model --model) and report who wins.")
+@click.option("--clicks", metavar="FILE", default=None,
+              help="Score a logged experiment: the interleaved lists shown and their clicks (a click log, CSV/TSV/"
+                   "Parquet, with a team column for team_draft and multileave). RUNs optional for team methods.")
 @click.option("--model", type=click.Choice(("pbm", "cascade", "dcm", "ubm", "dbn")), default="cascade",
               show_default=True, help="Click model of the simulated users (with --qrels).")
 @click.option("--impressions", type=int, default=None,
               help="With --qrels: simulated impressions, queries drawn uniformly. Default: each query once.")
-@click.option("--plot", "plot", metavar="FILE", default=None, help="With --qrels: write the outcome plot here.")
+@click.option("--per", type=click.Choice(("impression", "query")), default="impression", show_default=True,
+              help="With --qrels or --clicks: the unit of wins and losses (query: the sign of its impressions' "
+                   "outcomes summed).")
+@click.option("--tau", type=float, default=3.0, show_default=True,
+              help="Softmax exponent of probabilistic interleaving (that of the experiment).")
+@click.option("--plot", "plot", metavar="FILE", default=None,
+              help="With --qrels or --clicks: write the outcome plot here.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically).")
-def interleave(runs, method, depth, length, seed, qrels, model, impressions, plot, fmt, output):
+def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressions, per, tau, plot, fmt, output):
     """Interleave RUNS query by query and print the interleaved lists with the run (team) of
-    each document; with --qrels, simulate users clicking them and print wins, ties and losses,
-    Δ_AB with a bootstrap interval and the sign test (docs/online-models.md).
+    each document; with --qrels, simulate users clicking them; with --clicks, score a logged
+    experiment (the lists users saw, each result's team, their clicks). Both print wins, ties
+    and losses, Δ_AB with a bootstrap interval and the sign test, and for three runs or more
+    the multileaving preference matrix (docs/online-models.md).
 
     \b
     Examples:
@@ -84,21 +95,35 @@ def interleave(runs, method, depth, length, seed, qrels, model, impressions, plo
       cranfield online interleave a.run b.run --method probabilistic --seed 7
       cranfield online interleave a.run b.run --qrels qrels.txt --model cascade --impressions 5000 --plot out.png
       cranfield online interleave a.run b.run c.run --method multileave --qrels qrels.txt
+      cranfield online interleave --clicks experiment.csv --per query -f json -o outcome.json
+      cranfield online interleave --clicks experiment.parquet --method probabilistic a.run b.run --depth 10
     """
     import numpy as np
 
     from ..online.interleaving import interleave as make
-    from ..online.interleaving import (
-        interleaving_credit,
-        interleaving_outcome,
-        multileaving_preferences,
-        ranked_lists,
-    )
-    from ..io.tables import Table
+    from ..online.interleaving import ranked_lists
+    from ..report.tables import Table
 
+    given = _explicit(("model", "impressions", "length", "per", "tau", "plot"))
+    if "tau" in given and method != "probabilistic":
+        raise UsageError("--tau applies to --method probabilistic")
+    if clicks is not None:
+        clash = ["--qrels"] * (qrels is not None) + [f"--{name}" for name in ("model", "impressions", "length")
+                                                     if name in given]
+        if clash:
+            raise UsageError(f"--clicks scores the logged lists and clicks; {clash[0]} does not apply (it "
+                             "simulates them)")
+        _score_log(clicks, runs, method=method, depth=depth, tau=tau, per=per, seed=seed, plot=plot, fmt=fmt,
+                   output=output)
+        return
+    if len(runs) < 2:
+        raise UsageError(f"expected RUN_A RUN_B (two runs or more to interleave), found {len(runs)}; or --clicks LOG")
     lists = ranked_lists(list(runs), depth=depth)
     if qrels is None:
-        il = make(lists, method=method, length=length, seed=seed)
+        if given & {"per", "plot", "model", "impressions"}:
+            raise UsageError(f"--{min(given & {'per', 'plot', 'model', 'impressions'})} applies with --qrels or "
+                             "--clicks")
+        il = make(lists, method=method, length=length, seed=seed, tau=tau)
         shown = il.docs >= 0
         q, pos = np.nonzero(shown)
         table = Table(["query", "position", "doc", "run"],
@@ -110,6 +135,7 @@ def interleave(runs, method, depth, length, seed, qrels, model, impressions, plo
                     "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
         _emit([table], document, fmt, output)
         return
+    from ..online.interleaving import interleaving_credit
     from ..online.simulation import (
         _grades,
         _lookup_grades,
@@ -121,30 +147,70 @@ def interleave(runs, method, depth, length, seed, qrels, model, impressions, plo
     n_q = len(lists.query_ids)
     rows = np.arange(n_q) if impressions is None else rng.integers(0, n_q, impressions)
     grades = _grades(qrels, lists)
-    il = make(lists.take(rows), method=method, length=length, seed=rng)
+    il = make(lists.take(rows), method=method, length=length, seed=rng, tau=tau)
     grade = np.where(il.docs >= 0, _lookup_grades(il, grades, rows), np.nan)
-    clicks = simulate_clicks(grade_attractiveness(grade, max_grade=int(np.nanmax(grades, initial=1))), model=model,
-                             seed=rng)
-    credit = interleaving_credit(il, clicks)
+    clicked = simulate_clicks(grade_attractiveness(grade, max_grade=int(np.nanmax(grades, initial=1))), model=model,
+                              seed=rng)
     settings = {**il.settings, "seed": seed, "runs": list(il.names), "click_model": model, "impressions": len(rows)}
-    if len(il.names) > 2:
+    _report(il, interleaving_credit(il, clicked), settings, per=per, seed=seed, plot=plot, fmt=fmt, output=output,
+            title=f"{method} interleaving with simulated {model} users ({len(rows)} impressions)")
+
+
+def _explicit(names) -> set:
+    """The options among ``names`` given on the command line (not left at their default)."""
+    from click.core import ParameterSource
+
+    context = click.get_current_context()
+    return {name for name in names if context.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)}
+
+
+def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output) -> None:
+    from ..online.interleaving import interleaving_credit
+    from ..online.interleaving_log import interleaving_from_log
+
+    if len(runs) == 1:
+        raise UsageError("expected no run (team methods: the log's team column) or the runs of the experiment, "
+                         "found one")
+    il, clicked = interleaving_from_log(clicks, method=method, runs=list(runs) or None, depth=depth, tau=tau)
+    n = il.docs.shape[0]
+    _report(il, interleaving_credit(il, clicked), {**il.settings, "seed": seed}, per=per, seed=seed, plot=plot,
+            fmt=fmt, output=output, title=f"{method} interleaving, logged clicks ({n} impressions)")
+
+
+def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: str) -> None:
+    """Wins, ties, losses and Δ of each pair of runs (one row for two runs), and for three runs
+    or more the multileaving preference matrix."""
+    from ..online.interleaving import interleaving_outcome, multileaving_preferences
+    from ..report.tables import Table
+
+    groups = il.query_ids if per == "query" else None
+    settings = {**settings, "per": per}
+    names = list(il.names)
+    outcomes, rows = [], []
+    for i in range(len(names)):  # pairs of runs
+        for j in range(i + 1, len(names)):
+            out = interleaving_outcome(credit[:, [i, j]], groups=groups, seed=seed)
+            outcomes.append({"A": names[i], "B": names[j], **out})
+            rows.append([names[i], names[j], out["wins"], out["ties"], out["losses"], out["delta"], out["ci_low"],
+                         out["ci_high"], out["p_value"]])
+    test = outcomes[0]["settings"]["test"]
+    tables = [Table(["A", "B", "wins", "ties", "losses", "delta", "ci_low", "ci_high", "p_value"], rows,
+                    title=title + (", per query" if per == "query" else ""),
+                    notes=[f"Δ_AB = (wins + ties/2)/n − 1/2; {test}"])]
+    if len(names) > 2:
         prefs = multileaving_preferences(credit)
-        table = Table(["run", *il.names], [[a, *prefs[i].tolist()] for i, a in enumerate(il.names)],
-                      title="Multileaving preferences (row over column; > 0: row preferred)")
-        _emit([table], {"preferences": prefs, "runs": il.names, "settings": settings}, fmt, output)
-        return
-    out = interleaving_outcome(credit, seed=seed)
-    a, b = il.names
-    table = Table(["A", "B", "wins", "ties", "losses", "delta", "ci_low", "ci_high", "p_value"],
-                  [[a, b, out["wins"], out["ties"], out["losses"], out["delta"], out["ci_low"], out["ci_high"],
-                    out["p_value"]]], title=f"{method} interleaving with simulated {model} users ({len(rows)} "
-                                            "impressions)", notes=[f"Δ_AB = (wins + ties/2)/n − 1/2; "
-                                                                   f"{out['settings']['test']}"])
-    _emit([table], {**out, "runs": [a, b], "settings": {**out["settings"], **settings}}, fmt, output)
+        tables.insert(0, Table(["run", *names], [[a, *prefs[i].tolist()] for i, a in enumerate(names)],
+                               title="Multileaving preferences (row over column; > 0: row preferred)"))
+        document = {"preferences": prefs, "runs": names, "outcomes": outcomes, "settings": settings}
+    else:
+        out = outcomes[0]
+        document = {**{k: v for k, v in out.items() if k not in ("A", "B")}, "runs": names,
+                    "settings": {**out["settings"], **settings}}
+    _emit(tables, document, fmt, output)
     if plot:
         from ..plots.online_models import interleaving_outcome_plot
 
-        _save_plot(interleaving_outcome_plot({f"{a} vs {b}": out}), plot)
+        _save_plot(interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes}), plot)
 
 
 # ------------------------------------------------------------------------------- click-model

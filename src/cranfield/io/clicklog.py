@@ -20,12 +20,17 @@ dwell         no        seconds on the clicked document, a finite number ≥ 0; 
 variant       no        the experiment arm (bucket) of the impression; default ``all``
 user          no        user id
 session       no        session id (several impressions)
+team          no [2]    interleaving: the run (team) credited with the shown document (an id)
 ============  ========  =====================================================================
 
 [1] without an ``impression`` column, ``session`` is the impression id (one result page per
 session). Ids are taken as written: text or integers (an integer is its decimal text), not
 empty, no whitespace (the rules of :mod:`cranfield.io.values`, shared with qrels and runs).
 Another column name is an error (a misspelt ``dwel`` must not be ignored silently).
+
+[2] a log of an interleaving experiment (the interleaved lists shown, see
+:mod:`cranfield.online.interleaving_log`); required by team-based scoring. When the column exists,
+every row names its team, clicked or not (a result shown was contributed by some run).
 
 Text (CSV; TSV for ``.tsv``/``.tab``/``.txt``) has a header line; every known column is read as
 text and parsed here: ``rank`` is ASCII digits, numbers are decimal (``12``, ``-1.5``,
@@ -57,8 +62,9 @@ from ..errors import InputError, UsageError
 
 __all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "read_covariate_table", "DEFAULT_VARIANT"]
 
-ID_COLUMNS = ("impression", "query", "doc", "variant", "user", "session")
-COLUMNS = ("impression", "query", "rank", "doc", "clicked", "timestamp", "dwell", "variant", "user", "session")
+ID_COLUMNS = ("impression", "query", "doc", "variant", "user", "session", "team")
+COLUMNS = ("impression", "query", "rank", "doc", "clicked", "timestamp", "dwell", "variant", "user", "session",
+           "team")
 DEFAULT_VARIANT = "all"
 _NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 _RANK = "a rank (a whole number >= 1)"
@@ -414,12 +420,13 @@ def _dictionary_codes(values, source: str, field: str, first: int):
 
 # ------------------------------------------------------------------------------------ the table
 def parse_click_table(columns: dict, *, source: str = "click log", first_line: int = 1,
-                      expected_variants=None) -> dict:
+                      expected_variants=None, with_team: bool = False) -> dict:
     """The canonical columns of a click log (see the module docstring), sorted by impression then
-    rank: ``impression``, ``query``, ``doc``, ``variant``, ``user``, ``session`` as int64 codes
-    with ``<name>_ids`` (``user``/``session`` None when absent), ``rank`` int64, ``clicked`` bool,
-    ``dwell`` / ``timestamp`` float64 or None, ``line`` (each row's line in the input) and
-    ``impression_offsets``."""
+    rank: ``impression``, ``query``, ``doc``, ``variant``, ``user``, ``session``, ``team`` as int64
+    codes with ``<name>_ids`` (``user``/``session``/``team`` None when absent), ``rank`` int64,
+    ``clicked`` bool, ``dwell`` / ``timestamp`` float64 or None, ``line`` (each row's line in the
+    input) and ``impression_offsets``. A ``team`` column is always checked, and returned (``team`` /
+    ``team_ids``) only ``with_team`` (interleaving logs; a :class:`ClickLog` has no team)."""
     if not isinstance(columns, dict):
         raise UsageError(f"columns: expected a dict of column name -> values, found {type(columns).__name__}")
     names = list(columns)
@@ -452,7 +459,10 @@ def parse_click_table(columns: dict, *, source: str = "click log", first_line: i
     out["timestamp"] = _numbers(columns["timestamp"], source, "timestamp", first_line, allow_missing=False) \
         if "timestamp" in columns else None
     _check_rows(out, source, first_line, n, expected_variants)
-    return _sorted(out, source, first_line, n)
+    out = _sorted(out, source, first_line, n)
+    if not with_team:
+        del out["team"], out["team_ids"]
+    return out
 
 
 def _first_of_group(groups: np.ndarray, values: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
@@ -542,7 +552,7 @@ def _sorted(out: dict, source: str, first: int, n: int) -> dict:
     if order is None:
         order = np.arange(n, dtype=np.int64)
     else:
-        for name in ("impression", "query", "doc", "variant", "user", "session", "rank", "clicked", "dwell",
+        for name in ("impression", "query", "doc", "variant", "user", "session", "team", "rank", "clicked", "dwell",
                      "timestamp"):
             if out[name] is not None:
                 out[name] = out[name][order]

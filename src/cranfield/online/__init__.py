@@ -27,6 +27,7 @@ from .power import (effect_size_from_means, effect_size_from_proportions, minimu
 _LAZY: dict[str, str] = {
     **{name: "interleaving" for name in ("interleave", "interleaving_credit", "interleaving_outcome",
                                          "multileaving_preferences", "ranked_lists", "sign_test_pvalue")},
+    "interleaving_from_log": "interleaving_log",
     **{name: "click_models" for name in ("ClickModel", "fit_click_model", "fit_click_model_dask",
                                          "evaluate_click_model", "inferred_relevance", "write_inferred_qrels")},
     **{name: "simulation" for name in ("simulate_clicks", "simulate_log", "simulate_experiment",

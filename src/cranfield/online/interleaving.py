@@ -157,13 +157,21 @@ def interleave(lists: RankedLists, *, method: str = "team_draft", length: int | 
         _balanced(lists.docs, docs, teams, rng)
     else:
         probability = _probabilistic(lists.docs, docs, teams, rng, float(tau))
-    ranks = np.zeros((m, n, length), dtype=np.int64)
-    for i in range(m):  # rank of each shown document in each run (a loop over runs)
-        hit = (docs[:, :, None] == lists.docs[i][:, None, :]) & (docs[:, :, None] >= 0)
-        ranks[i] = np.where(hit.any(axis=2), hit.argmax(axis=2) + 1, 0)
+    ranks = _shown_ranks(docs, lists.docs)
     return Interleaving(method, docs, teams, ranks, lists.query_ids, lists.doc_ids, lists.names, probability,
                         {"method": method, "length": length, "seed": seed if not isinstance(seed, np.random.Generator)
                          else "generator", "tau": tau if method == "probabilistic" else None})
+
+
+def _shown_ranks(docs: np.ndarray, lists: np.ndarray) -> np.ndarray:
+    """(m, n, length): the rank of each shown document (``docs`` (n, length), -1 empty) in each
+    run of ``lists`` (m, n, depth); 0 where the run does not list it."""
+    m, n, length = lists.shape[0], docs.shape[0], docs.shape[1]
+    ranks = np.zeros((m, n, length), dtype=np.int64)
+    for i in range(m):  # a loop over runs
+        hit = (docs[:, :, None] == lists[i][:, None, :]) & (docs[:, :, None] >= 0)
+        ranks[i] = np.where(hit.any(axis=2), hit.argmax(axis=2) + 1, 0)
+    return ranks
 
 
 def _team_draft(lists, docs, teams, rng) -> None:
@@ -231,8 +239,22 @@ def _probabilistic(lists, docs, teams, rng, tau) -> np.ndarray:
         docs[active, position] = doc[active]
         teams[active, position] = team[active]
         hit = (lists == doc[None, :, None]) & active[None, :, None]
-        chosen[:, :, position] = np.where(mass > 0, (hit * weight).sum(axis=2) / np.where(mass > 0, mass, 1), 0)
+        chosen[:, :, position] = _pick_probability(hit, mass, weight)
         available &= ~hit
+    return _team_posterior(chosen)
+
+
+def _pick_probability(hit: np.ndarray, mass: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    """(2, n): P(the document ``hit`` marks in each run's list | that run picks this position),
+    the softmax weight of its rank over ``mass``, the weight of the run's documents not yet
+    shown (0 when the run has none). Shared by the generator and by the scoring of logged lists
+    (:mod:`.interleaving_log`) so that both compute the same floating-point numbers."""
+    return np.where(mass > 0, (hit * weight).sum(axis=2) / np.where(mass > 0, mass, 1), 0)
+
+
+def _team_posterior(chosen: np.ndarray) -> np.ndarray:
+    """P(team A | list) per position from the pick probabilities ``chosen`` (2, n, length): the
+    runs' coins are fair and independent per position, so the posterior factorises."""
     total = chosen[0] + chosen[1]
     return np.where(total > 0, chosen[0] / np.where(total > 0, total, 1), 0.0)
 
