@@ -102,7 +102,7 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
 
     from ..online.interleaving import interleave as make
     from ..online.interleaving import ranked_lists
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     given = _explicit(("model", "impressions", "length", "per", "tau", "plot"))
     if "tau" in given and method != "probabilistic":
@@ -181,7 +181,7 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
     """Wins, ties, losses and Δ of each pair of runs (one row for two runs), and for three runs
     or more the multileaving preference matrix."""
     from ..online.interleaving import interleaving_outcome, multileaving_preferences
-    from ..report.tables import Table
+    from ..io.tables import Table
 
     groups = il.query_ids if per == "query" else None
     settings = {**settings, "per": per}
