@@ -38,15 +38,22 @@ BOUNDS: dict[str, tuple[float | None, float | None]] = {
                                "interpolated_average_precision", "eer", "brier_score", "roc_auc_multiclass",
                                "majority_accuracy", "no_skill_ap")},
     **{n: (-1.0, 1.0) for n in ("informedness", "markedness", "mcc", "kappa")},
-    "r2": (None, 1.0),
+    **{n: (None, 1.0) for n in ("r2", "explained_variance", "d2_absolute_error", "d2_pinball", "d2_tweedie",
+                                "d2_log_loss", "d2_brier")},
+    **{n: (0.0, None) for n in ("median_absolute_error", "mape", "msle", "rmsle", "mean_tweedie_deviance",
+                                "mean_poisson_deviance", "mean_gamma_deviance", "hinge_loss")},
 }
+# regression measures defined only for positive targets and predictions (logarithms, deviances)
+POSITIVE = {"msle", "rmsle", "mean_poisson_deviance", "mean_gamma_deviance"}
 
 GENERIC = {"bounds", "order", "weights"}
 PROPERTIES: dict[str, set[str]] = {name: set(GENERIC) for name in BOUNDS}
 for _name in ("precision", "recall", "specificity", "npv", "f1", "fbeta", "jaccard", "accuracy",
               "balanced_accuracy", "informedness", "markedness", "mcc", "kappa", "roc_auc", "average_precision",
               "interpolated_average_precision", "eer", "log_loss", "brier_score", "roc_auc_multiclass", "mse",
-              "rmse", "mae", "r2", "error_rate", "fpr", "fnr", "fdr", "for"):
+              "rmse", "mae", "r2", "error_rate", "fpr", "fnr", "fdr", "for", "explained_variance",
+              "median_absolute_error", "mape", "msle", "rmsle", "mean_tweedie_deviance", "mean_poisson_deviance",
+              "mean_gamma_deviance", "d2_tweedie", "d2_brier"):
     PROPERTIES[_name].add("ideal")
 for _name in ("roc_auc", "average_precision", "interpolated_average_precision", "eer", "no_skill_ap"):
     PROPERTIES[_name].add("monotone")
@@ -94,9 +101,11 @@ def _inputs(name: str, y, pred, score, prob):
     if info.needs == "probabilities":
         if name == "roc_auc_multiclass":
             return y, np.column_stack([1 - prob, prob]), kwargs
-        if name == "log_loss":
+        if name in ("log_loss", "d2_log_loss"):
             return y, np.clip(prob, 0.05, 0.95), kwargs  # log loss is finite only away from 0 and 1
         return y, prob, kwargs
+    if name in POSITIVE:
+        return np.abs(score) + 0.1, prob + 0.1, kwargs
     return score, prob, kwargs  # regression: y_true, y_pred numbers
 
 
@@ -159,6 +168,8 @@ def test_perfect_system_gets_the_best_value(data):
             other = np.column_stack([1 - other, other])
         if name == "log_loss":
             other = np.where(y == 1, 1 - 1e-12, 1e-12)
+        if name in POSITIVE or name == "mape":
+            y_true, other = y_true + 1.0, other + 1.0
         kwargs = {"zero_division": 0.0} if "zero_division" in inspect.signature(info.function).parameters else {}
         value = _call(name, y_true, other, kwargs)
         lo, hi = BOUNDS[name]

@@ -83,8 +83,17 @@ def _fbeta(c, div, beta=1.0):
     return div((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp)
 
 
+def _unit_scale(m: np.ndarray) -> np.ndarray:
+    """``m`` times the power of two that brings its sum into [0.5, 1): squares of sums cannot
+    overflow (huge weights), and, the scaling being exact, every sum and product rounds as on the
+    raw counts (dividing by the sum instead rounds each cell: a class holding every sample then
+    gave s² − t·t a tiny negative value and MCC a NaN, where scikit-learn gives 0)."""
+    total = m.sum()
+    return np.ldexp(m, -int(np.frexp(total)[1])) if 0 < total < np.inf else m
+
+
 def _mcc(m, div):
-    m = m / m.sum() if m.sum() > 0 else m  # scale-free: proportions cannot overflow (huge weights)
+    m = _unit_scale(m)  # scale-free
     t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
     return div(np.trace(m) * s - t @ p, np.sqrt((s * s - p @ p) * (s * s - t @ t)))
 
@@ -95,7 +104,7 @@ KAPPA_WEIGHTS = (None, "linear", "quadratic")
 def _kappa(m, div, weights=None):
     if not ((weights is None or isinstance(weights, str)) and weights in KAPPA_WEIGHTS):
         raise UsageError(f"weights must be None, 'linear' or 'quadratic', found {weights!r}")
-    m = m / m.sum() if m.sum() > 0 else m  # scale-free: proportions cannot overflow (huge weights)
+    m = _unit_scale(m)  # scale-free
     t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
     if weights is None:
         return div(np.trace(m) * s - t @ p, s * s - t @ p)
