@@ -157,17 +157,24 @@ def calibration_command(table, label, score, bins, strategy, positive, clip, boo
 
 
 # ------------------------------------------------------------------------------ clustering
+def _two_columns(path: str, first_name: str, second_name: str, column, options: tuple[str, str]):
+    """``(table, first line, a, b)``: two distinct columns of a table read by ``column``
+    (label_column or number_column); no rows is an error."""
+    if first_name == second_name:
+        raise UsageError(f"{options[0]} and {options[1]} name the same column")
+    table, first = read_table(path)
+    a, b = column(table, first_name, path, first), column(table, second_name, path, first)
+    if len(a) == 0:
+        raise InputError("no rows", source=path)
+    return table, first, a, b
+
+
 def clustering_report(path: str, *, labels_true: str, labels_pred: str, features: tuple[str, ...] = ()) -> dict:
     """The JSON-ready report of ``cranfield clustering``."""
     from ..classification import clustering as cl
 
-    if labels_true == labels_pred:
-        raise UsageError("--labels-true and --labels-pred name the same column")
-    table, first = read_table(path)
-    truth = label_column(table, labels_true, path, first)
-    pred = label_column(table, labels_pred, path, first)
-    if len(truth) == 0:
-        raise InputError("no rows", source=path)
+    table, first, truth, pred = _two_columns(path, labels_true, labels_pred, label_column,
+                                             ("--labels-true", "--labels-pred"))
     external = {
         "adjusted_rand": cl.adjusted_rand_score(truth, pred), "rand": cl.rand_score(truth, pred),
         "adjusted_mutual_info": cl.adjusted_mutual_info_score(truth, pred),
@@ -228,13 +235,7 @@ def regression_report(path: str, *, true: str, pred: str) -> dict:
     """The JSON-ready report of ``cranfield regression``."""
     from ..classification import regression as rg
 
-    if true == pred:
-        raise UsageError("--true and --pred name the same column")
-    table, first = read_table(path)
-    y = number_column(table, true, path, first)
-    yhat = number_column(table, pred, path, first)
-    if len(y) == 0:
-        raise InputError("no rows", source=path)
+    _, _, y, yhat = _two_columns(path, true, pred, number_column, ("--true", "--pred"))
     measures = {"r2": rg.r2_score(y, yhat), "explained_variance": rg.explained_variance_score(y, yhat),
                 "mse": rg.mean_squared_error(y, yhat), "rmse": rg.root_mean_squared_error(y, yhat),
                 "mae": rg.mean_absolute_error(y, yhat), "median_absolute_error": rg.median_absolute_error(y, yhat),
