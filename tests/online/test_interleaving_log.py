@@ -238,3 +238,17 @@ def test_contradictory_options(extra, words, tmp_path, capsys):
 def test_without_clicks_two_runs_are_still_required(capsys):
     status, _, err = _run(["online", "interleave"], capsys)
     assert status == 2 and "expected RUN_A RUN_B" in err
+
+
+def test_tiny_p_values_are_printed_not_rounded_to_zero(capsys):
+    """A p-value below 1e-4 prints in scientific notation (as the comparison tables do), never 0.0000."""
+    from pathlib import Path
+
+    data = Path(cranfield.cli.__file__).parents[1] / "data" / "cranfield"
+    args = ["online", "interleave", str(data / "runs" / "bm25.run"), str(data / "runs" / "coord_title.run"),
+            "--qrels", str(data / "qrels.graded.trec"), "--impressions", "3000", "-f", "markdown"]
+    assert cranfield.cli.main(args) == 0
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in capsys.readouterr().out.splitlines()
+            if line.startswith("|")]
+    p = rows[2][rows[0].index("p_value")]  # header, rule, first pair
+    assert "e-" in p and float(p) < 1e-4, p

@@ -182,6 +182,7 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
     or more the multileaving preference matrix."""
     from ..online.interleaving import interleaving_outcome, multileaving_preferences
     from ..io.tables import Table
+    from ..stats._report import p_text
 
     groups = il.query_ids if per == "query" else None
     settings = {**settings, "per": per}
@@ -192,7 +193,7 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
             out = interleaving_outcome(credit[:, [i, j]], groups=groups, seed=seed)
             outcomes.append({"A": names[i], "B": names[j], **out})
             rows.append([names[i], names[j], out["wins"], out["ties"], out["losses"], out["delta"], out["ci_low"],
-                         out["ci_high"], out["p_value"]])
+                         out["ci_high"], p_text(out["p_value"], 4)])
     test = outcomes[0]["settings"]["test"]
     tables = [Table(["A", "B", "wins", "ties", "losses", "delta", "ci_low", "ci_high", "p_value"], rows,
                     title=title + (", per query" if per == "query" else ""),

@@ -79,7 +79,7 @@ def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], posi
     from ..classification.thresholds import best_threshold
     from ..stats.corrections import adjust_pvalues
     from ..stats.intervals import auc_ci
-    from ..stats._report import _p_text
+    from ..stats._report import p_text
     from ..stats.paired import delong_test
 
     scores = list(dict.fromkeys(scores))
@@ -125,8 +125,8 @@ def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], posi
                            f"{alpha:g}). Bold: highest AUC.",
                            f"Precision, recall, F1, accuracy at the threshold that maximises {criterion} "
                            "(positive iff score ≥ threshold)."])
-    pair_rows = [[a, b, t.diff, f"[{t.ci_low:.4f}, {t.ci_high:.4f}]", t.statistic, _p_text(t.p_value, 4),
-                  _p_text(float(p), 4),
+    pair_rows = [[a, b, t.diff, f"[{t.ci_low:.4f}, {t.ci_high:.4f}]", t.statistic, p_text(t.p_value, 4),
+                  p_text(float(p), 4),
                   "*" if p <= alpha else ""] for (a, b), t, p in zip(pairs, tests, adjusted)]
     pairs_table = Table(["a", "b", "AUC a − b", f"{level} CI", "z", "p", f"p ({correction})", "sig."], pair_rows,
                         title="Pairs (DeLong's test of two correlated ROC AUCs)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import UsageError
 from .html import chart_html, document, escape, table_html
 from ..io.tables import Table
+from ..stats._report import p_text
 
 __all__ = ["srm_table", "ab_table", "online_section", "online_document"]
 
@@ -25,7 +26,8 @@ def ab_table(result, *, digits: int = 4) -> Table:
     rows = []
     for t in result.tests:
         rows.append([t.metric, t.treatment, t.estimate_control, t.estimate_treatment, t.lift, t.lift_low, t.lift_high,
-                     t.relative_lift, t.relative_low, t.relative_high, t.statistic, t.df, t.p_value, t.p_adjusted,
+                     t.relative_lift, t.relative_low, t.relative_high, t.statistic, t.df, p_text(t.p_value, digits),
+                     p_text(t.p_adjusted, digits),
                      "yes" if t.significant else "no", t.n_control, t.n_treatment])
     s = result.settings
     notes = [f"control {s['control']}; unit {s['unit']}; test {s['test']}; {s['confidence']:.0%} intervals "

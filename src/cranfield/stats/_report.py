@@ -192,7 +192,7 @@ def _upper_text(x: float) -> str:
     return f"{mantissa}e{exponent}"
 
 
-def _p_text(p: float, digits: int, floored_below: float | None = None) -> str:
+def p_text(p: float, digits: int, floored_below: float | None = None) -> str:
     """p with ``digits`` decimals (small ones in scientific notation); a Monte Carlo p at its floor
     1/(B+1) is written "< 1/B" ("< 1e-4" for B = 10,000): the true p is below it."""
     if floored_below is not None:
@@ -208,7 +208,7 @@ def pairs_table(c, *, digits: int = 4) -> Table:
     adjusted = f"p ({_CORRECTION_NAMES[s['correction']]})" if _is_tukey(c) else f"p ({s['correction']})"
     columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
     rows = [[p.measure, p.a, p.b, p.diff, f"[{p.ci_low:.{digits}f}, {p.ci_high:.{digits}f}]", p.effect_size,
-             _p_text(p.p_value, digits, below if p.p_floored else None), _p_text(p.p_adjusted, digits),
+             p_text(p.p_value, digits, below if p.p_floored else None), p_text(p.p_adjusted, digits),
              "*" if p.significant else "", f"{p.wins}/{p.ties}/{p.losses}"] for p in c.pairs]
     if _is_tukey(c):
         first = (f"*: {_CORRECTION_NAMES[s['correction']]} p <= {s['alpha']:g} ({_method_note(c)}). p ({s['test']}): the "
