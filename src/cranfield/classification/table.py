@@ -149,18 +149,19 @@ def _with_integer_texts(table, data, path: str):
     from .._arrow import to_numpy
     from ..classification._validation import EXACT_INTEGERS
 
-    names = [name for name, column in zip(table.column_names, table.columns) if pa.types.is_floating(column.type)
-             and table.column_names.count(name) == 1
-             and np.any(np.abs(column.to_numpy(zero_copy_only=False)) >= EXACT_INTEGERS)]
-    if not names:
+    huge = {}  # column -> its rows beyond 2**53 (only those values float64 may tie); a loop over columns
+    for name, column in zip(table.column_names, table.columns):
+        if pa.types.is_floating(column.type) and table.column_names.count(name) == 1:
+            rows = np.flatnonzero(np.abs(column.to_numpy(zero_copy_only=False)) >= EXACT_INTEGERS)
+            if rows.size:
+                huge[name] = rows
+    if not huge:
         return table
     texts = csv.read_csv(pa.BufferReader(data), parse_options=csv.ParseOptions(delimiter=_delimiter(path)),
-                         convert_options=csv.ConvertOptions(include_columns=names,
-                                                            column_types={n: pa.string() for n in names}))
+                         convert_options=csv.ConvertOptions(include_columns=list(huge),
+                                                            column_types={n: pa.string() for n in huge}))
     found = {}
-    for name in names:  # a loop over columns
-        values = np.abs(table.column(name).to_numpy(zero_copy_only=False))
-        rows = np.flatnonzero(values >= EXACT_INTEGERS)  # only the values float64 may tie
+    for name, rows in huge.items():
         text = pc.utf8_trim_whitespace(pc.take(texts.column(name), pa.array(rows)))
         integer = to_numpy(pc.match_substring_regex(text, r"^[+-]?[0-9]+$"))
         found[name] = list(zip(rows[integer].tolist(), pc.filter(text, pa.array(integer)).to_pylist()))
