@@ -193,8 +193,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    from .._params import set_option_resolver
     from ..errors import CranfieldError, Interrupted
+    from ._options import option_of
 
+    token = set_option_resolver(option_of)  # library checks name the command's options
     try:
         cli.main(args=argv, prog_name="cranfield", standalone_mode=False)
     except CranfieldError as error:
@@ -235,6 +238,8 @@ def _main(argv: list[str] | None) -> int:
         _say(f"cranfield: internal error: {type(error).__name__}: {error} (a bug: please report it; "
              "CRANFIELD_DEBUG=1 shows the traceback)")
         return 2
+    finally:
+        token.var.reset(token)
     return 0
 
 

@@ -120,3 +120,22 @@ def _same_file(path: str) -> str:
     import os
 
     return path if path == "-" or ":" in path.split(os.sep)[0] else os.path.realpath(path)
+
+
+# library parameters that the command line spells differently everywhere
+_RENAMED = {"random_state": "seed", "n_resamples": "resamples", "n_permutations": "permutations"}
+
+
+def option_of(name: str) -> str | None:
+    """The running command's option for the library parameter ``name`` (``--resamples`` for
+    ``resamples``, ``--seed`` for ``random_state``), or None: how :mod:`cranfield._params` errors
+    name the user's option."""
+    context = click.get_current_context(silent=True)
+    wanted = {name, _RENAMED.get(name, name)}
+    while context is not None:
+        for parameter in context.command.params:
+            if isinstance(parameter, click.Option) and parameter.name in wanted:
+                longs = [opt for opt in parameter.opts if opt.startswith("--")]
+                return (longs or parameter.opts)[0]
+        context = context.parent
+    return None

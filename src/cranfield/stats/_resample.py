@@ -8,13 +8,12 @@ reproducible for a given ``random_state``.
 
 from __future__ import annotations
 
-import math
-import numbers
 from typing import Iterator
 
 import numpy as np
 
-from ..errors import UsageError
+from .._params import as_generator as _as_generator
+from .._params import check_count as _check_count
 
 __all__ = ["MAX_RESAMPLES", "as_generator", "check_count", "chunk_rows", "sign_flip_matrices", "all_sign_flips", "bootstrap_counts"]
 
@@ -23,18 +22,8 @@ _CHUNK_CELLS = 1 << 23
 
 
 def as_generator(random_state) -> np.random.Generator:
-    """``random_state`` (None, int, SeedSequence or Generator) as a numpy Generator."""
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, np.random.RandomState):
-        raise UsageError("random_state: expected an int, None or numpy.random.Generator, found a legacy RandomState")
-    if isinstance(random_state, (bool, np.bool_)):
-        raise UsageError(f"random_state: expected an int >= 0, None or numpy.random.Generator, found {random_state!r}")
-    try:
-        return np.random.default_rng(random_state)
-    except (TypeError, ValueError, OverflowError) as error:
-        raise UsageError(f"random_state: expected an int >= 0, None or numpy.random.Generator, found "
-                         f"{random_state!r} ({' '.join(str(error).split())})") from error
+    """``random_state`` (None, an int >= 0 or a Generator) as a numpy Generator."""
+    return _as_generator(random_state, "random_state")
 
 
 def chunk_rows(n_columns: int) -> int:
@@ -50,14 +39,10 @@ MAX_RESAMPLES = 10**7
 def check_count(value, name: str, minimum: int = 1, maximum: int = MAX_RESAMPLES) -> int:
     """``value`` as an int from ``minimum`` to ``maximum`` (a whole float such as ``1e4`` is
     accepted); a :class:`UsageError` naming ``name`` otherwise."""
-    whole = isinstance(value, numbers.Integral) or (isinstance(value, numbers.Real) and math.isfinite(value)
-                                                     and float(value).is_integer())
-    if isinstance(value, (bool, np.bool_)) or not whole or value < minimum:
-        raise UsageError(f"{name}: expected a whole number >= {minimum}, found {value!r}")
-    if value > maximum:
-        raise UsageError(f"{name}: at most {maximum:,} (the time grows linearly with it; 10^7 draws already "
-                         f"give a p-value to within 0.0001), found {value!r}")
-    return int(value)
+    return _check_count(value, name, minimum, maximum, _WHY)
+
+
+_WHY = "the time grows linearly with it; 10^7 draws already give a p-value to within 0.0001"
 
 
 def sign_flip_matrices(n: int, n_flips: int, rng: np.random.Generator) -> Iterator[np.ndarray]:

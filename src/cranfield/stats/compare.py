@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from ._inputs import MISSING_POLICIES, align, normalise_values
 from ._resample import MAX_RESAMPLES, check_count
@@ -236,24 +237,17 @@ def _pair_indices(systems: list[str], baseline: str | None) -> tuple[np.ndarray,
 
 
 def _check_options(test, correction, ci, alpha, missing, zero_method="wilcox", family="measure") -> float:
-    if test not in PAIRED_TESTS:
-        raise UsageError(f"test: expected one of {', '.join(PAIRED_TESTS)}, found {test!r}")
-    if correction not in COMPARE_CORRECTIONS:
-        raise UsageError(f"correction: expected one of {', '.join(COMPARE_CORRECTIONS)}, found {correction!r}")
-    if ci not in MEAN_CI_METHODS:
-        raise UsageError(f"ci: expected one of {', '.join(MEAN_CI_METHODS)}, found {ci!r}")
-    if missing not in MISSING_POLICIES:
-        raise UsageError(f"missing: expected one of {', '.join(MISSING_POLICIES)}, found {missing!r}")
-    if zero_method not in ZERO_METHODS:
-        raise UsageError(f"zero_method: expected one of {', '.join(ZERO_METHODS)}, found {zero_method!r}")
+    check_choice(test, "test", PAIRED_TESTS)
+    check_choice(correction, "correction", COMPARE_CORRECTIONS)
+    check_choice(ci, "ci", MEAN_CI_METHODS)
+    check_choice(missing, "missing", MISSING_POLICIES)
+    check_choice(zero_method, "zero_method", ZERO_METHODS)
     if family not in FAMILIES:
         raise UsageError(f"family: expected 'measure' (one family per measure) or 'all' (all measures' pairs "
                          f"together), found {family!r}")
     if family == "all" and correction in TUKEY_TESTS:
         raise UsageError(f"family: {correction} is a test over the systems of one measure; use family='measure'")
-    if isinstance(alpha, (bool, str)) or not isinstance(alpha, (int, float, np.number)) or not 0.0 < float(alpha) < 1.0:
-        raise UsageError(f"alpha: expected a number strictly between 0 and 1, found {alpha!r}")
-    return float(alpha)
+    return check_fraction(alpha, "alpha")
 
 
 def _smallest_adjusted(floor: float, m: int, correction: str) -> float:

@@ -17,6 +17,7 @@ from typing import Union
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from ._resample import as_generator, bootstrap_counts, check_count
 
@@ -42,10 +43,7 @@ class Interval:
 
 
 def _check_confidence(confidence: float) -> float:
-    if isinstance(confidence, (bool, np.bool_, str, bytes)) or not isinstance(confidence, (int, float, np.number)) \
-            or not 0.0 < float(confidence) < 1.0:
-        raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
-    return float(confidence)
+    return check_fraction(confidence, "confidence")
 
 
 def _floats(values, name: str) -> np.ndarray:
@@ -124,7 +122,7 @@ def mean_ci(values, *, method: str = "auto", confidence: float = 0.95, n_resampl
     from scipy import special, stats
 
     if not isinstance(method, str) or method not in MEAN_CI_METHODS:
-        raise UsageError(f"method: expected one of {', '.join(MEAN_CI_METHODS)}, found {method!r}")
+        check_choice(method, "method", MEAN_CI_METHODS)
     confidence = _check_confidence(confidence)
     x, single = _as_samples(values)
     n = x.shape[1]

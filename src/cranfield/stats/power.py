@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._params import Interval, check_choice, check_fraction
 from ..errors import InputError, UsageError
 
 __all__ = ["paired_power", "minimum_detectable_difference", "pilot_matrix", "pilot_variance", "TopicSetSize",
@@ -28,23 +29,15 @@ MAX_TOPICS = 100_000
 
 
 def _positive(value, name: str, *, integer: bool = False, minimum: float = 0.0) -> float:
-    if isinstance(value, (bool, str)) or not isinstance(value, (int, float, np.number)) or not np.isfinite(value) \
-            or value <= minimum or (integer and float(value) != int(value)):
-        kind = "a whole number" if integer else "a number"
-        raise UsageError(f"{name}: expected {kind} > {minimum:g}, found {value!r}")
-    return int(value) if integer else float(value)
+    return Interval(minimum, None, "neither", integer)(value, name)
 
 
 def _level(value, name: str) -> float:
-    if isinstance(value, (bool, str)) or not isinstance(value, (int, float, np.number)) or not 0 < float(value) < 1:
-        raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r}")
-    return float(value)
+    return check_fraction(value, name)
 
 
 def _alternative(value) -> str:
-    if value not in ALTERNATIVES:
-        raise UsageError(f"alternative: expected one of {', '.join(ALTERNATIVES)}, found {value!r}")
-    return value
+    return check_choice(value, "alternative", ALTERNATIVES)
 
 
 def _t_power(effect: float, n: int, alpha: float, alternative: str) -> float:

@@ -24,7 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._params import check_count, check_fraction
 from ..errors import InputError, UsageError
+from ._resample import MAX_RESAMPLES
 
 __all__ = ["ROCPoints", "roc_points", "partial_auc", "sensitivity_at", "specificity_at", "auc_bootstrap_ci",
            "sensitivity_ci", "specificity_ci", "BootstrapInterval"]
@@ -196,19 +198,11 @@ def _generator(random_state) -> np.random.Generator:
 
 
 def _check_resamples(n_resamples) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or not 1 <= n_resamples <= 10**7:
-        raise UsageError(f"n_resamples: expected an integer from 1 to 10^7, found {n_resamples!r}")
-    return int(n_resamples)
+    return check_count(n_resamples, "n_resamples", 2, MAX_RESAMPLES)
 
 
 def _check_confidence(confidence) -> float:
-    try:
-        value = float(confidence)
-    except (TypeError, ValueError):
-        raise UsageError(f"confidence: expected a number between 0 and 1, found {confidence!r}") from None
-    if not 0 < value < 1:
-        raise UsageError(f"confidence: expected a number between 0 and 1, found {confidence!r}")
-    return value
+    return check_fraction(confidence, "confidence")
 
 
 def _resampled_counts(rng, y: np.ndarray, inverse: np.ndarray, n_values: int, rows: int, stratified: bool):

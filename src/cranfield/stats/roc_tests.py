@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from .roc import (_auc_of_counts, _bootstrap, _check_resamples, _curve_counts, _empirical_auc, _generator,
                   _labels_scores)
@@ -371,13 +372,12 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
     """
     from .intervals import delong_covariance
 
-    if method not in _POWER_METHODS:
-        raise UsageError(f"method: expected one of {', '.join(_POWER_METHODS)}, found {method!r}")
+    check_choice(method, "method", _POWER_METHODS)
     if alternative not in ("two-sided", "one-sided"):
         raise UsageError(f"alternative: expected 'two-sided' or 'one-sided', found {alternative!r}")
     for name, value in (("sig_level", sig_level), ("power", power)):
-        if value is not None and not (isinstance(value, (int, float, np.floating)) and 0 < float(value) < 1):
-            raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r}")
+        if value is not None:
+            check_fraction(value, name)
     if (sig_level is None) + (power is None) > 1:
         raise UsageError("at most one of sig_level and power may be None")
     if method == "bootstrap":
