@@ -13,6 +13,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import InputError, UsageError
 from .curves import _score_counts, _with_start
 
@@ -115,7 +116,7 @@ def best_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden", beta
     """
     key = _ALIASES.get(criterion, criterion)
     if key not in CRITERIA:
-        raise UsageError(f"unknown criterion {criterion!r}; expected one of {', '.join(CRITERIA)}")
+        check_choice(criterion, "criterion", CRITERIA)
     if key == "cost":
         for name, value in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
             if not (np.isfinite(value) and value >= 0):

@@ -100,8 +100,9 @@ def _split(text: str | None) -> dict | None:
 
 def _read(log: str, split: dict | None, metric_names, dwell_threshold):
     from ..online import impression_metrics, read_click_log
+    from ..online.metrics import DEFAULT_METRICS
 
-    names = list(metric_names) or ["ctr", "ctr@3", "abandonment", "rr", "clicks", "skips"]
+    names = list(metric_names) or list(DEFAULT_METRICS)
     click_log = read_click_log(log, expected_variants=None if split is None else list(split))
     return click_log, impression_metrics(click_log, metrics=names, dwell_threshold=dwell_threshold)
 

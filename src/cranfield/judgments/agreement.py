@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 
 __all__ = ["assessor_agreement", "Agreement", "AgreementFigure", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
@@ -197,8 +198,7 @@ def krippendorff_alpha(reliability_data, *, level: str = "nominal") -> float:
 
 
 def _check_choice(value, choices, name: str) -> None:
-    if not any(value is c or (isinstance(value, str) and value == c) for c in choices):
-        raise UsageError(f"{name}: expected one of {', '.join(map(repr, choices))}, found {value!r}")
+    check_choice(value, name, choices)
 
 
 # ----------------------------------------------------------------------------------- counts
@@ -367,10 +367,7 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
         _check_choice(level, ALPHA_LEVELS, "alpha_levels")
     n_resamples = 0 if n_resamples == 0 and not isinstance(n_resamples, bool) else \
         check_count(n_resamples, "n_resamples")
-    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, (int, float, np.floating)) \
-            or not 0.0 < float(confidence) < 1.0:
-        raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
-    confidence = float(confidence)
+    confidence = check_fraction(confidence, "confidence")
     rng = as_generator(random_state)
     qrels, names = _qrels_list(qrels, names)
     labels, present, query, query_ids = _aligned(qrels, missing)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import InputError, UsageError
 
 __all__ = ["aggregate_labels", "Aggregated", "WorkerQuality", "AGGREGATION_METHODS", "TIE_RULES"]
@@ -125,9 +126,9 @@ class Aggregated:
 
 def _check_options(method, ties, max_iter, tol) -> None:
     if not isinstance(method, str) or method not in AGGREGATION_METHODS:
-        raise UsageError(f"method: expected one of {', '.join(AGGREGATION_METHODS)}, found {method!r}")
+        check_choice(method, "method", AGGREGATION_METHODS)
     if not isinstance(ties, str) or ties not in TIE_RULES:
-        raise UsageError(f"ties: expected one of {', '.join(TIE_RULES)}, found {ties!r}")
+        check_choice(ties, "ties", TIE_RULES)
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or not 1 <= max_iter <= 100_000:
         raise UsageError(f"max_iter: expected a whole number from 1 to 100000, found {max_iter!r}")
     if tol is not None and (isinstance(tol, bool) or not isinstance(tol, (int, float, np.floating))

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 
 __all__ = ["POOLING_METHODS", "SHEET_FORMATS", "Pool", "build_pool", "ranked_lists"]
@@ -77,10 +78,7 @@ def relevance_level_of(value: Any) -> int:
 
 
 def _unit_interval(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not 0.0 < float(value) < 1.0:
-        raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r}")
-    return float(value)
+    return check_fraction(value, name)
 
 
 def named_runs(runs: Any) -> list:
@@ -306,8 +304,7 @@ class Pool:
         """The judging sheet as text. ``trec``: qrels lines ``qid 0 docno -1`` in judging order
         (-1: in the pool, not yet judged, trec_eval's convention; replace it with the grade);
         ``csv``: a header ``qid,docno,order,runs,weight`` and one row per document."""
-        if format not in SHEET_FORMATS:
-            raise UsageError(f"format: expected one of {', '.join(SHEET_FORMATS)}, found {format!r}")
+        check_choice(format, "format", SHEET_FORMATS)
         if format == "trec":
             return "".join(f"{q} 0 {d} -1\n" for q, d in zip(self.qid.tolist(), self.docno.tolist()))
         import csv
@@ -366,7 +363,7 @@ def build_pool(runs: Any, *, method: str = "depth", depth: int | None = None, bu
     (['d2', 'd1', 'd4'], [2, 1, 1], [1, 1])
     """
     if not isinstance(method, str) or method not in POOLING_METHODS:
-        raise UsageError(f"method: expected one of {', '.join(POOLING_METHODS)}, found {method!r}")
+        check_choice(method, "method", POOLING_METHODS)
     depth = positive_int(depth, "depth")
     budget = positive_int(budget, "budget")
     if method == "depth" and depth is None:

@@ -44,9 +44,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from .logs import ClickLog
-from .metrics import ImpressionMetrics, impression_metrics, parse_metric
+from .metrics import DEFAULT_METRICS, ImpressionMetrics, impression_metrics, parse_metric
 
 __all__ = ["ABResult", "ABTest", "SRMResult", "ab_test", "sample_ratio_mismatch", "cuped_adjust", "TESTS"]
 
@@ -145,10 +146,7 @@ def _units(metrics: ImpressionMetrics, unit: str):
 
 
 def _check_alpha(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) or \
-            not 0 < float(value) < 1:
-        raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r:.60}")
-    return float(value)
+    return check_fraction(value, name)
 
 
 def sample_ratio_mismatch(metrics, *, unit: str = "impression", expected_split=None,
@@ -215,7 +213,7 @@ def _as_metrics(data, metric_names) -> ImpressionMetrics:
     if isinstance(data, ImpressionMetrics):
         return data
     if isinstance(data, ClickLog):
-        names = metric_names or ["ctr", "ctr@3", "abandonment", "rr", "clicks", "skips"]
+        names = metric_names or list(DEFAULT_METRICS)
         return impression_metrics(data, metrics=names)
     raise UsageError(f"expected a ClickLog or ImpressionMetrics, found {type(data).__name__}")
 
@@ -356,10 +354,8 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
     from ..stats._resample import as_generator, check_count
     from ..stats.corrections import CORRECTIONS, adjust_pvalues
 
-    if test not in TESTS:
-        raise UsageError(f"test: expected one of {', '.join(TESTS)}, found {test!r}")
-    if correction not in CORRECTIONS:
-        raise UsageError(f"correction: expected one of {', '.join(CORRECTIONS)}, found {correction!r}")
+    check_choice(test, "test", TESTS)
+    check_choice(correction, "correction", CORRECTIONS)
     alpha = _check_alpha(alpha, "alpha")
     confidence = 1 - alpha if confidence is None else _check_alpha(confidence, "confidence")
     if metrics is not None and (isinstance(metrics, str) or not hasattr(metrics, "__iter__")):

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._params import check_choice, check_count, check_fraction
 from ..errors import InputError, UsageError
 from ._click_em import (
     _filter,
@@ -53,7 +54,7 @@ from ._click_em import (
     _statistics,
     _sum_statistics,
 )
-from ._clicklog import check_count, check_probability, log_columns, padded
+from ._clicklog import log_columns, padded
 
 __all__ = [
     "MODELS",
@@ -120,14 +121,13 @@ def _m_step(model: str, stats: dict, params: dict, prior: float, n_ranks: int) -
 # ---------------------------------------------------------------- fitting
 
 def _check_options(model, iterations, tol, prior, max_rank):
-    if model not in MODELS:
-        raise UsageError(f"model: expected one of {', '.join(MODELS)}, found {model!r}")
-    check_count(iterations, "iterations", high=10**6)
+    check_choice(model, "model", MODELS)
+    iterations = check_count(iterations, "iterations", high=10**6)
     if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not tol >= 0 or tol != tol:
         raise UsageError(f"tol: expected a number ≥ 0, found {tol!r}")
-    check_probability(prior, "prior", open_low=True, open_high=True)
+    prior = check_fraction(prior, "prior")
     if max_rank is not None:
-        check_count(max_rank, "max_rank")
+        max_rank = check_count(max_rank, "max_rank")
 
 
 def _initial(model: str, n_pairs: int, n_ranks: int, prior: float) -> dict:
@@ -365,7 +365,7 @@ def evaluate_click_model(model: ClickModel, log, *, max_rank: int | None = None)
     Cascade: rows after the first click are not evaluated (see the module's policies)."""
     model = _check_model(model)
     if max_rank is not None:
-        check_count(max_rank, "max_rank")
+        max_rank = check_count(max_rank, "max_rank")
     columns = log_columns(log)
     rows = _row_parameters(model, columns, max_rank=max_rank)
     if len(rows["rank"]) == 0:

@@ -38,8 +38,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._params import as_generator, check_choice, check_count, check_fraction
 from ..errors import InputError, UsageError
-from ._clicklog import as_array, check_count, check_probability, check_seed
+from ._clicklog import as_array
 
 __all__ = [
     "METHODS",
@@ -103,7 +104,7 @@ def ranked_lists(runs, *, depth: int = 10, queries=None) -> RankedLists:
     """The top ``depth`` documents of each run (paths, dicts, frames or ``Run`` objects) per
     query, ranked as trec_eval ranks them (score descending, ties by docno descending).
     ``queries``: the query ids to keep (default: every query of any run); rows are sorted by id."""
-    check_count(depth, "depth", high=10**4)
+    depth = check_count(depth, "depth", high=10**4)
     if isinstance(runs, (str, bytes, dict)) or not hasattr(runs, "__len__") or len(runs) < 1:
         raise UsageError("runs: expected a list of runs")
     read = [_run_columns(run) for run in runs]
@@ -139,15 +140,14 @@ def interleave(lists: RankedLists, *, method: str = "team_draft", length: int | 
     and reproducible: the same ``seed`` gives the same lists. ``tau``: the softmax exponent of
     probabilistic interleaving (3 in Hofmann et al. 2011). See the module's documentation."""
     lists = _check_lists(lists)
-    if method not in METHODS:
-        raise UsageError(f"method: expected one of {', '.join(METHODS)}, found {method!r}")
+    check_choice(method, "method", METHODS)
     m, n, depth = lists.docs.shape
     if method != "multileave" and m != 2:
         raise UsageError(f"method {method!r} interleaves two runs, found {m}; use method='multileave'")
     length = depth if length is None else check_count(length, "length", high=10**4)
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not 0 < tau < 1e3:
         raise UsageError(f"tau: expected a positive number, found {tau!r}")
-    rng = check_seed(seed)
+    rng = as_generator(seed, "seed")
     docs = np.full((n, length), -1, dtype=np.int64)
     teams = np.full((n, length), -1, dtype=np.int64)
     probability = None
@@ -334,9 +334,9 @@ def interleaving_outcome(credit, *, groups=None, confidence: float = 0.95, n_boo
         raise UsageError("credit: expected a numeric matrix (impressions × 2)") from None
     if values.ndim != 2 or values.shape[1] != 2 or not np.all(np.isfinite(values)):
         raise InputError(f"expected finite credit of shape (n, 2), found shape {values.shape}", field="credit")
-    check_probability(confidence, "confidence", open_low=True, open_high=True)
-    check_count(n_bootstrap, "n_bootstrap", high=10**6)
-    rng = check_seed(seed)
+    confidence = check_fraction(confidence, "confidence")
+    n_bootstrap = check_count(n_bootstrap, "n_bootstrap", low=2, high=10**6)
+    rng = as_generator(seed, "seed")
     outcome = np.sign(values[:, 0] - values[:, 1])
     if groups is not None:
         codes = np.unique(as_array(groups, "groups"), return_inverse=True)[1].reshape(-1)

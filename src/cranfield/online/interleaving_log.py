@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._params import check_choice, check_count
 from ..errors import InputError, UsageError
-from ._clicklog import check_count
 from .interleaving import (
     METHODS,
     Interleaving,
@@ -79,9 +79,8 @@ def interleaving_from_log(log, *, method: str = "team_draft", runs=None, depth: 
     """
     from ..io.clicklog import parse_click_table, read_click_table
 
-    if method not in METHODS:
-        raise UsageError(f"method: expected one of {', '.join(METHODS)}, found {method!r}")
-    check_count(depth, "depth", high=10**4)
+    check_choice(method, "method", METHODS)
+    depth = check_count(depth, "depth", high=10**4)
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not 0 < tau < 1e3:
         raise UsageError(f"tau: expected a positive number, found {tau!r}")
     if runs is None and method not in TEAM_METHODS:

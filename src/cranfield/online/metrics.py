@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from .logs import ClickLog
 
@@ -49,6 +50,8 @@ __all__ = ["METRICS", "ImpressionMetrics", "MetricSummary", "impression_metrics"
            "dask_impression_metrics", "parse_metric"]
 
 METRICS = ("ctr", "ctr@k", "abandonment", "rr", "clicks", "sat_clicks", "ttfc", "skips")
+# the metrics computed when none are named (impression_metrics, online ab, online metrics)
+DEFAULT_METRICS = ("ctr", "ctr@3", "abandonment", "rr", "clicks", "skips")
 GROUPS = ("variant", "query", "session", "user", "impression")
 KEYS = ("impression", "query", "variant", "user", "session")
 _CTR_AT = re.compile(r"ctr@([1-9][0-9]{0,8})")
@@ -110,7 +113,7 @@ def _segment_first(rows: np.ndarray, groups: np.ndarray) -> np.ndarray:
     return np.r_[True, groups[1:] != groups[:-1]] if rows.size else np.zeros(0, dtype=bool)
 
 
-def impression_metrics(log: ClickLog, *, metrics=("ctr", "ctr@3", "abandonment", "rr", "clicks", "skips"),
+def impression_metrics(log: ClickLog, *, metrics=DEFAULT_METRICS,
                        dwell_threshold: float = 30.0) -> ImpressionMetrics:
     """Per-impression numerators and denominators (see the module docstring), vectorised over
     the impressions with segment operations on ``log.impression_offsets``.
@@ -209,10 +212,7 @@ class MetricSummary:
 
 
 def _check_confidence(confidence) -> float:
-    if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence, (int, float, np.number)) \
-            or not 0 < float(confidence) < 1:
-        raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
-    return float(confidence)
+    return check_fraction(confidence, "confidence")
 
 
 def ratio_by_group(num, den, groups, n_groups, units) -> tuple:
@@ -247,8 +247,7 @@ def summarize(metrics: ImpressionMetrics, *, by: str = "variant", unit: str = "i
 
     if not isinstance(metrics, ImpressionMetrics):
         raise UsageError(f"metrics: expected ImpressionMetrics, found {type(metrics).__name__}")
-    if by not in GROUPS:
-        raise UsageError(f"by: expected one of {', '.join(GROUPS)}, found {by!r}")
+    check_choice(by, "by", GROUPS)
     if ci not in ("delta", "wilson"):
         raise UsageError(f"ci: expected delta or wilson, found {ci!r}")
     if ci == "wilson" and unit != "impression":
@@ -318,7 +317,7 @@ def merge_impression_metrics(parts) -> ImpressionMetrics:
     return ImpressionMetrics(codes, ids, values, dict(parts[0].settings))
 
 
-def dask_impression_metrics(frame, *, metrics=("ctr", "ctr@3", "abandonment", "rr", "clicks", "skips"),
+def dask_impression_metrics(frame, *, metrics=DEFAULT_METRICS,
                             dwell_threshold: float = 30.0, client=None) -> ImpressionMetrics:
     """:func:`impression_metrics` of a Dask DataFrame in the click-log format, computed per
     partition (each read through the one grammar) and merged exactly

@@ -21,10 +21,10 @@ Xu (2020, ch. 17) explain how to use them: plan the sample, then run the test to
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
+from .._params import Interval, check_choice
 from ..errors import UsageError
 
 __all__ = ["power", "sample_size", "minimum_detectable_effect", "effect_size_from_proportions",
@@ -35,24 +35,16 @@ ALTERNATIVES = ("two-sided", "larger", "smaller")
 
 def _number(value, name: str, *, low: float | None = None, high: float | None = None, open_low=True,
             open_high=True) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(float(value)):
-        raise UsageError(f"{name}: expected a finite number, found {value!r:.60}")
-    value = float(value)
-    if low is not None and (value <= low if open_low else value < low):
-        raise UsageError(f"{name}: expected a number {'>' if open_low else '>='} {low}, found {value!r}")
-    if high is not None and (value >= high if open_high else value > high):
-        raise UsageError(f"{name}: expected a number {'<' if open_high else '<='} {high}, found {value!r}")
-    return value
+    closed = {(False, False): "both", (False, True): "left", (True, False): "right"}.get((open_low, open_high),
+                                                                                         "neither")
+    return Interval(low, high, closed)(value, name)
 
 
 def _options(alpha, ratio, alternative, test):
     alpha = _number(alpha, "alpha", low=0.0, high=1.0)
     ratio = _number(ratio, "ratio", low=0.0)
-    if alternative not in ALTERNATIVES:
-        raise UsageError(f"alternative: expected one of {', '.join(ALTERNATIVES)}, found {alternative!r}")
-    if test not in ("z", "t"):
-        raise UsageError(f"test: expected 'z' (normal) or 't' (Student), found {test!r}")
+    check_choice(alternative, "alternative", ALTERNATIVES)
+    check_choice(test, "test", ("z", "t"))
     return alpha, ratio
 
 

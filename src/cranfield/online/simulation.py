@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._params import as_generator, check_choice, check_count, check_fraction, check_probability
 from ..errors import InputError, UsageError
-from ._clicklog import as_array, check_count, check_probability, check_seed
+from ._clicklog import as_array
 from .interleaving import interleave, interleaving_credit, ranked_lists
 
 __all__ = [
@@ -45,7 +46,7 @@ def grade_attractiveness(grades, *, max_grade: int | None = None, floor: float =
     """``max(floor, (2^g − 1) / 2^g_max)`` per grade (negative grades count as 0); NaN stays NaN
     (an empty position). The ERR mapping of Chapelle et al. (2009)."""
     g = as_array(grades, "grades", np.float64)
-    check_probability(floor, "floor")
+    floor = check_probability(floor, "floor")
     top = np.nanmax(g, initial=1.0) if max_grade is None else check_count(max_grade, "max_grade")
     top = max(top, 1.0)
     value = np.maximum(floor, (2.0 ** np.maximum(g, 0) - 1) / 2.0 ** top)
@@ -74,9 +75,8 @@ def simulate_clicks(attractiveness, *, model: str = "cascade", satisfaction=None
     (default 1/(r − r')); ``satisfaction``: DBN σ per position (default α); ``continuation``:
     DBN γ."""
     alpha = _check_matrix(attractiveness, "attractiveness")
-    if model not in SIMULATED_MODELS:
-        raise UsageError(f"model: expected one of {', '.join(SIMULATED_MODELS)}, found {model!r}")
-    rng = check_seed(seed)
+    check_choice(model, "model", SIMULATED_MODELS)
+    rng = as_generator(seed, "seed")
     n, width = alpha.shape
     shown = ~np.isnan(alpha)
     a = np.where(shown, alpha, 0.0)
@@ -102,7 +102,7 @@ def simulate_clicks(attractiveness, *, model: str = "cascade", satisfaction=None
             clicks[:, position] = u[:, position] < a[:, position] * gamma[position + 1, previous]
             previous = np.where(clicks[:, position], position + 1, previous)
         return clicks & shown
-    check_probability(continuation, "continuation")
+    continuation = check_probability(continuation, "continuation")
     if model == "dbn":
         sigma = a if satisfaction is None else np.nan_to_num(_check_matrix(satisfaction, "satisfaction", alpha.shape))
         after_click, after_skip = (1 - sigma) * continuation, np.full((n, width), float(continuation))
@@ -154,9 +154,9 @@ def simulate_log(qrels, run, *, model: str = "cascade", impressions: int = 10_00
     (ids), ``rank``, ``clicked`` — sorted by impression then rank: what
     ``ClickLog.from_columns(**log)`` and :func:`~cranfield.online.click_models.fit_click_model`
     take."""
-    check_count(impressions, "impressions", high=10**8)
-    check_count(depth, "depth", high=10**4)
-    rng = check_seed(seed)
+    impressions = check_count(impressions, "impressions", high=10**8)
+    depth = check_count(depth, "depth", high=10**4)
+    rng = as_generator(seed, "seed")
     lists = ranked_lists([run], depth=depth)
     if len(lists.query_ids) == 0:
         raise InputError("the run has no queries", field="qid")
@@ -198,13 +198,12 @@ def simulate_experiment(qrels, run_a, run_b, *, model: str = "cascade", method: 
     means and the settings."""
     grid = np.unique(np.asarray([check_count(int(v) if isinstance(v, (int, np.integer)) else v, "impressions", low=2, high=10**8)
                                  for v in np.atleast_1d(np.asarray(impressions, dtype=object))], dtype=np.int64))
-    check_count(repetitions, "repetitions", high=10**6)
-    check_count(depth, "depth", high=10**4)
-    check_probability(alpha, "alpha", open_low=True, open_high=True)
-    check_probability(power, "power", open_low=True, open_high=True)
-    if ab_metric not in AB_METRICS:
-        raise UsageError(f"ab_metric: expected one of {', '.join(AB_METRICS)}, found {ab_metric!r}")
-    rng = check_seed(seed)
+    repetitions = check_count(repetitions, "repetitions", high=10**6)
+    depth = check_count(depth, "depth", high=10**4)
+    alpha = check_fraction(alpha, "alpha")
+    power = check_fraction(power, "power")
+    check_choice(ab_metric, "ab_metric", AB_METRICS)
+    rng = as_generator(seed, "seed")
     lists = ranked_lists([run_a, run_b], depth=depth)
     grades = _grades(qrels, lists)
     offline_a, offline_b = _offline_difference(qrels, run_a, run_b, depth)
@@ -291,6 +290,6 @@ def cranfield_online_demo(*, run_a: str = "bm25", run_b: str = "coord_title", re
     data = datasets.cranfield()
     for name in (run_a, run_b):
         if not isinstance(name, str) or name not in data["runs"]:
-            raise UsageError(f"run: expected one of {', '.join(sorted(data['runs']))}, found {name!r}")
+            check_choice(name, "run", sorted(data['runs']))
     return simulate_experiment(data["qrels"], data["runs"][run_a], data["runs"][run_b], model="cascade",
                                method="team_draft", impressions=impressions, repetitions=repetitions, seed=seed)

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import UsageError
 from ._style import colors  # one palette for every figure: Okabe–Ito
 
@@ -43,7 +44,7 @@ def new_axes(ax=None, *, size: tuple[float, float] = (6.4, 4.8)):
 
 def _format_of(path: Path, fmt: str | None) -> str:
     if fmt is not None and not isinstance(fmt, str):
-        raise UsageError(f"format: expected one of {', '.join(FORMATS)}, found {fmt!r}")
+        check_choice(fmt, "format", FORMATS)
     fmt = (fmt or path.suffix.lstrip(".") or "png").lower()
     if fmt not in FORMATS:
         raise UsageError(f"cannot write a figure as {fmt!r} ({path}); expected one of {', '.join(FORMATS)}")

@@ -28,6 +28,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._params import check_count, check_seed, usage_error
 from ..errors import InputError, UsageError
 from ..classification._brief import brief
 from ._html import TableReport
@@ -108,18 +109,13 @@ def _targets(y: Any, name: str, loss: str) -> np.ndarray:
 
 
 def _check_rounds(n_rounds: Any) -> int:
-    if not isinstance(n_rounds, (int, np.integer)) or isinstance(n_rounds, bool) or not 1 <= n_rounds <= 10**6:
-        raise UsageError(f"n_rounds must be an integer from 1 to 1000000, found {brief(n_rounds)}")
-    return int(n_rounds)
+    return check_count(n_rounds, "n_rounds", 1, 10**6)
 
 
 def _check_seed(random_state: Any) -> int | None:
-    if random_state is None:
-        return None
-    if not isinstance(random_state, (int, np.integer)) or isinstance(random_state, bool) \
-            or not 0 <= random_state < 2**32:
-        raise UsageError(f"random_state must be None or an integer in [0, 2**32), found {brief(random_state)}")
-    return int(random_state)
+    if isinstance(random_state, np.random.Generator):  # a Generator is not reproducible across rounds here
+        raise usage_error("random_state", "None or an int >= 0 and < 4294967296", random_state)
+    return check_seed(random_state, "random_state")
 
 
 def _predictions(model: Any, X_train: Any, y_train: np.ndarray, X_test: Any, n_test: int, n_rounds: int,

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 
 __all__ = ["CorrectedTTest", "corrected_ttest", "corrected_interval", "corrected_variance_factor"]
@@ -100,8 +101,7 @@ def corrected_interval(values, *, n_train: float, n_test: float, confidence: flo
 
     from ..stats.intervals import Interval
 
-    if not 0 < confidence < 1:
-        raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
+    confidence = check_fraction(confidence, "confidence")
     x = _values(values, "values")
     factor = corrected_variance_factor(len(x), n_train, n_test)
     half = stats.t.ppf(0.5 + confidence / 2, len(x) - 1) * np.sqrt(factor * x.var(ddof=1))
@@ -147,8 +147,7 @@ def corrected_ttest(a, b, *, n_train: float | None = None, n_test: float | None 
     >>> round(r.statistic, 4), r.df
     (2.0381, 3)
     """
-    if alternative not in ALTERNATIVES:
-        raise UsageError(f"alternative: expected one of {', '.join(ALTERNATIVES)}, found {alternative!r}")
+    check_choice(alternative, "alternative", ALTERNATIVES)
     name = None
     if hasattr(a, "folds") and hasattr(b, "folds"):
         if n_train is not None or n_test is not None:

@@ -13,6 +13,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import InputError, UsageError
 from ._html import TableReport
 from . import _scoring as sc
@@ -215,8 +216,7 @@ def cross_validate(model: Any, X: Any, y: Any, *, metrics: Any = ("accuracy",), 
     Reference: Kohavi (1995), "A study of cross-validation and bootstrap for accuracy estimation
     and model selection", IJCAI.
     """
-    if ci not in CI_METHODS:
-        raise UsageError(f"ci: expected one of {', '.join(CI_METHODS)}, found {ci!r}")
+    check_choice(ci, "ci", CI_METHODS)
     sc.check_model(model)
     target = sc.as_target(y)
     if sc.n_rows(X) != len(target):

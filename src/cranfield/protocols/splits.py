@@ -24,6 +24,7 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
+from .._params import check_fraction, check_seed
 from ..errors import InputError, UsageError
 
 __all__ = ["Fold", "holdout", "train_validation_test", "kfold", "group_kfold", "folds_from_cv",
@@ -84,9 +85,7 @@ def _labels(y: Any, name: str = "y") -> np.ndarray:
 
 
 def _check_fraction(value: float, name: str) -> float:
-    if isinstance(value, bool) or not (isinstance(value, (int, float, np.floating)) and 0 < value < 1):
-        raise UsageError(f"{name}: expected a fraction strictly between 0 and 1, found {value!r}")
-    return float(value)
+    return check_fraction(value, name)
 
 
 def _check_int(value: int, name: str, minimum: int) -> int:
@@ -97,11 +96,7 @@ def _check_int(value: int, name: str, minimum: int) -> int:
 
 def _seed(random_state) -> int | None:
     """An int seed for scikit-learn (which does not take numpy Generators)."""
-    if random_state is None or isinstance(random_state, (int, np.integer)):
-        return None if random_state is None else int(random_state)
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(0, 2**31 - 1))
-    raise UsageError(f"random_state: expected None, an int or a numpy Generator, found {type(random_state).__name__}")
+    return check_seed(random_state, "random_state")
 
 
 def _check_strata(y: np.ndarray, n_splits: int) -> None:

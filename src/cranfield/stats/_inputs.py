@@ -17,7 +17,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from .._params import check_choice
+from ..errors import InputError
 
 __all__ = ["MISSING_POLICIES", "normalise_values", "align"]
 
@@ -100,8 +101,7 @@ def align(per_system: dict[str, dict[str, Series]], *, missing: str = "error", s
     keeps the queries every system has for every measure; ``"zero"`` keeps all queries and
     counts a missing value as 0 (as ``trec_eval -c`` does for queries missing from a run).
     """
-    if missing not in MISSING_POLICIES:
-        raise UsageError(f"missing: expected one of {', '.join(MISSING_POLICIES)}, found {missing!r}")
+    check_choice(missing, "missing", MISSING_POLICIES)
     systems = list(per_system)
     measures = list(per_system[systems[0]])
     if not measures:

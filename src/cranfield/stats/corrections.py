@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from .._params import check_choice
+from ..errors import InputError
 from ._resample import as_generator, check_count
 
 __all__ = ["CORRECTIONS", "FWER_CORRECTIONS", "adjust_pvalues", "tukey_hsd", "randomized_tukey_hsd"]
@@ -50,8 +51,7 @@ def adjust_pvalues(p_values, *, method: str = "holm") -> np.ndarray:
     >>> adjust_pvalues([0.01, 0.04, 0.03], method="holm").tolist()
     [0.03, 0.06, 0.06]
     """
-    if method not in CORRECTIONS:
-        raise UsageError(f"correction: expected one of {', '.join(CORRECTIONS)}, found {method!r}")
+    check_choice(method, "correction", CORRECTIONS)
     p = np.asarray(p_values, dtype=np.float64)
     if p.size and (not np.all(np.isfinite(p)) or p.min() < 0 or p.max() > 1):
         raise InputError("expected p-values between 0 and 1", field="p_values")

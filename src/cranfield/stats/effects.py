@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from .._params import check_choice
+from ..errors import InputError
 from .intervals import Interval, mean_ci
 
 __all__ = ["mean_difference", "cohens_dz", "cohens_dz_rows", "win_tie_loss", "win_tie_loss_rows",
@@ -211,8 +212,7 @@ def effect_size(x, y, *, kind: str = "d_z", confidence: float = 0.95, n_resample
 
     from .intervals import _check_confidence
 
-    if kind not in EFFECT_SIZES:
-        raise UsageError(f"kind: expected one of {', '.join(EFFECT_SIZES)}, found {kind!r}")
+    check_choice(kind, "kind", EFFECT_SIZES)
     confidence = _check_confidence(confidence)
     d = _paired(x, y)
     n = len(d)

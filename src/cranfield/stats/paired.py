@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import InputError, UsageError
 from ._resample import all_sign_flips, as_generator, bootstrap_counts, check_count, sign_flip_matrices
 from .intervals import _check_confidence, delong_covariance
@@ -234,10 +235,8 @@ def paired_pvalues(differences, *, test: str = "t", n_permutations: int = 10_000
     """
     from scipy import stats
 
-    if test not in PAIRED_TESTS:
-        raise UsageError(f"test: expected one of {', '.join(PAIRED_TESTS)}, found {test!r}")
-    if zero_method not in ZERO_METHODS:
-        raise UsageError(f"zero_method: expected one of {', '.join(ZERO_METHODS)}, found {zero_method!r}")
+    check_choice(test, "test", PAIRED_TESTS)
+    check_choice(zero_method, "zero_method", ZERO_METHODS)
     if exact not in (None, True, False):
         raise UsageError(f"exact: expected None, True or False, found {exact!r}")
     d = np.asarray(differences, dtype=np.float64)

@@ -171,8 +171,7 @@ def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delo
     """
     if method not in ("delong", "bootstrap", "venkatraman"):
         raise UsageError(f"method: expected 'delong', 'bootstrap' or 'venkatraman', found {method!r}")
-    if alternative not in _ALTERNATIVES:
-        raise UsageError(f"alternative: expected one of {', '.join(_ALTERNATIVES)}, found {alternative!r}")
+    check_choice(alternative, "alternative", _ALTERNATIVES)
     paired = y_true_b is None
     ya, sa = _labels_scores(y_true, y_score_a, name="y_score_a")
     yb, sb = _labels_scores(y_true if paired else y_true_b, y_score_b, name="y_score_b")
