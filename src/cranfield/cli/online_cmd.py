@@ -9,6 +9,7 @@ import math
 
 import click
 
+from .._params import option_names
 from ..errors import UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
@@ -278,6 +279,9 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
         raise UsageError("give --mde or --effect-size, not both")
     if relative and (baseline is None or mde is None):
         raise UsageError("--relative needs --baseline and --mde")
+    click.get_current_context().with_resource(option_names(  # the library's parameters as this command's options
+        p1="--baseline", p2="--baseline × (1 + --mde)" if relative else "--baseline + --mde", difference="--mde",
+        n1="-n", power="--power", effect_size="--effect-size" if mde is None else "--mde"))
     options = dict(alpha=alpha, ratio=ratio, alternative=alternative, test=test)
     rows = []
     d = effect_size
