@@ -24,6 +24,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import Count, Interval, Optional
 from ..errors import InputError, UsageError
 from ._brief import brief
 from ._validation import binary_truth, check_labels, check_lengths, check_scores, check_weights, encode_labels
@@ -353,6 +354,15 @@ def _newton(X: np.ndarray, y: np.ndarray, w: np.ndarray, offset: np.ndarray) -> 
     return beta, np.linalg.inv(hessian), iteration
 
 
+def check_clip(clip: Any) -> float | None:
+    """``clip`` as None or a number strictly between 0 and 0.5 (not nan, not inf)."""
+    return _CLIP(clip, "clip")
+
+
+_CLIP = Optional(Interval(0, 0.5, closed="neither"))
+_RESAMPLES = Count(2, 10**6)
+
+
 def calibration_slope(y_true: Any, y_prob: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
                       clip: float | None = None) -> CalibrationFit:
     """Calibration slope and intercept by logistic recalibration (Cox 1958, Biometrika 45; Van
@@ -362,8 +372,7 @@ def calibration_slope(y_true: Any, y_prob: Any, *, sample_weight: Any = None, po
     logit(p) is infinite at p = 0 or 1: such probabilities are an error unless ``clip`` = ε is
     given, which clips them to [ε, 1 − ε] (and says so in ``settings``).
     """
-    if clip is not None and (not isinstance(clip, (int, float)) or isinstance(clip, bool) or not 0 < clip < 0.5):
-        raise UsageError(f"clip must be None or a number in (0, 0.5), found {brief(clip)}")
+    clip = check_clip(clip)
     if _probabilities(y_prob).ndim != 1:
         raise InputError("the calibration slope takes binary probabilities (one per sample)", field="y_prob")
     ((o, p, weights),) = _binary(y_true, y_prob, sample_weight, pos_label, None, "top_label")
@@ -422,8 +431,7 @@ def calibration_bootstrap(y_true: Any, y_prob: Any, *, statistic: str = "ece", n
     Resamples where the statistic is undefined (e.g. one class for the slope) are an error."""
     if not isinstance(statistic, str) or statistic not in _STATISTICS:
         raise UsageError(f"statistic must be one of {', '.join(_STATISTICS)}, found {brief(statistic)}")
-    if not isinstance(n_resamples, (int, np.integer)) or isinstance(n_resamples, bool) or not 1 <= n_resamples <= 10**6:
-        raise UsageError(f"n_resamples must be an integer from 1 to 1000000, found {brief(n_resamples)}")
+    n_resamples = _RESAMPLES(n_resamples, "n_resamples")
     if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 < confidence < 1:
         raise UsageError(f"confidence must be in (0, 1), found {brief(confidence)}")
     if not isinstance(random_state, (int, np.integer)) or isinstance(random_state, bool) or random_state < 0:

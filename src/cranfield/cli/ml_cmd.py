@@ -10,6 +10,7 @@ import click
 import numpy as np
 
 from ..classification.table import label_column, number_column, positive_label, read_table
+from .._params import check_count
 from ..errors import CranfieldError, InputError, UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
@@ -59,6 +60,8 @@ def calibration_report(path: str, *, label: str, score: str, bins: int = 10, str
 
     if label == score:
         raise UsageError(f"the label column {label!r} cannot also be the --score column")
+    clip = cal.check_clip(clip)  # a usage error, not a note in the report
+    bootstrap = 0 if bootstrap == 0 else check_count(bootstrap, "bootstrap", 2)
     table, first = read_table(path)
     y_true = label_column(table, label, path, first)
     y_prob = number_column(table, score, path, first)

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._params import check_choice, check_fraction
+from .._params import check_choice, check_fraction, display_name
 from ..errors import InputError, UsageError
 
 __all__ = ["assessor_agreement", "Agreement", "AgreementFigure", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
@@ -366,7 +366,7 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     for level in levels:
         _check_choice(level, ALPHA_LEVELS, "alpha_levels")
     n_resamples = 0 if n_resamples == 0 and not isinstance(n_resamples, bool) else \
-        check_count(n_resamples, "n_resamples")
+        check_count(n_resamples, "n_resamples", 2)
     confidence = check_fraction(confidence, "confidence")
     rng = as_generator(random_state)
     qrels, names = _qrels_list(qrels, names)
@@ -375,6 +375,9 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     if n_queries == 0:
         raise InputError("no (query, document) pair is judged by every set; nothing to compare (try missing='keep')",
                          source=", ".join(names))
+    if n_resamples and n_queries < 2:  # every resample would be the one query: a zero-width interval
+        raise UsageError(f"{display_name('n_resamples')}: a bootstrap interval over queries needs at least 2 "
+                         f"queries, found {n_queries}; use 0 resamples (no interval)")
     values, inverse = np.unique(labels[present], return_inverse=True)
     k = values.size
     if n_queries * k * k > MAX_TABLE_CELLS:

@@ -73,7 +73,7 @@ class Param:
                     raise ValueError
             elif self.kind == "gains":
                 items = value.items() if isinstance(value, Mapping) else value
-                value = tuple(sorted((int(k), float(v)) for k, v in items))
+                value = tuple(sorted((_level_key(k), float(v)) for k, v in items))
                 if len({k for k, _ in value}) != len(value) or not all(math.isfinite(v) for _, v in value):
                     raise ValueError
             else:  # pragma: no cover - programming error
@@ -84,6 +84,15 @@ class Param:
         if problem:
             raise MeasureError(f"{family}: parameter {name}={_format_value(value)}: {problem}")
         return value
+
+
+def _level_key(key: Any) -> int:
+    """A gain map's key: a whole relevance level (1.5 is refused, not truncated to 1)."""
+    if isinstance(key, bool) or (isinstance(key, float) and not key.is_integer()):
+        raise ValueError(key)
+    if isinstance(key, str):
+        return int(key.strip())
+    return int(key)
 
 
 _KIND_TEXT = {

@@ -336,7 +336,10 @@ def _bootstrap(yc, xc, yt, xt, lift, options):
         raise InputError("every bootstrap resample has a zero denominator", field="variant")
     level = 1 - options["confidence"]
     low, high = np.quantile(deltas, [level / 2, 1 - level / 2])
-    p = min(1.0, 2 * min(np.count_nonzero(deltas <= 0), np.count_nonzero(deltas >= 0)) / deltas.size)
+    # two-sided Monte Carlo p with the add-one rule (Davison & Hinkley 1997, eq. 4.11): never 0, so
+    # that a few resamples cannot make a difference "significant"
+    tail = min(np.count_nonzero(deltas <= 0), np.count_nonzero(deltas >= 0))
+    p = min(1.0, 2 * (tail + 1) / (deltas.size + 1))
     return float(low), float(high), float(p)
 
 
@@ -369,7 +372,7 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
     if missing:
         raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
     if test == "bootstrap":
-        n_resamples = check_count(n_resamples, "n_resamples", 1)
+        n_resamples = check_count(n_resamples, "n_resamples", 2)
         as_generator(random_state)
     if covariate is not None and test not in ("delta", "welch"):
         raise UsageError("CUPED adjusts per-unit values and tests them with Welch's t: use test='welch' "

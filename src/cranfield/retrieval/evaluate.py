@@ -6,6 +6,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .._params import Count, Interval, Optional, check_choice
 from ..errors import UsageError
 from ..measures.base import Measure, parse_measures
 from ..measures.condensed import view_for
@@ -17,6 +18,11 @@ from .run import read_run
 __all__ = ["evaluate", "evaluate_runs", "prepare_and_read", "Evaluator", "DEFAULT_MEASURES"]
 
 DEFAULT_MEASURES = ("AP", "nDCG@10", "P@10", "R@1000", "RR", "RPrec")
+
+
+# trec_eval's -l (a whole level that int64 judgments can hold) and -M / -N (whole counts)
+_LEVEL = Interval(None, 2**63 - 1, integer=True)
+_COUNT = Optional(Count(0))
 
 
 class Evaluator:
@@ -38,19 +44,17 @@ class Evaluator:
         self.measures: list[Measure] = parse_measures(measures if not isinstance(measures, str) else [measures])
         if not self.measures:
             raise UsageError("no measures given")
-        if max_results is not None and max_results < 0:
-            raise UsageError(f"max_results must be ≥ 0, found {max_results}")
-        if collection_size is not None and collection_size < 0:
-            raise UsageError(f"collection_size must be ≥ 0, found {collection_size}")
-        if aggregate not in ("macro", "micro"):
-            raise UsageError(f"aggregate must be 'macro' or 'micro', found {aggregate!r}")
+        relevance_level = _LEVEL(relevance_level, "relevance_level")
+        max_results = _COUNT(max_results, "max_results")
+        collection_size = _COUNT(collection_size, "collection_size")
+        check_choice(aggregate, "aggregate", ("macro", "micro"))
         if aggregate == "micro":
             lacking = [str(m) for m in self.measures if m.family.micro is None and m.family.aggregate != "sum"]
             if lacking:
                 raise UsageError(f"no micro average for {', '.join(lacking)} (micro averaging needs a ratio: "
                                  f"set measures, F, E, Fallout); evaluate these with aggregate='macro'")
         self.aggregate = aggregate
-        self.options = dict(relevance_level=int(relevance_level), complete=bool(complete), max_results=max_results,
+        self.options = dict(relevance_level=relevance_level, complete=bool(complete), max_results=max_results,
                             judged_only=bool(judged_only), collection_size=collection_size)
         self._prepared = prepare_qrels(self.qrels)
 
