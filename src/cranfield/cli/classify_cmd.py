@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import warnings
 from typing import Sequence
 
@@ -10,6 +9,7 @@ import click
 import numpy as np
 
 from ..classification.table import label_column, number_column, positive_label, prediction_column, read_table
+from ..io.json_text import json_text
 from ..errors import InputError, UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
@@ -351,7 +351,7 @@ def command(file, truth, score, pred, threshold, optimize, cost_fp, cost_fn, pos
     for message in dict.fromkeys(str(w.message) for w in caught):
         click.echo(f"cranfield: warning: {message}", err=True)
     if fmt == "json":
-        text = json.dumps(report, indent=2, allow_nan=False) + "\n"
+        text = json_text(report, ensure_ascii=True)
     else:
         matrices, metrics = _tables(report, digits)
         if fmt in ("csv", "tsv"):

@@ -13,11 +13,11 @@ objects ``{"run", "qid", "measure", "value"}``.
 
 from __future__ import annotations
 
-import json
 
 import click
 
 from ..io.atomic import write_text_output
+from ..io.json_text import json_text
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
@@ -130,7 +130,7 @@ def render_results(results, fmt: str, *, per_query: bool = False, digits: int = 
     if per_query and fmt in ("csv", "tsv", "json"):
         return render_long(results, fmt)
     if fmt == "json":
-        return json.dumps([r.to_dict() for r in results], indent=2) + "\n"
+        return json_text([r.to_dict() for r in results], ensure_ascii=True)
     from ..io.tables import Table, render_table
 
     names = results[0].names
@@ -166,7 +166,7 @@ def render_long(results, fmt: str) -> str:
     columns = long_columns(results)
     rows = zip(*(columns[c] for c in LONG_COLUMNS))
     if fmt == "json":
-        return json.dumps([dict(zip(LONG_COLUMNS, row)) for row in rows], indent=1) + "\n"
+        return json_text([dict(zip(LONG_COLUMNS, row)) for row in rows], indent=1, ensure_ascii=True)
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter="," if fmt == "csv" else "\t", lineterminator="\n")
     writer.writerow(LONG_COLUMNS)

@@ -3,7 +3,6 @@ file (CSV, TSV or Parquet, read as ``cranfield classify`` reads it) in, a table 
 
 from __future__ import annotations
 
-import json
 import math
 
 import click
@@ -11,6 +10,7 @@ import numpy as np
 
 from ..classification.table import label_column, number_column, positive_label, read_table
 from .._params import check_count
+from ..io.json_text import json_text
 from ..errors import CranfieldError, InputError, UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
@@ -28,7 +28,7 @@ def _emit(tables, document: dict, fmt: str, digits: int, output: str | None) -> 
     from ..io.tables import render_table
 
     if fmt == "json":
-        text = json.dumps(document, indent=2, allow_nan=False) + "\n"
+        text = json_text(document, ensure_ascii=True)
     elif fmt in ("csv", "tsv"):
         text = render_table(tables[0], fmt)
     else:

@@ -4,12 +4,12 @@ models and simulation."""
 from __future__ import annotations
 
 import importlib
-import json
 import math
 
 import click
 
 from .._params import option_names
+from ..io.json_text import json_text
 from ..errors import UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
@@ -115,16 +115,7 @@ def _write(text: str, output) -> None:
 
 
 def _json(document) -> str:
-    def clean(value):
-        if isinstance(value, float) and not math.isfinite(value):
-            return None
-        if isinstance(value, dict):
-            return {k: clean(v) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [clean(v) for v in value]
-        return value
-
-    return json.dumps(clean(document), indent=2, ensure_ascii=False)
+    return json_text(document)
 
 
 @click.command("metrics", context_settings={"help_option_names": ["-h", "--help"]})

@@ -3,10 +3,10 @@ simulation (the ``cranfield online`` group imports these commands)."""
 
 from __future__ import annotations
 
-import json
 
 import click
 
+from ..io.json_text import json_text
 from ..errors import UsageError
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
@@ -20,29 +20,12 @@ def _numbers(text: str, name: str, kind=float) -> list:
         raise UsageError(f"{name}: expected comma-separated numbers, found {text!r}") from None
 
 
-def _plain(value):
-    """JSON-ready: numpy arrays and scalars as lists and numbers."""
-    import numpy as np
-
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _plain(value.tolist())
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, float) and value != value:
-        return None
-    return value
-
-
 def _emit(tables: list, document: dict, fmt: str, output: str | None) -> None:
     from ..io.atomic import write_text_output
     from ..io.tables import render_table
 
     if fmt == "json":
-        text = json.dumps(_plain(document), indent=2, ensure_ascii=False) + "\n"
+        text = json_text(document)
     else:
         text = "\n".join(render_table(table, fmt) for table in tables)
     write_text_output(text, output)
@@ -393,7 +376,7 @@ def run_online_demo(folder, *, fmt: str = "png", seed: int = 0, quiet: bool = Fa
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     plot = save_figure(sensitivity_plot(out), folder / f"online_sensitivity.{fmt}")
-    write_text_output(json.dumps(_plain(out), indent=2) + "\n", folder / "online.json")
+    write_text_output(json_text(out, ensure_ascii=True), folder / "online.json")
     click.echo(render_table(table, "table"), nl=False)
     if not quiet:
         click.echo(f"\ncranfield: wrote {plot} and {folder / 'online.json'}", err=True)

@@ -3,9 +3,9 @@ format, JSON, and an HTML section (agreement matrix, figures with intervals, sys
 
 from __future__ import annotations
 
-import json
 import math
 
+from ..io.json_text import json_text
 from ..io.tables import Table, render_table
 
 __all__ = ["agreement_table", "agreement_matrix", "ranking_table", "render_agreement", "agreement_html", "per_query_table", "demo_agreement_files",
@@ -89,7 +89,7 @@ def render_agreement(result, fmt: str = "table", *, ranking=None, digits: int = 
             document.pop("queries")
         if ranking is not None:
             document["rankings"] = ranking.to_dict()
-        return json.dumps(document, indent=2) + "\n"
+        return json_text(document, ensure_ascii=True)
     parts = [render_table(agreement_table(result, digits=digits), fmt)]
     if per_query:
         parts.append(render_table(per_query_table(result, digits=digits), fmt))

@@ -3,11 +3,11 @@ JSON), a ranking-stability chart and an HTML section / page (see :mod:`cranfield
 
 from __future__ import annotations
 
-import json
 from typing import Mapping
 
 import numpy as np
 
+from ..io.json_text import json_text
 from ..io.tables import Table, render_table
 
 __all__ = ["reusability_table", "reusability_summary_table", "render_reusability", "pool_size_table",
@@ -40,7 +40,7 @@ def reusability_summary_table(result, *, digits: int = 4) -> Table:
 def render_reusability(result, fmt: str = "table", *, digits: int = 4) -> str:
     """The two tables in ``fmt`` (CSV/TSV: the per-run table only, tidy), or one JSON document."""
     if fmt == "json":
-        return json.dumps(result.to_dict(), indent=1) + "\n"
+        return json_text(result.to_dict(), indent=1, ensure_ascii=True)
     if fmt in ("csv", "tsv"):  # tidy: every column, the group included
         return render_table(Table(list(result.COLUMNS), result.rows()), fmt)
     return (render_table(reusability_table(result, digits=digits), fmt) + "\n"
