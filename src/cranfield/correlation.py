@@ -2,7 +2,9 @@
 (systems ordered by MAP vs by nDCG@10 — meta-evaluation).
 
 A *ranking* is either an ordered sequence of ids (best first, no ties) or a mapping
-``{id: score}`` (higher first; equal scores are tied), e.g. ``{"bm25": 0.30, "tfidf": 0.28}``.
+``{id: score}`` (higher first; equal scores are tied), e.g. ``{"bm25": 0.30, "tfidf": 0.28}``;
+scores that agree to 12 significant digits are equal (float sums of equal rationals differ in
+the last bit: :func:`cranfield._exact.snap_ties`).
 
 Missing ids: an id present in only one ranking is appended at the end of the other, in the
 order it has in the ranking where it appears (ties there stay ties). The two rankings are then
@@ -32,6 +34,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ._exact import snap_ties
 from .errors import UsageError
 
 __all__ = ["kendall_tau", "spearman_rho", "tau_ap", "kendall_distance"]
@@ -54,7 +57,8 @@ def _ranking(x: Any, name: str) -> tuple[list, np.ndarray]:
         if not np.isfinite(scores).all():
             bad = ids[int(np.flatnonzero(~np.isfinite(scores))[0])]
             raise UsageError(f"{name}: the score of {bad!r} is not a finite number")
-        keys = np.unique(-scores, return_inverse=True)[1].reshape(-1).astype(np.int64)
+        # scores equal up to float rounding (means equal as rationals) are tied: cranfield._exact
+        keys = np.unique(-snap_ties(scores), return_inverse=True)[1].reshape(-1).astype(np.int64)
     else:
         ids = list(x)
         keys = np.arange(len(ids), dtype=np.int64)

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._exact import snap_ties
 from .._params import check_choice, check_fraction, display_name
 from ..errors import InputError, UsageError
 
@@ -504,12 +505,13 @@ def ranking_agreement(qrels, runs, *, measure: str = "AP", names=None, relevance
             result = evaluator.evaluate(run, name=run_names[j])
             label = label or next(iter(result.mean))
             scores[i, j] = float(result.mean[label])
+    tied = snap_ties(scores, axis=1)  # per set of judgments: means equal as rationals are tied
     n = len(qrels)
     tau = np.ones((n, n))
     tap = np.ones((n, n))
     for i in range(n):
         for j in range(n):
-            a, b = dict(zip(run_names, scores[i])), dict(zip(run_names, scores[j]))
+            a, b = dict(zip(run_names, tied[i])), dict(zip(run_names, tied[j]))
             if i != j:
                 try:
                     tau[i, j] = kendall_tau(b, a)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._exact import float_quotient, integer_totals, rounded_mean
 from .._params import check_choice
 from ..errors import InputError, UsageError
 
@@ -183,8 +184,9 @@ def aggregate_labels(labels, *, method: str = "majority", ties: str = "lowest", 
         extra = dict(posteriors=posteriors, priors=priors, confusion=confusion, n_iter=n_iter,
                      log_likelihood=history)
     elif method == "mean":
-        score = (votes @ classes.astype(np.float64)) / n_labels
-        result = np.ceil(score - 0.5).astype(np.int64) if ties == "lowest" else np.floor(score + 0.5).astype(np.int64)
+        totals = integer_totals(votes, classes)  # exact: labels near 2**63 neither overflow nor round
+        score = float_quotient(totals, n_labels)
+        result = rounded_mean(totals, n_labels, halves="down" if ties == "lowest" else "up")
     else:
         cumulative = np.cumsum(votes, axis=1)
         middle = (n_labels - 1) // 2 if ties == "lowest" else n_labels // 2  # 0-based rank of the median label

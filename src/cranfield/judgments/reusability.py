@@ -35,6 +35,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from .._exact import snap_ties
 from ..errors import UsageError
 from .pooling import build_pool, named_runs, positive_int, relevance_level_of
 
@@ -225,9 +226,12 @@ def leave_one_out(qrels: Any, runs: Any, measures: "Sequence[str] | str" = ("AP"
         for i in members:
             result = reduced_evaluator.evaluate(run_list[i])
             left_out[i] = [result.mean[k] for k in keys]
-    rank = _competition_rank(score, score, exclude_self=False)
-    left_out_rank = _competition_rank(score, left_out, exclude_self=True)
-    tau, tap = _correlations(names, score, left_out)
+    # ties decided on exact values: means equal as rationals may differ in the last bit
+    snapped = snap_ties(np.concatenate((score, left_out)), axis=0)
+    tied_score, tied_left_out = snapped[:len(score)], snapped[len(score):]
+    rank = _competition_rank(tied_score, tied_score, exclude_self=False)
+    left_out_rank = _competition_rank(tied_score, tied_left_out, exclude_self=True)
+    tau, tap = _correlations(names, tied_score, tied_left_out)
     settings = {"depth": depth, "groups": "runs" if groups is None else ("prefix" if groups == "prefix" else "mapping"),
                 "relevance_level": int(relevance_level), "pooling": "depth",
                 "tau_ap ties": "broken by the order of the runs given",
