@@ -15,13 +15,17 @@ Two floating-point pitfalls where the answer is exact:
   near 2⁵³ + 1 they are no longer exact in float64. :func:`integer_totals` sums them exactly
   (int64 where the bound allows, Python ints otherwise), :func:`rounded_mean` rounds the exact
   quotient to an integer, :func:`float_quotient` gives the correctly rounded float.
+
+And one for scale-invariant statistics (silhouette, R², the χ² of a sample ratio...), whose
+sums of squares overflow at 1e200 and underflow at 1e-200: :func:`unit_scale` multiplies the
+inputs by a power of two (exact) before squaring (issue 24, cause 3).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["TIE_RELATIVE", "snap_ties", "integer_totals", "rounded_mean", "float_quotient"]
+__all__ = ["TIE_RELATIVE", "snap_ties", "integer_totals", "rounded_mean", "float_quotient", "unit_scale"]
 
 TIE_RELATIVE = 1e-12
 
@@ -95,3 +99,20 @@ def float_quotient(totals: np.ndarray, n: np.ndarray) -> np.ndarray:
         return t.astype(np.float64) / m.astype(np.float64)
     whole = [int(v) for v in np.rint(m.astype(np.float64)).tolist()]
     return np.array([int(a) / b for a, b in zip(t.tolist(), whole)], dtype=np.float64)
+
+
+def unit_scale(*arrays) -> list:
+    """The float64 ``arrays`` multiplied by one power of two that brings their largest magnitude
+    into [0.5, 1): exact (no rounding), so a scale-invariant statistic computed on them is the
+    same, while its squares neither overflow (values near 1e200) nor underflow (near 1e-200).
+    Arrays already in that range, all zero or holding a non-finite value are returned unchanged.
+
+    >>> [a.tolist() for a in unit_scale(np.array([3e200, -1e200]))]
+    [[0.9798151324726952, -0.3266050441575651]]
+    """
+    values = [np.asarray(a, dtype=np.float64) for a in arrays]
+    largest = max((float(np.max(np.abs(a))) for a in values if a.size), default=0.0)
+    if largest == 0.0 or not np.isfinite(largest):
+        return values
+    exponent = int(np.frexp(largest)[1])
+    return values if exponent == 0 else [np.ldexp(a, -exponent) for a in values]

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .._exact import unit_scale
 from ..errors import InputError, UsageError
 from ._brief import brief
 from ._validation import check_labels, check_scores
@@ -332,7 +333,8 @@ def _data(X: Any, labels: Any, *, square: bool = False) -> tuple[np.ndarray, np.
     if not 1 < sizes.size < n:
         raise InputError(f"found {sizes.size} clusters among {n} samples; internal scores need 2 to n − 1 clusters",
                          field="labels")
-    return data, codes[1], sizes
+    return unit_scale(data)[0], codes[1], sizes  # scale-invariant scores: no over/underflow
+
 
 
 def _squared_norms(X: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._exact import unit_scale
 from ..errors import InputError, UsageError
 from ._tweedie import check_domain, check_power, unit_deviance
 from ._validation import binary_truth, check_lengths, check_scores, check_weights, encode_labels, normalize_weights
@@ -208,6 +209,7 @@ def r2_score(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
     otherwise, as scikit-learn's ``force_finite=True`` default.
     """
     truth, pred, weights = _numeric(y_true, y_pred, sample_weight)
+    truth, pred = unit_scale(truth, pred)  # R² is scale-invariant: no overflow or underflow of squares
     w = np.ones_like(truth) if weights is None else normalize_weights(weights)[0]
     residual = np.dot(w, (truth - pred) ** 2)
     mean = np.average(truth, weights=w) if w.sum() else 0.0

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from .._exact import unit_scale
 from ..errors import InputError, UsageError
 from ._brief import brief
 from ._tweedie import check_domain, check_power, unit_deviance
@@ -106,6 +107,7 @@ def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = N
     truth, pred, w, multioutput = _check(y_true, y_pred, sample_weight, multioutput, allowed=MULTIOUTPUT)
     if not isinstance(force_finite, (bool, np.bool_)):
         raise UsageError(f"force_finite must be True or False, found {brief(force_finite)}")
+    truth, pred = unit_scale(truth, pred)  # scale-invariant: no overflow or underflow of squares
     diff_mean = _mean(truth - pred, w)
     numerator = _mean((truth - pred - diff_mean) ** 2, w)
     denominator = _mean((truth - _mean(truth, w)) ** 2, w)

@@ -17,7 +17,12 @@ from .base import Param
 
 __all__ = ["GAINS_PARAM", "GAIN_PARAM", "IDEAL_PARAM", "GainView", "gain_view"]
 
-GAINS_PARAM = Param("gains", (), "gain of each relevance level, e.g. {1:1,2:3}; unlisted levels gain their level")
+# the largest gain magnitude: a sum of 2**500 such gains (and its discounted, normalised forms)
+# still fits a double, so DCG, G and RBP never print inf or nan (issue 24, cause 3)
+MAX_GAIN = 2.0**512
+GAINS_PARAM = Param("gains", (), "gain of each relevance level, e.g. {1:1,2:3}; unlisted levels gain their level",
+                    lambda v: None if all(abs(g) <= MAX_GAIN for _, g in v) else
+                    f"expected gains of magnitude at most 2^512 (about {MAX_GAIN:.3g}): larger ones overflow the sums")
 GAIN_PARAM = Param("str", "linear", "gain of an unlisted level ℓ: linear = ℓ (trec_eval), exp = 2^ℓ − 1 (Burges)",
                    lambda v: None if v in ("linear", "exp") else "expected linear or exp")
 

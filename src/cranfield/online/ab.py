@@ -44,6 +44,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from .._exact import unit_scale
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from .logs import ClickLog
@@ -178,6 +179,7 @@ def sample_ratio_mismatch(metrics, *, unit: str = "impression", expected_split=N
         shares = np.array([_check_share(split[v], v) for v in names])
     if len(names) < 2:
         raise UsageError(f"a sample-ratio check needs at least two variants; the log has {', '.join(names)}")
+    shares = unit_scale(shares)[0]  # shares of 1e±300: their sum neither overflows nor underflows
     expected = observed.sum() * shares / shares.sum()
     terms = (observed - expected) ** 2 / expected
     statistic = float(terms.sum())
