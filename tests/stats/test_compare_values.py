@@ -130,7 +130,8 @@ def test_json_has_exactly_the_documented_shape(rng):
         assert len(block["pairs"]) == 3
         for p in block["pairs"]:
             assert set(p) == {"a", "b", "diff", "ci_low", "ci_high", "effect_size", "p_value", "p_adjusted", "significant",
-                              "n", "statistic", "df", "p_method", "p_floored", "wins", "ties", "losses"}
+                              "n", "statistic", "df", "p_method", "p_floored", "wins", "ties", "losses",
+                              "p_adjusted_floored", "p_tukey"}
             assert isinstance(p["significant"], bool)
     assert json.loads(c.render("json")) == doc
 

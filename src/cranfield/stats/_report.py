@@ -94,7 +94,8 @@ def comparison_dict(c) -> dict:
         pairs = [{"a": p.a, "b": p.b, "n": p.n, "diff": p.diff, "ci_low": p.ci_low, "ci_high": p.ci_high,
                   "effect_size": _finite(p.effect_size), "statistic": _finite(p.statistic), "df": p.df,
                   "p_value": p.p_value, "p_method": p.p_method, "p_floored": p.p_floored,
-                  "p_adjusted": p.p_adjusted, "significant": p.significant,
+                  "p_adjusted": p.p_adjusted, "p_adjusted_floored": p.p_adjusted_floored, "p_tukey": p.p_tukey,
+                  "significant": p.significant,
                   "wins": p.wins, "ties": p.ties, "losses": p.losses} for p in c.pairs if p.measure == m]
         measures[m] = {"systems": systems, "pairs": pairs}
     return {"schema": SCHEMA, "settings": settings_dict(c), "measures": measures}
@@ -208,7 +209,8 @@ def pairs_table(c, *, digits: int = 4) -> Table:
     adjusted = f"p ({_CORRECTION_NAMES[s['correction']]})" if _is_tukey(c) else f"p ({s['correction']})"
     columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
     rows = [[p.measure, p.a, p.b, p.diff, f"[{p.ci_low:.{digits}f}, {p.ci_high:.{digits}f}]", p.effect_size,
-             p_text(p.p_value, digits, below if p.p_floored else None), p_text(p.p_adjusted, digits),
+             p_text(p.p_value, digits, below if p.p_floored else None),
+             p_text(p.p_adjusted, digits, p.p_adjusted if p.p_adjusted_floored else None),
              "*" if p.significant else "", f"{p.wins}/{p.ties}/{p.losses}"] for p in c.pairs]
     if _is_tukey(c):
         first = (f"*: {_CORRECTION_NAMES[s['correction']]} p <= {s['alpha']:g} ({_method_note(c)}). p ({s['test']}): the "
@@ -225,7 +227,8 @@ def pairs_table(c, *, digits: int = 4) -> Table:
              "Cohen's 0.2/0.5/0.8 benchmarks, which are for d of independent groups). W/T/L: queries where a is "
              "higher / equal / lower than b."]
     if any(p.p_floored for p in c.pairs):
-        notes.append(f"< {_upper_text(below)}: the Monte Carlo p is at its floor 1/(B+1); the true p is smaller.")
+        notes.append(f"< {_upper_text(below)}: the Monte Carlo p is at its floor 1/(B+1); the true p is smaller "
+                     "(and so is every adjusted p computed from it, written \"< its value\").")
     notes += list(s.get("notes", []))
     return Table(columns, rows, title="Pairs", digits=digits, notes=notes)
 

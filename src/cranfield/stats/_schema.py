@@ -66,7 +66,8 @@ _PAIR = _object({
     "diff": _NUM, "ci_low": _NUM, "ci_high": _NUM,
     "effect_size": _NUM_OR_NULL, "statistic": _NUM_OR_NULL, "df": _NUM_OR_NULL,
     "p_value": _NUM, "p_method": {"type": "string"}, "p_floored": {"type": "boolean"},
-    "p_adjusted": _NUM, "significant": {"type": "boolean"},
+    "p_adjusted": _NUM, "p_adjusted_floored": {"type": "boolean"}, "p_tukey": _NUM_OR_NULL,
+    "significant": {"type": "boolean"},
     "wins": _INT, "ties": _INT, "losses": _INT,
 })
 

@@ -71,6 +71,11 @@ class PairResult:
     n: int = 0  # queries paired
     p_method: str = ""  # how p was computed (exact, Monte Carlo, normal approximation...)
     p_floored: bool = False  # p is the smallest a Monte Carlo test can give, 1/(B+1): the true p is below it
+    # p_adjusted was computed from floored p values: the true adjusted p is at most it (an upper bound)
+    p_adjusted_floored: bool = False
+    # with correction="tukey" / "randomized-tukey", Tukey's HSD p of the pair (the same number as
+    # p_adjusted, kept there for compatibility: it is not an adjustment of p_value); else None
+    p_tukey: float | None = None
 
 
 class Comparison:
@@ -250,6 +255,26 @@ def _check_options(test, correction, ci, alpha, missing, zero_method="wilcox", f
     return check_fraction(alpha, "alpha")
 
 
+def _adjusted_floored(p: np.ndarray, floored: np.ndarray, adjusted: np.ndarray, correction: str, family: str,
+                      n_pairs: int, n_permutations) -> np.ndarray:
+    """Which adjusted p values are upper bounds, not values: those that a floored Monte Carlo p
+    (whose true value is below the floor) moves: the adjustment recomputed with the floored p
+    values halved differs there (every correction is monotone in each p, so the true adjusted p
+    is at most the one computed). A randomized Tukey p at its own floor 1/(B+1) is one too."""
+    if correction == "tukey":
+        return np.zeros(len(adjusted), dtype=bool)
+    if correction == "randomized-tukey":
+        return adjusted <= (1.0 + 1e-12) / (n_permutations + 1)
+    if not floored.any():
+        return floored.copy()
+    lowered = np.where(floored, p / 2, p)
+    if family == "all" or not n_pairs:
+        again = adjust_pvalues(lowered, method=correction)
+    else:
+        again = np.concatenate([adjust_pvalues(block, method=correction) for block in lowered.reshape(-1, n_pairs)])
+    return again != adjusted
+
+
 def _smallest_adjusted(floor: float, m: int, correction: str) -> float:
     """The smallest adjusted p a family of ``m`` tests can reach when no p can be below ``floor``."""
     if correction in TUKEY_TESTS:
@@ -394,13 +419,16 @@ def _compare_aligned(systems, measures, query_ids, matrices, *, test, correction
                                 f"{needed_resamples(family_size, correction=correction if correction != 'none' else 'bonferroni', alpha=alpha):,}")
                 notes.append("Warning: " + message + ".")
                 warnings.warn(message, MonteCarloFloorWarning, stacklevel=3)
+        adjusted_floored = _adjusted_floored(p, floored, adjusted, correction, family, n_pairs, n_permutations)
+        tukey = correction in TUKEY_TESTS
         for i, m in enumerate(measures):
             for j in range(n_pairs):
                 r = i * n_pairs + j
                 pairs.append(PairResult(m, systems[ia[j]], systems[ib[j]], float(intervals.estimate[r]), float(intervals.low[r]),
                                         float(intervals.high[r]), float(effect[r]), float(p[r]), float(adjusted[r]),
                                         bool(adjusted[r] <= alpha), int(wtl[r, 0]), int(wtl[r, 1]), int(wtl[r, 2]),
-                                        float(statistic[r]), info["df"], n, methods[r], bool(floored[r])))
+                                        float(statistic[r]), info["df"], n, methods[r], bool(floored[r]),
+                                        bool(adjusted_floored[r]), float(adjusted[r]) if tukey else None))
     if raised:
         notes.append(f"Resamples raised to B = {n_permutations:,} (n_permutations='auto') so that the smallest Monte "
                      f"Carlo p, 1/(B+1), can pass the {correction} correction over {family_size} tests.")
