@@ -116,14 +116,22 @@ def test_cli_error_keeps_the_previous_output(tmp_path):
     assert status == 2 and out.read_text() == "previous content" and _leftovers(tmp_path) == []
 
 
+# The child waits for the signal itself, for as long as it takes (no sleep tied to the machine's
+# speed), and restores the default dispositions first: a test run started under nohup, in the
+# background of a non-interactive shell or by a runner that ignores SIGHUP/SIGINT passes them on
+# as SIG_IGN, and the command line rightly leaves an ignored signal ignored (issue 24, cause 9).
 _PAUSE_IN_WRITE = """
-import sys, time
+import signal, sys, threading
 import cranfield.io.atomic as atomic
 from cranfield.cli import main
 
+signal.signal(signal.SIGINT, signal.default_int_handler)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
 def fsync(fd):  # the output is written but not yet renamed: say so, and wait for the signal
     print("WRITING", file=sys.stderr, flush=True)
-    time.sleep(60)
+    threading.Event().wait()  # returns only by the exception the signal handler raises
 
 atomic.os.fsync = fsync
 sys.exit(main(sys.argv[1:]))
@@ -144,7 +152,7 @@ def test_signal_while_the_cli_writes_leaves_no_partial_file(tmp_path, signum, st
         assert process.stderr.readline().strip() == "WRITING"
         assert _leftovers(tmp_path)  # the temporary file is there, full, not yet renamed
         process.send_signal(signum)
-        returned = process.wait(timeout=60)
+        returned = process.wait(timeout=600)  # a safety net only: the child exits on the signal, at once
         err = process.stderr.read()
     finally:
         process.kill()
@@ -152,6 +160,15 @@ def test_signal_while_the_cli_writes_leaves_no_partial_file(tmp_path, signum, st
     expected = "cranfield: interrupted" + ("" if signum == signal.SIGINT else f" ({signal.Signals(signum).name})")
     assert returned == status and err.strip() == expected
     assert out.read_text() == "previous content" and _leftovers(tmp_path) == []
+
+
+# the command line with Ctrl-C's default handler, even when the test run ignores SIGINT (see above)
+_DEFAULT_SIGINT = """
+import signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
+from cranfield.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
 
 
 def test_sigint_at_any_time_gives_no_or_a_complete_output(tmp_path):
@@ -166,8 +183,8 @@ def test_sigint_at_any_time_gives_no_or_a_complete_output(tmp_path):
     out = tmp_path / "out.json"
     absent = 0
     for delay in (0.2, 0.5, 1.0, 3.0):
-        process = subprocess.Popen([sys.executable, "-m", "cranfield", "evaluate", str(qrels), str(run), "-q", "-f",
-                                    "json", "-o", str(out)], stderr=subprocess.PIPE, text=True,
+        process = subprocess.Popen([sys.executable, "-c", _DEFAULT_SIGINT, "evaluate", str(qrels), str(run), "-q",
+                                    "-f", "json", "-o", str(out)], stderr=subprocess.PIPE, text=True,
                                    start_new_session=True)
         time.sleep(delay)
         process.send_signal(signal.SIGINT)
