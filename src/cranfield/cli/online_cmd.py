@@ -8,7 +8,7 @@ import math
 
 import click
 
-from .._params import option_names
+from .._params import check_finite, option_names
 from ..io.json_text import json_text
 from ..errors import UsageError
 
@@ -270,6 +270,9 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
         raise UsageError("give --mde or --effect-size, not both")
     if relative and (baseline is None or mde is None):
         raise UsageError("--relative needs --baseline and --mde")
+    for name, value in (("mde", mde), ("effect_size", effect_size), ("sd", sd), ("n1", n1)):
+        if value is not None:
+            check_finite(value, name)
     click.get_current_context().with_resource(option_names(  # the library's parameters as this command's options
         p1="--baseline", p2="--baseline × (1 + --mde)" if relative else "--baseline + --mde", difference="--mde",
         n1="-n", power="--power", effect_size="--effect-size" if mde is None else "--mde"))
