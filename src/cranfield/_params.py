@@ -91,7 +91,7 @@ def display_name(name: str) -> str:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
+    text = " ".join(repr(value).split())  # one line, whatever the value (an array's repr has several)
     return text if len(text) <= 60 else text[:59] + "…"
 
 

@@ -217,7 +217,7 @@ CASES: list[Case] = [
          UsageError, "cannot write the output: is a folder"),
     _cli("evaluate --digits -1", ["evaluate", GOOD_QRELS, GOOD_RUN, "--digits", "-1"], UsageError,
          "digits: expected a whole number from 0 to 100, found -1"),
-    _cli("evaluate -M -5", ["evaluate", GOOD_QRELS, GOOD_RUN, "-M", "-5"], UsageError, "max_results must be ≥ 0"),
+    _cli("evaluate -M -5", ["evaluate", GOOD_QRELS, GOOD_RUN, "-M", "-5"], UsageError, "expected a whole number >= 0, found -5"),
     _cli("classify --threshold nan", ["classify", CORPUS / "cls_bom_crlf.csv", "--truth", "y", "--score", "s",
                                       "--threshold", "nan"], UsageError, "--threshold nan: expected a number"),
     _cli("classify --pred with --optimize", ["classify", CORPUS / "cls_bom_crlf.csv", "--truth", "y", "--score",

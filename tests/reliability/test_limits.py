@@ -87,9 +87,9 @@ def test_huge_png_is_refused(tmp_path):
 @pytest.mark.parametrize("argv, fragment", [
     (["curves", str(CORPUS / "good.qrels"), str(CORPUS / "good.run"), "--dpi", "10000", "-q"], "dpi"),
     (["compare", str(CORPUS / "good.qrels"), str(CORPUS / "good.run"), str(CORPUS / "run_crlf.txt"), "--test",
-      "randomization", "--permutations", str(10**20)], "n_permutations"),
+      "randomization", "--permutations", str(10**20)], "--permutations: expected at most 10,000,000"),
     (["compare", str(CORPUS / "good.qrels"), str(CORPUS / "good.run"), str(CORPUS / "run_crlf.txt"), "--test",
-      "bootstrap", "--permutations", "0"], "n_permutations"),
+      "bootstrap", "--permutations", "0"], "--permutations: expected a whole number >= 1"),
 ])
 def test_cli_limits_are_one_line(tmp_path, capsys, argv, fragment):
     status = cranfield.cli.main([*argv, "-o", str(tmp_path / "out")])
