@@ -24,7 +24,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from .._params import Count, Interval, Optional
+from .._params import Count, Interval, Optional, check_choice, check_count
 from ..errors import InputError, UsageError
 from ._brief import brief
 from ._validation import binary_truth, check_labels, check_lengths, check_scores, check_weights, encode_labels
@@ -61,8 +61,7 @@ def _probabilities(y_prob: Any) -> np.ndarray:
 def _binary(y_true: Any, y_prob: Any, sample_weight: Any, pos_label: Hashable | None, labels, multiclass: str):
     """[(correct as float 0/1, confidence, weights)]: one pair for binary and top-label, k for
     class-wise."""
-    if not isinstance(multiclass, str) or multiclass not in MULTICLASS:
-        raise UsageError(f"multiclass must be one of {', '.join(MULTICLASS)}, found {brief(multiclass)}")
+    check_choice(multiclass, "multiclass", MULTICLASS)
     prob = _probabilities(y_prob)
     if prob.ndim == 1:
         if labels is not None:
@@ -87,11 +86,8 @@ def _binary(y_true: Any, y_prob: Any, sample_weight: Any, pos_label: Hashable | 
 
 
 def _check_bins(n_bins: Any, strategy: str) -> int:
-    if not isinstance(strategy, str) or strategy not in STRATEGIES:
-        raise UsageError(f"strategy must be one of {', '.join(STRATEGIES)}, found {brief(strategy)}")
-    if not isinstance(n_bins, (int, np.integer)) or isinstance(n_bins, bool) or not 1 <= n_bins <= 10**6:
-        raise UsageError(f"n_bins must be an integer from 1 to 1000000, found {brief(n_bins)}")
-    return int(n_bins)
+    check_choice(strategy, "strategy", STRATEGIES)
+    return check_count(n_bins, "n_bins", 1, 10**6)
 
 
 def _bin_ids(prob: np.ndarray, n_bins: int, strategy: str) -> tuple[np.ndarray, np.ndarray]:
@@ -177,8 +173,7 @@ def calibration_curve(y_true: Any, y_prob: Any, *, pos_label: Hashable | None = 
                       strategy: str = "uniform") -> tuple[np.ndarray, np.ndarray]:
     """``(fraction_positive, mean_predicted)`` of the non-empty bins, as scikit-learn's
     ``sklearn.calibration.calibration_curve`` (binary, unweighted, ``uniform`` or ``quantile``)."""
-    if not isinstance(strategy, str) or strategy not in ("uniform", "quantile"):
-        raise UsageError(f"strategy must be 'uniform' or 'quantile', found {brief(strategy)}")
+    check_choice(strategy, "strategy", ("uniform", "quantile"))
     d = reliability_diagram(y_true, y_prob, n_bins=n_bins, strategy=strategy, pos_label=pos_label)
     return d.fraction_positive, d.mean_predicted
 
@@ -429,8 +424,7 @@ def calibration_bootstrap(y_true: Any, y_prob: Any, *, statistic: str = "ece", n
     drawn with replacement by ``numpy.random.default_rng(random_state)`` (bins are recomputed on
     each resample); ``options`` go to the statistic's function (``n_bins``, ``strategy``...).
     Resamples where the statistic is undefined (e.g. one class for the slope) are an error."""
-    if not isinstance(statistic, str) or statistic not in _STATISTICS:
-        raise UsageError(f"statistic must be one of {', '.join(_STATISTICS)}, found {brief(statistic)}")
+    check_choice(statistic, "statistic", _STATISTICS)
     n_resamples = _RESAMPLES(n_resamples, "n_resamples")
     if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 < confidence < 1:
         raise UsageError(f"confidence must be in (0, 1), found {brief(confidence)}")

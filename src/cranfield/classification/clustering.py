@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._exact import unit_scale
+from .._params import check_choice, check_count, check_interval
 from ..errors import InputError, UsageError
 from ._brief import brief
 from ._validation import check_labels, check_scores
@@ -166,9 +167,7 @@ def mutual_info_score(labels_true: Any, labels_pred: Any) -> float:
 
 
 def _check_average(average_method: str) -> str:
-    if not isinstance(average_method, str) or average_method not in AVERAGE_METHODS:
-        raise UsageError(f"average_method must be one of {', '.join(AVERAGE_METHODS)}; found {brief(average_method)}")
-    return average_method
+    return check_choice(average_method, "average_method", AVERAGE_METHODS)
 
 
 def _generalized_mean(u: float, v: float, method: str) -> float:
@@ -351,10 +350,7 @@ def _euclidean(A: np.ndarray, B: np.ndarray, norms_a: np.ndarray, norms_b: np.nd
 
 
 def _check_memory(working_memory: float) -> float:
-    if not isinstance(working_memory, (int, float)) or isinstance(working_memory, bool) \
-            or not np.isfinite(working_memory) or working_memory <= 0:
-        raise UsageError(f"working_memory must be a positive number of MiB, found {brief(working_memory)}")
-    return float(working_memory)
+    return check_interval(working_memory, "working_memory", low=0, closed="right")  # MiB
 
 
 def silhouette_samples(X: Any, labels: Any, *, metric: str = "euclidean", working_memory: float = 256.0
@@ -369,8 +365,7 @@ def silhouette_samples(X: Any, labels: Any, *, metric: str = "euclidean", workin
     per chunk when that matrix would take over a quarter of ``working_memory``). Differs from
     scikit-learn (which sums by ``bincount`` row by row) by a reordering of the sums: a few ulps.
     """
-    if not isinstance(metric, str) or metric not in ("euclidean", "precomputed"):
-        raise UsageError(f"metric must be 'euclidean' or 'precomputed', found {brief(metric)}")
+    check_choice(metric, "metric", ("euclidean", "precomputed"))
     budget = _check_memory(working_memory)
     data, codes, sizes = _data(X, labels, square=metric == "precomputed")
     n, k = len(codes), sizes.size
@@ -419,11 +414,10 @@ def silhouette_score(X: Any, labels: Any, *, metric: str = "euclidean", sample_s
     many samples without replacement (``numpy.random.RandomState(random_state).permutation``, as
     scikit-learn) and scores them alone."""
     if sample_size is not None:
-        if not isinstance(sample_size, (int, np.integer)) or isinstance(sample_size, bool) or sample_size < 1:
-            raise UsageError(f"sample_size must be a positive integer, found {brief(sample_size)}")
-        if random_state is not None and (not isinstance(random_state, (int, np.integer))
-                                         or isinstance(random_state, bool) or not 0 <= random_state < 2**32):
-            raise UsageError(f"random_state must be None or an integer in [0, 2**32), found {brief(random_state)}")
+        sample_size = check_count(sample_size, "sample_size")
+        if random_state is not None:  # scikit-learn's RandomState(random_state): an int below 2**32
+            random_state = check_interval(random_state, "random_state", low=0, high=2**32, closed="left",
+                                          integer=True)
         data, _, _ = _data(X, labels, square=metric == "precomputed")
         codes = check_labels(labels, "labels")
         index = np.random.RandomState(random_state).permutation(data.shape[0])[:sample_size]
