@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._params import Interval, check_choice
+from .._params import Choice, Interval, validate_params
 from ..errors import UsageError
 
 __all__ = ["power", "sample_size", "minimum_detectable_effect", "effect_size_from_proportions",
@@ -40,12 +40,11 @@ def _number(value, name: str, *, low: float | None = None, high: float | None = 
     return Interval(low, high, closed)(value, name)
 
 
-def _options(alpha, ratio, alternative, test):
-    alpha = _number(alpha, "alpha", low=0.0, high=1.0)
-    ratio = _number(ratio, "ratio", low=0.0)
-    check_choice(alternative, "alternative", ALTERNATIVES)
-    check_choice(test, "test", ("z", "t"))
-    return alpha, ratio
+# the declared constraints of the public functions' shared options (cranfield._params)
+_OPTIONS = dict(alpha=Interval(0, 1, closed="neither"), ratio=Interval(0, None, closed="neither"),
+                alternative=Choice(ALTERNATIVES), test=Choice(("z", "t")))
+_PROPORTION = Interval(0, 1)
+_FINITE = Interval()
 
 
 def _power(d: float, n1: float, alpha: float, ratio: float, alternative: str, test: str) -> float:
@@ -75,6 +74,7 @@ def _power(d: float, n1: float, alpha: float, ratio: float, alternative: str, te
     return float(result)
 
 
+@validate_params(effect_size=_FINITE, **_OPTIONS)
 def power(effect_size, n1, *, alpha: float = 0.05, ratio: float = 1.0, alternative: str = "two-sided",
           test: str = "z") -> float:
     """Power of the two-sample test (module docstring) for a standardised ``effect_size`` and
@@ -83,8 +83,7 @@ def power(effect_size, n1, *, alpha: float = 0.05, ratio: float = 1.0, alternati
     >>> round(power(0.2, 394), 4)
     0.8004
     """
-    alpha, ratio = _options(alpha, ratio, alternative, test)
-    d = _number(effect_size, "effect_size")
+    d = float(effect_size)
     n1 = _number(n1, "n1", low=1.0 if test == "t" else 0.0, open_low=test != "t")
     if test == "t" and n1 + n1 * ratio <= 2:
         raise UsageError("n1: the t test needs more than 2 units in all")
@@ -105,6 +104,7 @@ def _solve(function, low: float, high: float, name: str) -> float:
     return float(optimize.brentq(function, low, high, xtol=1e-300, rtol=1e-12, maxiter=500))
 
 
+@validate_params(effect_size=_FINITE, **_OPTIONS)
 def sample_size(effect_size, *, power: float = 0.8, alpha: float = 0.05, ratio: float = 1.0,
                 alternative: str = "two-sided", test: str = "z") -> float:
     """Units needed in the first group (a real number: round up) for the test to reach ``power``
@@ -113,9 +113,8 @@ def sample_size(effect_size, *, power: float = 0.8, alpha: float = 0.05, ratio: 
     >>> math.ceil(sample_size(0.2))
     393
     """
-    alpha, ratio = _options(alpha, ratio, alternative, test)
-    target = _number(power, "power", low=alpha if alternative != "two-sided" else alpha, high=1.0)
-    d = _number(effect_size, "effect_size")
+    target = _number(power, "power", low=alpha, high=1.0)
+    d = float(effect_size)
     if d == 0 or (alternative == "larger" and d < 0) or (alternative == "smaller" and d > 0):
         raise UsageError(f"effect_size: expected a nonzero effect in the direction of the alternative, found {d!r}")
     low = 1e-6 if test == "z" else max(1.0, 3.0 / (1.0 + ratio))  # t: at least 1 degree of freedom
@@ -124,6 +123,7 @@ def sample_size(effect_size, *, power: float = 0.8, alpha: float = 0.05, ratio: 
     return _solve(lambda n: _power(d, n, alpha, ratio, alternative, test) - target, low, 1e3, "sample size")
 
 
+@validate_params(**_OPTIONS)
 def minimum_detectable_effect(n1, *, power: float = 0.8, alpha: float = 0.05, ratio: float = 1.0,
                               alternative: str = "two-sided", test: str = "z") -> float:
     """The smallest standardised effect size (positive; negative for ``alternative="smaller"``)
@@ -132,8 +132,7 @@ def minimum_detectable_effect(n1, *, power: float = 0.8, alpha: float = 0.05, ra
     >>> round(minimum_detectable_effect(394), 4)
     0.1996
     """
-    alpha, ratio = _options(alpha, ratio, alternative, test)
-    target = _number(power, "power", low=alpha if alternative != "two-sided" else alpha, high=1.0)
+    target = _number(power, "power", low=alpha, high=1.0)
     n1 = _number(n1, "n1", low=1.0 if test == "t" else 0.0, open_low=test != "t")
     if test == "t" and n1 + n1 * ratio <= 2:
         raise UsageError("n1: the t test needs more than 2 units in all")
@@ -142,23 +141,22 @@ def minimum_detectable_effect(n1, *, power: float = 0.8, alpha: float = 0.05, ra
                          "effect size")
 
 
+@validate_params(p1=_PROPORTION, p2=_PROPORTION)
 def effect_size_from_proportions(p1, p2) -> float:
     r"""Cohen's :math:`h = 2\arcsin\sqrt{p_2} - 2\arcsin\sqrt{p_1}` (the effect of going from
     proportion ``p1`` in the first group to ``p2`` in the second; statsmodels'
     ``proportion_effectsize(p2, p1)``)."""
-    p1 = _number(p1, "p1", low=0.0, high=1.0, open_low=False, open_high=False)
-    p2 = _number(p2, "p2", low=0.0, high=1.0, open_low=False, open_high=False)
     return float(2 * np.arcsin(np.sqrt(p2)) - 2 * np.arcsin(np.sqrt(p1)))
 
 
+@validate_params(p1=_PROPORTION, h=_FINITE)
 def proportion_from_effect_size(p1: float, h: float) -> float:
     r"""The second proportion :math:`p_2 = \sin^2(\arcsin\sqrt{p_1} + h/2)` (inverse of Cohen's h)."""
     angle = np.arcsin(np.sqrt(p1)) + h / 2
     return float(np.sin(np.clip(angle, 0.0, np.pi / 2)) ** 2)
 
 
+@validate_params(difference=_FINITE, sd=Interval(0, None, closed="neither"))
 def effect_size_from_means(difference, sd) -> float:
     r""":math:`d = \Delta / \sigma`: a difference of means in units of the standard deviation."""
-    difference = _number(difference, "difference")
-    sd = _number(sd, "sd", low=0.0)
     return difference / sd
