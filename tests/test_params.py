@@ -9,8 +9,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cranfield._params import (Choice, Count, Interval, Optional, Seed, check_choice, check_count, check_fraction,
-                               check_seed, display_name, option_names, validate_params)
+from cranfield._params import (
+    Choice,
+    Count,
+    Interval,
+    Optional,
+    Seed,
+    check_choice,
+    check_count,
+    check_fraction,
+    check_seed,
+    display_name,
+    option_names,
+    validate_params,
+)
 from cranfield.errors import UsageError
 
 

@@ -30,7 +30,11 @@ import cranfield.cli
 from cranfield import MeasureError, UsageError, evaluate, parse_measure
 from cranfield.classification import r2_score
 from cranfield.classification.calibration import calibration_slope
-from cranfield.classification.clustering import calinski_harabasz_score, davies_bouldin_score, silhouette_score
+from cranfield.classification.clustering import (
+    calinski_harabasz_score,
+    davies_bouldin_score,
+    silhouette_score,
+)
 from cranfield.classification.regression import explained_variance_score
 from cranfield.correlation import kendall_tau
 from cranfield.judgments import aggregate_labels
@@ -272,7 +276,7 @@ def test_a_bootstrap_over_one_query_is_a_usage_error(tmp_path, capsys):
     status, _, err = _cli(["agreement", tmp_path / "a", tmp_path / "b"], capsys)
     assert status == 2 and err.startswith("cranfield: error: --resamples: a bootstrap interval over queries needs "
                                           "at least 2 queries"), err
-    status, out, err = _cli(["agreement", tmp_path / "a", tmp_path / "b", "--resamples", "0"], capsys)
+    status, _, err = _cli(["agreement", tmp_path / "a", tmp_path / "b", "--resamples", "0"], capsys)
     assert status == 0, err
 
 
