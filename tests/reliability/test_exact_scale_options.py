@@ -105,6 +105,15 @@ def test_agreement_runs_ranks_equal_rational_means_as_ties():
     assert result.kendall_tau[0, 1] == result.kendall_tau[1, 0] == 1.0
 
 
+def test_tied_means_are_all_bold_in_the_systems_table():
+    a, b = [1 / 11, 1 / 10, 1 / 5], [1 / 5, 1 / 10, 1 / 11]  # the same rational mean, sums differing in the last bit
+    queries = ["q1", "q2", "q3"]
+    c = compare_values({"A": {"AP": dict(zip(queries, a))}, "B": {"AP": dict(zip(queries, b))}}, test="t")
+    assert c.summaries[0].mean != c.summaries[1].mean
+    rows = [line for line in c.render("markdown").splitlines() if line.startswith(("| a |", "| b |"))]
+    assert len(rows) == 2 and all("**0.1303**" in row for row in rows), rows
+
+
 near_2_63 = st.integers(2**63 - 2**12, 2**63 - 1)
 near_2_53 = st.integers(2**53 - 8, 2**53 + 8)
 

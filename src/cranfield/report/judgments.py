@@ -7,6 +7,7 @@ from typing import Mapping
 
 import numpy as np
 
+from .._exact import snap_ties
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
 
@@ -73,7 +74,7 @@ def stability_figure(result, measure: str | None = None):
     from ..plots._base import colors, new_axes
 
     j = result.measures.index(measure) if measure is not None else 0
-    order = np.argsort(-result.score[:, j], kind="stable")
+    order = np.argsort(-snap_ties(result.score[:, j]), kind="stable")  # equal means: the order given
     figure, ax = new_axes(size=(6.4, 0.45 * len(order) + 1.6))
     y = np.arange(order.size)[::-1]
     palette = colors(2)

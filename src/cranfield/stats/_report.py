@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import string
 
+from .._exact import snap_ties
 from ..errors import UsageError
 from ..io.tables import TABLE_FORMATS, Marked, Table, render_table, table_html
 
@@ -158,7 +159,8 @@ def summary_table(c, *, digits: int = 4) -> Table:
             winner, loser = (p.a, p.b) if p.diff > 0 else (p.b, p.a)
             marks[(p.measure, winner)] = marks.get((p.measure, winner), "") + id_of[loser]
     rows, bold = [], set()
-    best = {m: max(x.mean for x in c.summaries if x.measure == m) for m in c.measures}
+    tied = {m: _tied_means(c, m) for m in c.measures}  # means equal as rationals are all bold
+    best = {m: max(tied[m].values()) for m in c.measures}
     for r, system in enumerate(c.systems):
         row = [id_of[system], system] if s["baseline"] is None else [system]
         for m in c.measures:
@@ -166,7 +168,7 @@ def summary_table(c, *, digits: int = 4) -> Table:
             mark = "".join(sorted(marks.get((m, system), "")))
             if s["baseline"] is not None and system == s["baseline"]:
                 mark = "(baseline)"
-            if summary.mean == best[m]:
+            if tied[m][system] == best[m]:
                 bold.add((r, len(row)))
             row.append(Marked(f"{summary.mean:.{digits}f}", mark))
             row.append(f"[{summary.ci_low:.{digits}f}, {summary.ci_high:.{digits}f}]")
@@ -182,6 +184,12 @@ def summary_table(c, *, digits: int = 4) -> Table:
     notes += [n for n in [query_counts_note(s.get("queries_per_system", {}), len(c.query_ids), s["missing"])] if n]
     return Table(columns, rows, title="Systems", digits=digits, bold=bold, notes=notes,
                  bold_meaning="the highest mean per measure", column_group=2)
+
+
+def _tied_means(c, measure: str) -> dict:
+    """The systems' means of ``measure``, ties decided on exact values (cranfield._exact)."""
+    systems = [x.system for x in c.summaries if x.measure == measure]
+    return dict(zip(systems, snap_ties([x.mean for x in c.summaries if x.measure == measure]).tolist()))
 
 
 def _upper_text(x: float) -> str:
