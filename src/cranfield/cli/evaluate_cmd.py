@@ -13,7 +13,6 @@ objects ``{"run", "qid", "measure", "value"}``.
 
 from __future__ import annotations
 
-
 import click
 
 from ..io.atomic import write_text_output

@@ -9,8 +9,8 @@ import math
 import click
 
 from .._params import check_finite, option_names
-from ..io.json_text import json_text
 from ..errors import UsageError
+from ..io.json_text import json_text
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 

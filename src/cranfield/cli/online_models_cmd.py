@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import click
 
-from ..io.json_text import json_text
 from ..errors import UsageError
+from ..io.json_text import json_text
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"]}

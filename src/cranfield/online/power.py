@@ -21,7 +21,6 @@ Xu (2020, ch. 17) explain how to use them: plan the sample, then run the test to
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from .._params import Choice, Interval, validate_params
