@@ -281,7 +281,7 @@ def get_family(name: str, area: str | None = None) -> Family:
         canonical = _ALIASES[where].get(name.lower())
         if canonical is not None:
             return _REGISTRY[canonical]
-    raise MeasureError(_unknown_message(name, area))
+    raise MeasureError(unknown_measure_message(name, area))
 
 
 def _family_of(canonical: str) -> Family:
@@ -293,7 +293,7 @@ def _family_of(canonical: str) -> Family:
     return family
 
 
-def _unknown_message(name: str, area: str | None = None) -> str:
+def unknown_measure_message(name: str, area: str | None = None) -> str:
     """The one error text for an unknown measure, with close matches among the area's names."""
     where = area or "retrieval"
     _load(where)
@@ -580,5 +580,5 @@ def _parse_text(item: str, area: str) -> list[Measure]:
     name, dot, _ = text.partition(".")
     if (area == "retrieval" and dot and re.fullmatch(r"[A-Za-z_]\w*", name)
             and name.lower() not in _ALIASES[area]):  # a mistyped trec_eval name
-        raise MeasureError(_unknown_message(name, area))
+        raise MeasureError(unknown_measure_message(name, area))
     return [_Parser(text, area).measure()]
