@@ -278,7 +278,8 @@ def get_family(name: str, area: str | None = None) -> Family:
             if family is not None:
                 return family
             continue
-        canonical = _ALIASES[where].get(name.lower())
+        key = name.lower()
+        canonical = _ALIASES[where].get(key) or _ALIASES[where].get(key.replace("-", "_").replace(" ", "_"))
         if canonical is not None:
             return _REGISTRY[canonical]
     raise MeasureError(unknown_measure_message(name, area))
@@ -568,6 +569,10 @@ def parse_measures(*texts: "str | Measure | Any", area: str = "retrieval") -> li
     return list(dict.fromkeys(result))
 
 
+def _plain_name(text: str, area: str) -> bool:
+    return text.lower().replace("-", "_").replace(" ", "_") in _ALIASES[area]
+
+
 def _parse_text(item: str, area: str) -> list[Measure]:
     text = item.strip()
     if not text:
@@ -577,6 +582,8 @@ def _parse_text(item: str, area: str) -> list[Measure]:
             found = resolve(text)
             if found is not None:
                 return [found] if isinstance(found, Measure) else list(found)
+    if text.lower() in _ALIASES[area] or area != "retrieval" and _plain_name(text, area):
+        return [Measure(text, area=area)]  # a bare name, also one outside the grammar (lr+, Youden-J)
     name, dot, _ = text.partition(".")
     if (area == "retrieval" and dot and re.fullmatch(r"[A-Za-z_]\w*", name)
             and name.lower() not in _ALIASES[area]):  # a mistyped trec_eval name
