@@ -219,7 +219,6 @@ def _register(name, function, data, better, aliases, definition, reference, spec
     register(Family(name, function, definition, reference, params=_params(name, function, extra),
                     aliases=tuple(aliases), area="classification", data=data, greater_is_better=better,
                     bounds=(None, None), spec=spec))
-    _INFO[name] = MeasureInfo(name, function, data, better, tuple(aliases))
 
 
 for _rate in RATES:
@@ -235,9 +234,14 @@ class _MeasuresView(Mapping):
 
     def __getitem__(self, key: str) -> MeasureInfo:
         try:
-            return _INFO[get_family(str(key), "classification").name]
+            family = get_family(str(key), "classification")
         except MeasureError:
             raise KeyError(key) from None
+        info = _INFO.get(family.name)
+        if info is None:  # built once per measure, so that every name gives the same object
+            info = _INFO[family.name] = MeasureInfo(family.name, family.kernel, family.data,
+                                                    family.greater_is_better, family.aliases)
+        return info
 
     def __iter__(self):
         for family in families("classification").values():

@@ -38,7 +38,6 @@ IR_MEASURES: dict[str, tuple[str, dict[str, str], dict[str, Any]]] = {
     "SetP": ("SetP", _REL, {}),
     "SetR": ("SetR", _REL, {}),
     "SetAP": ("SetAP", _REL, {}),
-    "SetRelP": ("SetRelP", _REL, {}),
     "SetF": ("SetF", {"rel": "rel", "judged_only": "judged_only", "beta": "beta"}, {}),
     "alpha_nDCG": ("alpha-nDCG", {"alpha": "alpha", "judged_only": "judged_only"}, {"alpha": 0.5}),
     "ERR_IA": ("ERR-IA", {"judged_only": "judged_only"}, {}),
@@ -82,6 +81,8 @@ def ir_measures_text(obj: Any) -> str | None:
     cutoff = params.pop("recall" if obj.NAME == "IPrec" else "cutoff", None)
     if obj.NAME == "NumRet" and "rel" in params:  # ir_measures' NumRet(rel=r) counts relevant retrieved
         name, mapping = "NumRelRet", {"rel": "rel"}
+    if obj.NAME == "SetP" and params.pop("relative", False):  # SetRelP is SetP(relative=True) there
+        name = "SetRelP"
     if obj.NAME == "nDCG" and "dcg" in params:  # log2: gain = level (trec_eval); exp-log2: 2^level − 1
         dcg = params.pop("dcg")
         if dcg not in ("log2", "exp-log2"):

@@ -298,7 +298,8 @@ def unknown_measure_message(name: str, area: str | None = None) -> str:
     """The one error text for an unknown measure, with close matches among the area's names."""
     where = area or "retrieval"
     _load(where)
-    candidates = sorted({f.name for f in _REGISTRY.values() if f.area == where}
+    candidates = sorted({n for f in _REGISTRY.values() if f.area == where
+                         for n in (f.name, *(f.aliases if where != "retrieval" else ()))}
                         | {n for a, _, names in _RESOLVERS if a == where for n in names()})
     close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
     lower = {c.lower(): c for c in candidates}
