@@ -12,7 +12,7 @@ from cranfield.errors import MeasureError
 from cranfield.measures.base import parse_measure, parse_measures
 
 ir_measures = pytest.importorskip("ir_measures")
-from ir_measures import (AP, ERR, NumQ, NumRel, NumRet, P, R, RR, SDCG, Bpref, IPrec, Judged, Rprec,  # noqa: E402
+from ir_measures import (AP, ERR, NumQ, NumRel, NumRet, P, R, RR, SDCG, Bpref, IPrec, Judged, Rprec,
                          SetAP, SetF, SetP, SetR, Success, infAP, nDCG)
 
 

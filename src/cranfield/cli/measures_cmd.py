@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
 
@@ -42,11 +43,11 @@ def _params(row) -> str:
 def _terminal(rows, width: int) -> str:
     """One table per area: the measure and its parameters, then the definition and reference
     wrapped to the width (long words folded, never cut)."""
-    from rich.console import Console
+    from rich.console import Console  # rich is imported on use: it costs start-up time (as io.tables)
     from rich.table import Table as RichTable
     from rich.text import Text
 
-    console = Console(file=__import__("io").StringIO(), width=max(width, 40), force_terminal=False, color_system=None)
+    console = Console(file=io.StringIO(), width=max(width, 40), force_terminal=False, color_system=None)
     for area in dict.fromkeys(r["area"] for r in rows):
         table = RichTable(title=f"{area} measures", header_style="bold", expand=False, show_lines=True)
         table.add_column("measure", overflow="fold", min_width=10, max_width=max(12, width // 3))

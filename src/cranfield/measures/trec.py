@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import MeasureError
 from .base import Measure
 
 __all__ = ["TrecMeasure", "CUTOFFS", "RECALL_LEVELS", "RPREC_MULTS", "single", "cut", "gains_measure"]

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 
-from . import ap, bpref, counts, gain, interpolated, judged, ndcg, precision, rr, sets, user_models  # noqa: F401
 from ..errors import MeasureError
 from .base import families, register_resolver
 from .trec import CUTOFFS, RECALL_LEVELS, RPREC_MULTS, TrecMeasure
@@ -33,6 +32,7 @@ _PRINTER = (TrecMeasure("runid", "special", per_query=False), TrecMeasure("num_q
 
 
 def _collect() -> tuple[TrecMeasure, ...]:
+    # families() imports the retrieval area (measures.registry) when this module is imported first
     declared = {m.name: m for m in _PRINTER}
     for family in families("retrieval").values():
         for measure in family.trec:
