@@ -24,7 +24,7 @@ def _examples(family: Family) -> list[Measure]:
 
 
 def test_every_area_registers():
-    assert AREAS == ("retrieval", "classification", "online")
+    assert AREAS == ("retrieval", "classification", "clustering", "online")
     assert {f.area for f in ALL.values()} == set(AREAS)
     assert {"AP", "nDCG", "roc_auc", "f1", "mse", "ctr", "abandonment"} <= set(ALL)
 

@@ -53,7 +53,7 @@ def _terminal(rows, width: int) -> str:
         table.add_column("measure", overflow="fold", min_width=10, max_width=max(12, width // 3))
         table.add_column(Text("definition [reference]"), overflow="fold", ratio=1)
         for r in (r for r in rows if r["area"] == area):
-            name = r["form"] + (f"\n({_params(r)})" if r["parameters"] else "")
+            name = "\n".join([r["form"], *(f" {k}={v}" for k, v in r["parameters"].items())])
             text = f"{r['definition']} [{r['reference']}]" + (f" data: {r['data']}." if area != "retrieval" else "")
             table.add_row(Text(name), Text(text))  # Text: brackets are not markup
         console.print(table)

@@ -18,8 +18,9 @@ each retrieval family carries its own (``Family.trec``), collected by
 :mod:`cranfield.measures.trec_names`.
 
 One registry holds the measures of every area (DESIGN 15): retrieval (this package),
-classification and regression (:mod:`cranfield.classification.measures`) and online metrics of
-click logs (:mod:`cranfield.online.metrics`). Each family is declared once, next to its kernel,
+classification and regression (:mod:`cranfield.classification.measures`), clustering
+(:mod:`cranfield.classification.clustering`) and online metrics of click logs
+(:mod:`cranfield.online.metrics`). Each family is declared once, next to its kernel,
 with :func:`register`; an area's module registers its families when it is imported, and a lookup
 imports it on demand through :data:`AREA_MODULES` (no import of a higher layer here). Canonical
 names are unique across areas; aliases belong to an area (``ap`` is retrieval AP, and
@@ -140,8 +141,8 @@ def _format_value(value: Any) -> str:
 class Family:
     """One measure family of any area: its parameters, kernel, data and documentation.
 
-    ``area`` is ``"retrieval"``, ``"classification"`` or ``"online"``; ``data`` names what the
-    kernel reads (see :data:`DATA`). Retrieval kernels ``kernel(view, measure)`` take a
+    ``area`` is one of :data:`AREAS` (retrieval, classification, clustering, online); ``data``
+    names what the kernel reads (see :data:`DATA`). Retrieval kernels ``kernel(view, measure)`` take a
     :class:`~cranfield.retrieval.ranked.RankedView` and return one float64 value per query;
     classification kernels are the functions ``f(y_true, y_pred_or_score, **params)``; online
     kernels give each impression's (numerator, denominator). ``cutoff`` is ``"none"``,
@@ -195,6 +196,7 @@ COMMON_PARAMS: dict[str, Param] = {
 AREA_MODULES: dict[str, str] = {
     "retrieval": "cranfield.measures.registry",
     "classification": "cranfield.classification.measures",
+    "clustering": "cranfield.classification.clustering",
     "online": "cranfield.online.metrics",
 }
 AREAS = tuple(AREA_MODULES)
@@ -203,6 +205,7 @@ AREAS = tuple(AREA_MODULES)
 DATA = {
     "retrieval": ("ranked judged lists", "ranked lists with intent judgments"),
     "classification": ("labels", "scores", "probabilities", "values"),
+    "clustering": ("cluster labels", "features and cluster labels"),
     "online": ("click logs",),
 }
 
@@ -315,7 +318,8 @@ def unknown_measure_message(name: str, area: str | None = None) -> str:
     return f"unknown {_NOUN[where]} {name!r}{hint} (see `cranfield measures{option}` for the list)"
 
 
-_NOUN = {"retrieval": "measure", "classification": "classification measure", "online": "online metric"}
+_NOUN = {"retrieval": "measure", "classification": "classification measure", "clustering": "clustering measure",
+         "online": "online metric"}
 
 
 # ----------------------------------------------------------------------------- measure values
