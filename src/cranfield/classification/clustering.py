@@ -490,7 +490,7 @@ _SILHOUETTE = {"metric": Param("str", "euclidean", "distance, or precomputed"),
                "sample_size": Param("value", None, "score a random sample of this size"),
                "random_state": Param("value", None, "seed of the sample"),
                "working_memory": Param("float", 256.0, "MiB per chunk of distances")}
-for _name, _kernel, _data, _better, _aliases, _params, _definition, _reference in (
+_SCORES = (
     ("rand", rand_score, _EXT, True, ("rand_score", "ri"), {},
      "Rand index: share of sample pairs on which the clustering and the classes agree (same or different group).",
      "Rand 1971" + _SK + "rand_score"),
@@ -529,6 +529,7 @@ for _name, _kernel, _data, _better, _aliases, _params, _definition, _reference i
     ("calinski_harabasz", calinski_harabasz_score, _INT, True, ("calinski_harabasz_score", "variance_ratio"), {},
      "Caliński–Harabasz index: between-cluster over within-cluster dispersion, scaled by (n − k) / (k − 1).",
      "Caliński & Harabasz 1974" + _SK + "calinski_harabasz_score"),
-):
-    register(Family(_name, _kernel, _definition, _reference, params=_params, aliases=_aliases, area="clustering",
-                    data=_data, greater_is_better=_better, bounds=(None, None)))
+)
+for _score in _SCORES:  # name, kernel, data, greater is better, aliases, parameters, definition, reference
+    register(Family(_score[0], _score[1], _score[6], _score[7], params=_score[5], aliases=_score[4],
+                    area="clustering", data=_score[2], greater_is_better=_score[3], bounds=(None, None)))
