@@ -529,7 +529,7 @@ def parse_measure(text: "str | Measure | Any", *, area: str = "retrieval") -> Me
     """Parse one measure of ``area`` from its canonical text, an alias, a single-measure trec_eval
     name or an ir_measures measure object.
 
-    >>> str(parse_measure("P(rel=1)@10")), str(parse_measure("ndcg_cut_10")), str(parse_measure("map"))
+    >>> str(parse_measure("P.10")), str(parse_measure("ndcg_cut_10")), str(parse_measure("map"))
     ('P@10', 'nDCG@10', 'AP')
     >>> str(parse_measure("fbeta(beta=2)", area="classification")), str(parse_measure("ctr@3", area="online"))
     ('fbeta(beta=2)', 'ctr@3')
