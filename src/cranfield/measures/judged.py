@@ -57,7 +57,7 @@ def _judged(view, measure) -> np.ndarray:
 
 register(Family("Unjudged", _unjudged, "Fraction of the top k (or of the ranking) without a judgment.",
                 "trec_eval 10 unj; convention=ir_measures: the complement of ir_measures Judged",
-                params={"convention": CONVENTION}, cutoff="optional", aliases=("Unj",),
+                params={"convention": CONVENTION}, cutoff="optional", aliases=("Unj",), greater_is_better=False,
                 trec=(TrecMeasure("unj", "cut_long", (5, 10, 20), cut("Unjudged"), since="10"),)))
 register(Family("Judged", _judged, "Fraction of the top k (or of the ranking) with a judgment.",
                 "1 − trec_eval 10 unj; convention=ir_measures: ir_measures Judged@k",
