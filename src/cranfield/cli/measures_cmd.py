@@ -21,19 +21,20 @@ FORMATS = ("terminal", "markdown", "csv", "json")
               help="Only the measures of this area (default: every area).")
 @click.option("-f", "--format", "fmt", type=click.Choice([*FORMATS, "table"]), default="terminal", show_default=True,
               help="terminal (wrapped to the terminal's width), markdown, csv or json; table = terminal.")
-def command(area, fmt):
+@click.option("-o", "--output", default=None, metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+def command(area, fmt, output):
     """List every measure: name, parameters, the data it needs, definition and reference."""
     rows = catalog(area)
     if fmt == "json":
-        write_text_output(json.dumps(rows, indent=2, ensure_ascii=False) + "\n", None)
-        return
-    if fmt in ("terminal", "table"):
-        write_text_output(_terminal(rows, shutil.get_terminal_size((80, 24)).columns), None)
-        return
-    columns = ["area", "measure", "parameters", "data", "definition", "reference", "aliases", "trec_eval"]
-    table = Table(columns, [[r["area"], r["form"], _params(r), r["data"], r["definition"], r["reference"],
-                             ", ".join(r["aliases"]), ", ".join(r["trec_eval"])] for r in rows])
-    write_text_output(render_table(table, fmt), None)
+        text = json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    elif fmt in ("terminal", "table"):
+        text = _terminal(rows, shutil.get_terminal_size((80, 24)).columns)
+    else:
+        columns = ["area", "measure", "parameters", "data", "definition", "reference", "aliases", "trec_eval"]
+        text = render_table(Table(columns, [[r["area"], r["form"], _params(r), r["data"], r["definition"],
+                                             r["reference"], ", ".join(r["aliases"]), ", ".join(r["trec_eval"])]
+                                            for r in rows]), fmt)
+    write_text_output(text, output)
 
 
 def _params(row) -> str:
