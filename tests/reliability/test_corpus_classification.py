@@ -20,7 +20,7 @@ import pytest
 
 import cranfield
 from cranfield.cli import main
-from cranfield.cli.classify_cmd import evaluate_file
+from cranfield.classification.file_report import classify_file as evaluate_file
 from cranfield.errors import InputError, UsageError
 
 BIG = 2**53
