@@ -8,6 +8,7 @@ import json
 import click
 
 from ..errors import UsageError
+from ._options import renamed_option, take_renamed
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -61,7 +62,7 @@ def _save_plot(figure, path: str | None) -> None:
 @click.argument("runs", nargs=-1, required=False, metavar="RUN_A RUN_B [RUN...]")
 @click.option("--method", type=click.Choice(("team_draft", "balanced", "probabilistic", "multileave")),
               default="team_draft", show_default=True, help="Interleaving method (multileave: three runs or more).")
-@click.option("--depth", type=int, default=10, show_default=True, help="Documents taken from each run per query.")
+@click.option("-k", "--depth", type=int, default=10, show_default=True, help="Documents taken from each run per query.")
 @click.option("--length", type=int, default=None, help="Length of the interleaved list. Default: --depth.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (the same seed, the same lists).")
 @click.option("--qrels", metavar="FILE", default=None,
@@ -220,8 +221,9 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
 @click.argument("log", metavar="LOG")
 @click.option("-m", "--model", "models", multiple=True, type=click.Choice(("pbm", "cascade", "dcm", "ubm", "dbn")),
               help="Click model to fit (repeatable). Default: pbm.")
-@click.option("--test", "test_log", metavar="FILE", default=None,
+@click.option("--test-log", "test_log", metavar="FILE", default=None,
               help="Held-out click log for the log-likelihood and perplexity. Default: LOG itself.")
+@renamed_option("--test", "test_log", "FILE")
 @click.option("--iterations", type=int, default=50, show_default=True, help="Most EM iterations.")
 @click.option("--tol", type=float, default=1e-6, show_default=True, help="Stop when no parameter moves more.")
 @click.option("--max-rank", type=int, default=None, help="Ignore rows below this rank.")
@@ -242,10 +244,11 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
 
     \b
     Examples:
-      cranfield online click-model clicks.csv -m pbm -m dbn --test held_out.csv
+      cranfield online click-model clicks.csv -m pbm -m dbn --test-log held_out.csv
       cranfield online click-model clicks.parquet -m dbn --qrels-out inferred.qrels --thresholds 0.2,0.5
       cranfield online click-model clicks.csv -m cascade --plot ctr.png --format json -o fit.json
     """
+    test_log = take_renamed("test_log", test_log, "--test-log", required=False)
     from ..online.click_models import (
         evaluate_click_model,
         fit_click_model,
@@ -298,7 +301,7 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
 @click.option("--impressions", default="100,200,500,1000,2000,5000", show_default=True,
               help="Experiment sizes to try (comma-separated), or with --log-out the impressions of the log.")
 @click.option("--repetitions", type=int, default=100, show_default=True, help="Experiments per size.")
-@click.option("--depth", type=int, default=10, show_default=True, help="Results shown per impression.")
+@click.option("-k", "--depth", type=int, default=10, show_default=True, help="Results shown per impression.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
 @click.option("--power", type=float, default=0.8, show_default=True, help="Detection rate to reach.")
 @click.option("--ab-metric", type=click.Choice(("any_click", "clicks", "reciprocal_rank")), default="any_click",

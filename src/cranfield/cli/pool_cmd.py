@@ -29,7 +29,7 @@ FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
               help="Judgments MTF simulates (--method mtf); without them MTF is a round robin over the runs.")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Minimum judgment counted as relevant by MTF.")
-@click.option("--format", "fmt", type=click.Choice(("trec", "csv")), default="trec", show_default=True,
+@click.option("-f", "--format", "fmt", type=click.Choice(("trec", "csv")), default="trec", show_default=True,
               help="trec: 'qid 0 docno -1' lines in judging order; csv: qid,docno,order,runs,weight.")
 @click.option("--stats", metavar="PATH", default=None,
               help="Write the pool statistics as CSV (kind,name,statistic,value: pool size per query, documents "
