@@ -127,12 +127,18 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
         il = make(lists, method=method, length=length, seed=seed, tau=tau)
         shown = il.docs >= 0
         q, pos = np.nonzero(shown)
-        table = Table(["query", "position", "doc", "run"],
-                      [[a, int(b) + 1, c, d] for a, b, c, d in zip(il.query_ids[q].tolist(), pos.tolist(),
-                                                                   il.doc_ids[il.docs[q, pos]].tolist(),
-                                                                   np.asarray(il.names)[il.teams[q, pos]].tolist())],
-                      title=f"{method} interleaving of {', '.join(il.names)} (seed {seed})")
-        document = {"lists": [{"query": r[0], "position": r[1], "doc": r[2], "run": r[3]} for r in table.rows],
+        # the columns of a click log (docs/online-models.md), clicked 0 until users click: what
+        # `--clicks` reads back as written once the experiment fills in the clicks
+        columns = ["impression", "query", "rank", "doc", "team", "clicked"]
+        table = Table(columns,
+                      [[int(i) + 1, a, int(b) + 1, c, d, 0]
+                       for i, a, b, c, d in zip(q.tolist(), il.query_ids[q].tolist(), pos.tolist(),
+                                                il.doc_ids[il.docs[q, pos]].tolist(),
+                                                np.asarray(il.names)[il.teams[q, pos]].tolist())],
+                      title=f"{method} interleaving of {', '.join(il.names)} (seed {seed})",
+                      notes=["team: the run that contributed the document; clicked: 0 until the experiment logs "
+                             "its clicks (then read it back with --clicks)"])
+        document = {"lists": [dict(zip(columns, r)) for r in table.rows],
                     "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
         _emit([table], document, fmt, output)
         return
