@@ -11,6 +11,7 @@ import numpy as np
 
 from ..classification.table import label_column, number_column, positive_label, read_table
 from ..errors import CranfieldError, InputError, UsageError
+from ..report.progress import steps
 from ._options import renamed_option, take_renamed
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
@@ -54,9 +55,10 @@ def _format_options(function):
 # ------------------------------------------------------------------------------ calibration
 def calibration_report(path: str, *, truth: str | None = None, score: str, bins: int = 10, strategy: str = "uniform",
                        positive: str | None = None, clip: float | None = None, bootstrap: int = 0,
-                       seed: int = 0, label: str | None = None) -> dict:
+                       seed: int = 0, label: str | None = None, step=None) -> dict:
     """The JSON-ready report of ``cranfield calibration`` (library entry point of the command);
-    ``label`` is the deprecated name of ``truth``."""
+    ``label`` is the deprecated name of ``truth``; ``step(description, total)`` (the
+    :func:`cranfield.report.progress.steps` protocol) shows the bootstrap's progress."""
     from ..classification import calibration as cal
 
     label = truth if truth is not None else label
@@ -94,9 +96,11 @@ def calibration_report(path: str, *, truth: str | None = None, score: str, bins:
         if statistic == "slope" and measures["slope"] is None:
             continue
         options = {"n_bins": bins, "strategy": strategy} if statistic == "ece" else {"clip": clip}
+        advance = None if step is None else step(f"bootstrap of the {statistic} ({bootstrap:,} resamples)",
+                                                  total=bootstrap)
         try:
             ci = cal.calibration_bootstrap(y_true, y_prob, statistic=statistic, n_resamples=bootstrap,
-                                           random_state=seed, pos_label=pos, **options)
+                                           random_state=seed, pos_label=pos, progress=advance, **options)
             intervals[statistic] = {"low": ci.low, "high": ci.high, "confidence": ci.confidence}
         except CranfieldError as error:
             notes.append(f"no bootstrap interval for {statistic}: {getattr(error, 'message', error)}")
@@ -137,8 +141,9 @@ def calibration_command(table, truth, score, bins, strategy, positive, clip, boo
     from ..io.tables import Table
 
     label = take_renamed("truth", truth, "--truth")
-    report = calibration_report(table, truth=label, score=score, bins=bins, strategy=strategy, positive=positive,
-                                clip=clip, bootstrap=bootstrap, seed=seed)
+    with steps() as step:  # a progress bar on a terminal only: the bootstrap can take seconds
+        report = calibration_report(table, truth=label, score=score, bins=bins, strategy=strategy,
+                                    positive=positive, clip=clip, bootstrap=bootstrap, seed=seed, step=step)
     rows = []
     for name, value in report["measures"].items():
         ci = report["intervals"].get(name)

@@ -4,6 +4,8 @@ simulation (the ``cranfield online`` group imports these commands)."""
 from __future__ import annotations
 
 import json
+import re
+import warnings
 
 import click
 
@@ -221,6 +223,18 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
         _save_plot(interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes}), plot)
 
 
+def _fit_warning(fit, *args, **kwargs):
+    """``fit(*args, **kwargs)``; a warning it gives (a click model that did not converge) is one
+    line on standard error, in the command line's terms."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fit(*args, **kwargs)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        message = re.sub(r"\btol=(\S+);", r"--tol \1;", message.replace("iterations= (or tol=)", "--iterations (or --tol)"))
+        click.echo(f"cranfield: warning: {message}", err=True)
+    return result
+
+
 # ------------------------------------------------------------------------------- click-model
 
 @click.command("click-model", context_settings=CONTEXT)
@@ -256,6 +270,7 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
     """
     test_log = take_renamed("test_log", test_log, "--test-log", required=False)
     from ..online.click_models import (
+        ConvergenceWarning,
         evaluate_click_model,
         fit_click_model,
         write_inferred_qrels,
@@ -268,7 +283,7 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
     held_out = read_click_log(test_log) if test_log else data
     summary, by_rank, document, evaluations = [], [], {"models": {}}, []
     for name in models or ("pbm",):
-        fitted = fit_click_model(data, model=name, iterations=iterations, tol=tol, max_rank=max_rank)
+        fitted = _fit_warning(fit_click_model, data, model=name, iterations=iterations, tol=tol, max_rank=max_rank)
         ev = evaluate_click_model(fitted, held_out, max_rank=max_rank)
         evaluations.append(ev)
         s = fitted.settings
@@ -285,8 +300,10 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
               Table(["model", "rank", "observed_ctr", "predicted_ctr", "perplexity"], by_rank, title="By rank")]
     _emit(tables, document, fmt, output)
     if qrels_out:
-        first = fit_click_model(data, model=(models or ("pbm",))[0], iterations=iterations, tol=tol,
-                                max_rank=max_rank)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # said once, above
+            first = fit_click_model(data, model=(models or ("pbm",))[0], iterations=iterations, tol=tol,
+                                    max_rank=max_rank)
         write_inferred_qrels(first, qrels_out, thresholds=cuts, probabilities=probabilities)
     if plot:
         from ..plots.online_models import ctr_by_rank_plot
