@@ -13,8 +13,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cranfield.classification.class_columns import match_class_columns
-from cranfield.classification.file_report import classify_file
 from cranfield.classification.multiclass import average_precision_multiclass, roc_auc_multiclass, top_k_accuracy
 from cranfield.classification.probabilistic import log_loss
 from cranfield.cli import main
@@ -52,7 +50,7 @@ def _reference(y, proba):
 
 def test_issue_command_gives_scikit_learn_numbers(wine, capsys):
     path, y, proba, _ = wine
-    args = ["classify", str(path), "--truth", "truth", "-f", "json"]
+    args = ["classify", str(path), "--truth", "truth", "--format", "json"]
     for name in SCORES:
         args += ["--class-score", name]
     assert main(args) == 0
@@ -71,6 +69,8 @@ def test_issue_command_gives_scikit_learn_numbers(wine, capsys):
     ["p_grignolino", "p_barbera", "p_barolo"],
 ])
 def test_class_equals_column_and_mixed(wine, specs):
+    from cranfield.classification.file_report import classify_file
+
     path, y, proba, _ = wine
     report = classify_file(str(path), truth="truth", class_scores=specs)
     accuracy, auc = _reference(y, proba)
@@ -78,6 +78,8 @@ def test_class_equals_column_and_mixed(wine, specs):
 
 
 def test_labels_order_is_the_output_order_not_the_pairing(wine):
+    from cranfield.classification.file_report import classify_file
+
     path, y, proba, _ = wine
     report = classify_file(str(path), truth="truth", class_scores=SCORES, labels=["grignolino,barbera,barolo"],
                            average="none")
@@ -102,6 +104,8 @@ def test_unmatched_or_ambiguous_is_an_error_naming_the_option(wine, capsys, spec
 
 
 def test_the_rule():
+    from cranfield.classification.class_columns import match_class_columns
+
     assert match_class_columns(["p_11", "p_1"], [1, 11]) == ["p_1", "p_11"]  # a separator bounds the class name
     assert match_class_columns(["score-b", "a"], ["a", "b"]) == ["a", "score-b"]
     assert match_class_columns(["x_a_b", "x_b"], ["b", "a_b"]) == ["x_b", "x_a_b"]  # longest unique suffix
