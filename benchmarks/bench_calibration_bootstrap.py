@@ -13,9 +13,6 @@ writes nothing.
 
 from __future__ import annotations
 
-from _machine import cpu as _cpu
-from _machine import version as _version
-
 import argparse
 import os
 import subprocess
@@ -24,6 +21,8 @@ import tempfile
 import time
 
 import numpy as np
+from _machine import cpu as _cpu
+from _machine import version as _version
 
 from cranfield.classification import calibration as cal
 
@@ -62,9 +61,14 @@ def main(argv: list[str] | None = None) -> int:
     print("| statistic | vectorised wall s | vectorised CPU s | loop wall s (scaled) | ratio | max rel. diff |")
     print("|---|---|---|---|---|---|")
     for statistic, options in (("ece", {"n_bins": 10}), ("slope", {})):
-        wall, cpu, fast = _timed(lambda: cal.calibration_bootstrap(y, p, statistic=statistic,
-                                                                   n_resamples=args.resamples, **options), args.repeat)
-        loop_wall, _, _ = _timed(lambda: _loop(y, p, statistic, args.loop_resamples, options), 1)
+        def fast(statistic=statistic, options=options):
+            return cal.calibration_bootstrap(y, p, statistic=statistic, n_resamples=args.resamples, **options)
+
+        def slow(statistic=statistic, options=options):
+            return _loop(y, p, statistic, args.loop_resamples, options)
+
+        wall, cpu, _ = _timed(fast, args.repeat)
+        loop_wall, _, _ = _timed(slow, 1)
         scaled = loop_wall * args.resamples / args.loop_resamples
         small = cal.calibration_bootstrap(y, p, statistic=statistic, n_resamples=args.loop_resamples, **options)
         old = _loop(y, p, statistic, args.loop_resamples, options)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["cranfield", "detection", "examples", "files", "DETECTION_SYSTEMS"]
+__all__ = ["DETECTION_SYSTEMS", "cranfield", "detection", "examples", "files"]
 
 # columns of the detection scores file: the truth, then one score per model
 DETECTION_TRUTH = "malignant"
@@ -49,14 +49,14 @@ def detection() -> Path:
 
 # the example files of the online, crowd, diversity and multiclass docs (scripts/make_example_data.py)
 EXAMPLES = {
-    "clicks": ("clicks.csv", "A/B click log on Cranfield: 700 impressions, variants control (TF-IDF) and treatment "
-               "(BM25) by user, clicks, dwell, timestamps (seconds), users, sessions"),
-    "crowd-labels": ("crowd-labels.csv", "crowd labels 0/1/2 of 600 Cranfield pairs by 16 workers (query, document, "
-                     "worker, label)"),
-    "diversity-qrels": ("diversity-qrels.txt", "diversity qrels (qid subtopic docno rel) for 50 Cranfield queries, "
-                        "synthetic subtopics"),
-    "multiclass": ("multiclass.csv", "wine cultivars (barolo, grignolino, barbera): truth column cultivar, class "
-                   "probabilities lr_CLASS, rf_CLASS, nb_CLASS of three models"),
+    "clicks": ("clicks.csv", ("A/B click log on Cranfield: 700 impressions, variants control (TF-IDF) and treatment "
+                              "(BM25) by user, clicks, dwell, timestamps (seconds), users, sessions")),
+    "crowd-labels": ("crowd-labels.csv", ("crowd labels 0/1/2 of 600 Cranfield pairs by 16 workers (query, document, "
+                                          "worker, label)")),
+    "diversity-qrels": ("diversity-qrels.txt", ("diversity qrels (qid subtopic docno rel) for 50 Cranfield queries, "
+                                                "synthetic subtopics")),
+    "multiclass": ("multiclass.csv", ("wine cultivars (barolo, grignolino, barbera): truth column cultivar, class "
+                                      "probabilities lr_CLASS, rf_CLASS, nb_CLASS of three models")),
 }
 
 

@@ -13,17 +13,21 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cranfield.classification.multiclass import average_precision_multiclass, roc_auc_multiclass, top_k_accuracy
+from cranfield.classification.multiclass import (
+    average_precision_multiclass,
+    roc_auc_multiclass,
+    top_k_accuracy,
+)
 from cranfield.classification.probabilistic import log_loss
 from cranfield.cli import main
 from cranfield.errors import UsageError
 
 sklearn = pytest.importorskip("sklearn")
-from sklearn.datasets import load_wine  # noqa: E402
-from sklearn.linear_model import LogisticRegression  # noqa: E402
-from sklearn.metrics import accuracy_score, roc_auc_score  # noqa: E402
-from sklearn.metrics import log_loss as sk_log_loss  # noqa: E402
-from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.datasets import load_wine
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score, roc_auc_score
+from sklearn.metrics import log_loss as sk_log_loss
+from sklearn.preprocessing import StandardScaler
 
 NAMES = np.array(["barolo", "grignolino", "barbera"])  # the wine classes 0, 1, 2: not sorted
 SCORES = ["p_barolo", "p_grignolino", "p_barbera"]

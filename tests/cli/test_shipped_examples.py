@@ -22,7 +22,7 @@ MARK = "<!-- shipped-example -->"
 def _blocks():
     for path in sorted(DOCS.glob("*.md")):
         text = path.read_text(encoding="utf-8")
-        for match in re.finditer(re.escape(MARK) + r"\s*```bash\n(.*?)```", text, re.S):
+        for match in re.finditer(re.escape(MARK) + r"\s*```bash\n(.*?)```", text, re.DOTALL):
             yield pytest.param(match.group(1), id=f"{path.name}:{text[:match.start()].count(chr(10)) + 1}")
 
 
@@ -57,7 +57,7 @@ def test_block_runs_as_written(block, tmp_path, monkeypatch, capsys):
         args = _expand(line)
         assert args[0] == "cranfield"
         status = main(args[1:])
-        out, err = capsys.readouterr()
+        _, err = capsys.readouterr()
         assert status == 0, f"{line}\n{err}"
         assert "error" not in err
 

@@ -19,7 +19,7 @@ probabilities) computes the statistic one resample at a time, as before.
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 from scipy.special import expit

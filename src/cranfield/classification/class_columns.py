@@ -25,7 +25,8 @@ or an array, is taken in column order (the classes' order: sorted, or ``labels=`
 
 from __future__ import annotations
 
-from typing import Any, Hashable, Sequence
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 import numpy as np
 

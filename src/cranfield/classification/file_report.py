@@ -9,7 +9,7 @@ command only renders it.
 from __future__ import annotations
 
 import warnings
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -20,10 +20,17 @@ from .confusion import SUMMARY_RATES, ConfusionMatrix
 from .curves import average_precision, equal_error_rate, roc_auc
 from .multiclass import average_precision_multiclass, roc_auc_multiclass, top_k_accuracy
 from .rates import get_rate
-from .table import label_column, number_column, parse_label, positive_label, prediction_column, read_table
+from .table import (
+    label_column,
+    number_column,
+    parse_label,
+    positive_label,
+    prediction_column,
+    read_table,
+)
 from .thresholds import best_threshold
 
-__all__ = ["classify_file", "AVERAGES", "CRITERIA"]
+__all__ = ["AVERAGES", "CRITERIA", "classify_file"]
 
 AVERAGES = ("macro", "weighted", "micro", "none")
 CRITERIA = ("accuracy", "f1", "youden", "closest", "cost")
@@ -110,7 +117,7 @@ def classify_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
     if len(scores) <= 1:
         name = scores[0] if scores else None
         return _system_report(path, truth, y_true, pos, name or pred, values.get(name), y_pred, **options)
-    return {"file": path, "n": int(len(y_true)), "truth": truth,
+    return {"file": path, "n": len(y_true), "truth": truth,
             "systems": {name: _system_report(path, truth, y_true, pos, name, values[name], None, **options)
                         for name in scores}}
 
@@ -118,7 +125,7 @@ def classify_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
 def _system_report(path: str, truth: str, y_true: np.ndarray, pos, system: str | None, y_score: np.ndarray | None,
                    y_pred: np.ndarray | None, *, threshold: float | None, optimize: str | None, cost_fp: float,
                    cost_fn: float, classes: list | None = None, average: str = "macro") -> dict:
-    report: dict = {"file": path, "n": int(len(y_true)), "system": system, "threshold": None, "criterion": None}
+    report: dict = {"file": path, "n": len(y_true), "system": system, "threshold": None, "criterion": None}
     if y_score is not None:
         is_pos = binary_truth(y_true, pos)
         if y_pred is None:
@@ -222,7 +229,7 @@ def _class_scores_report(path: str, truth: str, specs: list[str], pred: str | No
                          "column per class (--labels chooses the classes)")
     matrix = np.column_stack([number_column(table, name, path, first_line) for name in columns])
     how = None if average == "none" else average
-    report: dict = {"file": path, "n": int(len(y_true)), "system": ",".join(columns), "threshold": None,
+    report: dict = {"file": path, "n": len(y_true), "system": ",".join(columns), "threshold": None,
                     "criterion": None, "class_scores": dict(zip(map(str, classes), columns)),
                     "multi_class": multi_class}
     with warnings.catch_warnings():
