@@ -77,3 +77,25 @@ def test_separable_resample_is_an_error():
     p = np.array([0.1, 0.2, 0.3, 0.7, 0.8, 0.35])
     with pytest.raises(InputError, match="no finite maximum"):
         cal.calibration_bootstrap(y, p, statistic="slope", n_resamples=200)
+
+
+def test_the_command_reports_bootstrap_progress(tmp_path, data):
+    """``calibration --bootstrap`` advances a progress step per statistic (shown on a terminal
+    only, by cranfield.report.progress.steps)."""
+    from cranfield.cli.ml_cmd import calibration_report
+
+    y, p, _ = data
+    path = tmp_path / "preds.csv"
+    path.write_text("y,prob\n" + "".join(f"{a},{b!r}\n" for a, b in zip(y.tolist(), p.tolist())))
+    shown: dict = {}
+
+    def step(description, total=None):
+        shown[description] = 0
+
+        def advance(k=1):
+            shown[description] += k
+        return advance
+
+    report = calibration_report(str(path), truth="y", score="prob", bootstrap=120, step=step)
+    assert shown == {"bootstrap of the ece (120 resamples)": 120, "bootstrap of the slope (120 resamples)": 120}
+    assert set(report["intervals"]) == {"ece", "slope"}

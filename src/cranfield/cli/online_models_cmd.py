@@ -10,6 +10,7 @@ import warnings
 import click
 
 from ..errors import UsageError
+from ..report.progress import steps
 from ._options import renamed_option, take_renamed
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
@@ -283,7 +284,10 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
     held_out = read_click_log(test_log) if test_log else data
     summary, by_rank, document, evaluations = [], [], {"models": {}}, []
     for name in models or ("pbm",):
-        fitted = _fit_warning(fit_click_model, data, model=name, iterations=iterations, tol=tol, max_rank=max_rank)
+        with steps() as step:  # on a terminal: a spinner while EM runs
+            step(f"fitting the {name} click model (at most {iterations} EM iterations)")
+            fitted = _fit_warning(fit_click_model, data, model=name, iterations=iterations, tol=tol,
+                                  max_rank=max_rank)
         ev = evaluate_click_model(fitted, held_out, max_rank=max_rank)
         evaluations.append(ev)
         s = fitted.settings
@@ -358,9 +362,11 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
         raise UsageError("expected RUN_B (or --log-out to simulate a log of RUN_A)")
     from ..online.simulation import simulate_experiment
 
-    out = simulate_experiment(qrels, run_a, run_b, model=model, method=method, impressions=sizes,
-                              repetitions=repetitions, depth=depth, alpha=alpha, power=power, ab_metric=ab_metric,
-                              seed=seed)
+    with steps() as step:  # on a terminal: a spinner with the elapsed time (simulations take seconds)
+        step(f"simulating {repetitions} repetitions x {len(sizes) or 1} sizes of {model} users")
+        out = simulate_experiment(qrels, run_a, run_b, model=model, method=method, impressions=sizes,
+                                  repetitions=repetitions, depth=depth, alpha=alpha, power=power,
+                                  ab_metric=ab_metric, seed=seed)
     rows = [[int(n), float(a), float(b), float(c), float(d)] for n, a, b, c, d in zip(
         out["impressions"], out["ab"]["detection_rate"], out["ab"]["error_rate"],
         out["interleaving"]["detection_rate"], out["interleaving"]["error_rate"])]
