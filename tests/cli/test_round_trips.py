@@ -67,3 +67,26 @@ def test_evaluate_per_query_csv_is_tidy(tmp_path, capsys):
     _run(["evaluate", QRELS, BM25, TFIDF, "-m", "AP", "-q", "-f", "csv", "-o", out], capsys)
     rows = list(csv.reader(out.open()))
     assert rows[0] == ["run", "qid", "measure", "value"] and len(rows) > 2 * 200
+
+
+def test_aggregated_crowd_labels_are_qrels(tmp_path, capsys):
+    qrels, workers = tmp_path / "crowd.qrels", tmp_path / "workers.csv"
+    labels = datasets.examples()["crowd-labels"]
+    _run(["aggregate-labels", labels, "-o", qrels, "--method", "dawid-skene", "--workers", workers], capsys)
+    report = json.loads(_run(["evaluate", qrels, BM25, "-m", "P@5", "-f", "json"], capsys))
+    assert report
+    assert len(qrels.read_text().splitlines()) == 600
+
+
+def test_judged_pool_sheet_feeds_move_to_front(tmp_path, capsys):
+    """A sheet judged in place (-1 replaced by grades) is the qrels of the next MTF pool."""
+    sheet, judged, nxt = tmp_path / "sheet.txt", tmp_path / "judged.txt", tmp_path / "next.txt"
+    _run(["pool", BM25, TFIDF, "-k", "3", "-o", sheet], capsys)
+    grades = {}
+    for line in DATA["qrels"].read_text().splitlines():
+        q, _, d, r = line.split()
+        grades[(q, d)] = r
+    judged.write_text("".join(f"{q} 0 {d} {grades.get((q, d), '0')}\n"
+                              for q, _, d, _ in (line.split() for line in sheet.read_text().splitlines())))
+    _run(["pool", BM25, TFIDF, "--method", "mtf", "--budget", "5", "--qrels", judged, "-o", nxt], capsys)
+    assert nxt.read_text().strip()
