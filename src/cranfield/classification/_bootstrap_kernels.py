@@ -26,7 +26,8 @@ from scipy.special import expit
 
 from ..errors import InputError
 
-BLOCK_CELLS = 1 << 22  # resamples × samples per block (32 MiB of float64 counts)
+BLOCK_CELLS = 1 << 22  # resamples × samples drawn at a time (32 MiB of int64 draws)
+SLICE_CELLS = 1 << 16  # resamples × samples per pass of a kernel: its arrays (512 KiB each) stay in the cache
 
 
 def index_blocks(rng: np.random.Generator, n: int, n_resamples: int,
@@ -45,13 +46,20 @@ def counts_of(index: np.ndarray) -> np.ndarray:
     """How often each sample is drawn in each resample (float64, resamples × n)."""
     rows, n = index.shape
     flat = (index + (np.arange(rows) * n)[:, None]).ravel()
-    return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
+    return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64, copy=False)
 
 
 def binned_errors(index: np.ndarray, truth: np.ndarray, prob: np.ndarray, weights: np.ndarray | None,
                   ids: np.ndarray, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
     """(ECE, MCE) of each resample (row of ``index``), each sample's bin fixed (``ids``): the
-    per-bin tallies are the loop's ``bincount`` sums, in the same order, for all rows at once."""
+    per-bin tallies are the loop's ``bincount`` sums, in the same order, a cache-sized slice of
+    resamples at a time."""
+    rows = max(1, SLICE_CELLS // max(index.shape[1], 1))
+    parts = [_binned(index[i:i + rows], truth, prob, weights, ids, n_bins) for i in range(0, index.shape[0], rows)]
+    return np.concatenate([e for e, _ in parts]), np.concatenate([m for _, m in parts])
+
+
+def _binned(index, truth, prob, weights, ids, n_bins):
     rows = index.shape[0]
     keys = (ids[index] + (np.arange(rows) * n_bins)[:, None]).ravel()
     size = rows * n_bins
@@ -76,25 +84,26 @@ def _undefined() -> InputError:
                       "the classes perfectly, or the resample has one class)", field="y_true")
 
 
-NEWTON_CELLS = 1 << 16  # resamples × samples per Newton pass: a few arrays of 512 KiB stay in the cache
+def logistic_fits(index: np.ndarray, z: np.ndarray, y: np.ndarray, start: np.ndarray, *,
+                  weights: np.ndarray | None = None, offset: bool = False) -> np.ndarray:
+    """Maximum-likelihood fits of logit P(y) = a + b·z (``offset=False``: rows (a, b)) or of a + z
+    (``offset=True``: rows (a,)) on each resample (row of ``index``, the draws), weighted by the
+    counts of the draws (times ``weights``), by Newton–Raphson from ``start``, a cache-sized slice
+    of resamples at a time; a resample without a finite maximum is an error."""
+    rows = max(1, SLICE_CELLS // max(index.shape[1], 1))
+    powers = np.column_stack([np.ones_like(z), z, z * z])
+    fits = []
+    for i in range(0, index.shape[0], rows):
+        counts = counts_of(index[i:i + rows])
+        fits.append(_fits(counts if weights is None else counts * weights, z, y, start, powers, offset=offset))
+    return np.concatenate(fits)
 
 
-def logistic_fits(counts: np.ndarray, z: np.ndarray, y: np.ndarray, start: np.ndarray, *,
-                  offset: bool = False) -> np.ndarray:
-    """Count-weighted maximum-likelihood fits of logit P(y) = a + b·z (``offset=False``: rows
-    (a, b)) or of a + z (``offset=True``: rows (a,)), one per row of ``counts``, by Newton–Raphson
-    from ``start``, a cache-sized slice of rows at a time; a resample without a finite maximum is
-    an error."""
-    rows = max(1, NEWTON_CELLS // max(counts.shape[1], 1))
-    return np.concatenate([_fits(counts[i:i + rows], z, y, start, offset=offset)
-                           for i in range(0, counts.shape[0], rows)])
-
-
-def _fits(counts: np.ndarray, z: np.ndarray, y: np.ndarray, start: np.ndarray, *, offset: bool) -> np.ndarray:
+def _fits(counts: np.ndarray, z: np.ndarray, y: np.ndarray, start: np.ndarray, powers: np.ndarray, *,
+          offset: bool) -> np.ndarray:
     k = 1 if offset else 2
     beta = np.tile(np.asarray(start, dtype=np.float64)[:k], (counts.shape[0], 1))
     active = np.arange(counts.shape[0])
-    powers = np.column_stack([np.ones_like(z), z, z * z])
     for _ in range(100):
         w = counts if active.size == counts.shape[0] else counts[active]
         b = beta[active]

@@ -482,7 +482,6 @@ def _vectorised(statistic: str, y_true: Any, prob: np.ndarray, weights: np.ndarr
         large = statistic == "intercept_in_the_large"
         start = np.array([fit.intercept_in_the_large] if large else [fit.intercept, fit.slope])
         column = 1 if statistic == "slope" else 0
-        return np.concatenate([_kernels.logistic_fits(_kernels.counts_of(i) if weights is None else
-                                                      _kernels.counts_of(i) * weights, z, truth, start,
-                                                      offset=large)[:, column] for i in blocks])
+        return np.concatenate([_kernels.logistic_fits(i, z, truth, start, weights=weights, offset=large)[:, column]
+                               for i in blocks])
     return None
