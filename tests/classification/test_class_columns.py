@@ -141,3 +141,14 @@ def test_python_frame_columns_by_name(wine):
     assert roc_auc_multiclass(truth, pd.DataFrame(proba), labels=list(NAMES)) == auc
     with pytest.raises(UsageError, match="y_prob x"):
         roc_auc_multiclass(truth, scores.rename(columns={"p_barolo": "x"}))
+
+
+def test_deprecated_entry_point_still_works(wine):
+    """The classify logic moved from the command line to the library (issue 23: a thin CLI)."""
+    from cranfield.classification.file_report import classify_file
+    from cranfield.cli.classify_cmd import evaluate_file
+
+    path = str(wine[0])
+    with pytest.warns(DeprecationWarning, match="classify_file"):
+        old = evaluate_file(path, truth="truth", class_scores=SCORES)
+    assert old == classify_file(path, truth="truth", class_scores=SCORES)

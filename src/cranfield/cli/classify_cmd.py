@@ -13,8 +13,12 @@ from ..io.tables import Table, render_table
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 
-# Deprecated alias (the library entry point moved to cranfield.classification.file_report).
-evaluate_file = classify_file
+def evaluate_file(path: str, **options) -> dict:
+    """Deprecated: :func:`cranfield.classification.file_report.classify_file` (the library entry
+    point of ``cranfield classify`` moved out of the command line)."""
+    warnings.warn("cranfield.cli.classify_cmd.evaluate_file is deprecated; use "
+                  "cranfield.classification.file_report.classify_file", DeprecationWarning, stacklevel=2)
+    return classify_file(path, **options)
 
 
 def _measure_rows(report: dict) -> list[list]:
