@@ -37,6 +37,7 @@ naming the file and line, as in evaluation.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from dataclasses import dataclass, field
@@ -305,7 +306,8 @@ class Pool:
     def sheet_text(self, format: str = "trec") -> str:
         """The judging sheet as text. ``trec``: qrels lines ``qid 0 docno -1`` in judging order
         (-1: in the pool, not yet judged, trec_eval's convention; replace it with the grade);
-        ``csv``: a header ``qid,docno,order,runs,weight`` and one row per document."""
+        ``csv``: a header ``qid,docno,order,runs,weight,rel`` and one row per document, ``rel``
+        -1 until judged (so that either sheet reads back as qrels, as written)."""
         if format not in SHEET_FORMATS:
             raise UsageError(f"format: expected one of {', '.join(SHEET_FORMATS)}, found {format!r}")
         if format == "trec":
@@ -315,9 +317,9 @@ class Pool:
 
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["qid", "docno", "order", "runs", "weight"])
+        writer.writerow(["qid", "docno", "order", "runs", "weight", "rel"])
         writer.writerows(zip(self.qid.tolist(), self.docno.tolist(), self.order.tolist(), self.runs.tolist(),
-                             map(repr, self.weight.tolist())))
+                             map(repr, self.weight.tolist()), itertools.repeat(-1)))
         return buffer.getvalue()
 
     def write(self, path: "str | os.PathLike", *, format: str = "trec") -> None:
