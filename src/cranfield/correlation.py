@@ -28,13 +28,15 @@ an error, never a NaN. Counting is vectorised (merge-sort inversion counts, O(n 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from .errors import UsageError
 
-__all__ = ["kendall_tau", "spearman_rho", "tau_ap", "kendall_distance", "rbo", "RBO", "RBO_TIES"]
+__all__ = ["kendall_tau", "spearman_rho", "tau_ap", "kendall_distance", "rbo", "RBO", "RBO_TIES", "qpp_evaluation",
+           "QPPEvaluation"]
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -399,3 +401,72 @@ def _rbo(short, long, p: float, variant: str, asked: str) -> RBO:
     value = {key: scale * (float(np.sum(np.concatenate([a1, section2[key]]) * weights)) + tail)
              for key, tail in (("min", tail_min), ("max", tail_max), ("ext", tail_ext))}
     return RBO(value["ext"], value["min"], value["max"], p, asked)
+
+
+# ----------------------------------------------------------------------------- query performance prediction
+
+
+@dataclass(frozen=True)
+class QPPEvaluation:
+    """How well predicted per-query scores track the actual ones: Pearson's r and Kendall's τ-b with
+    their two-sided p-values (scipy.stats.pearsonr, kendalltau), and sMARE (lower is better)."""
+
+    pearson: float
+    pearson_p: float
+    kendall: float
+    kendall_p: float
+    smare: float
+    n: int
+
+    def to_dict(self) -> dict:
+        return {"pearson": self.pearson, "pearson_p": self.pearson_p, "kendall": self.kendall,
+                "kendall_p": self.kendall_p, "smare": self.smare, "queries": self.n}
+
+
+def qpp_evaluation(predicted: Mapping, actual: Mapping) -> QPPEvaluation:
+    """Evaluate a query performance predictor: ``predicted`` and ``actual`` map each query id to
+    the predictor's value and to the measured effectiveness (e.g. AP). Both must hold the same
+    queries (at least 3).
+
+    sMARE (Faggioli, Zendel, Culpepper, Ferro & Scholer, ICTIR 2021) is the mean over queries of
+    |rank by prediction − rank by effectiveness| / n, ranks averaged over ties: 0 when the
+    predictor orders the queries as they perform.
+
+    >>> e = qpp_evaluation({"q1": 0.9, "q2": 0.5, "q3": 0.1}, {"q1": 0.8, "q2": 0.2, "q3": 0.3})
+    >>> round(e.pearson, 4), round(e.kendall, 4), round(e.smare, 4)
+    (0.7777, 0.3333, 0.2222)
+    """
+    from scipy import stats
+
+    for name, values in (("predicted", predicted), ("actual", actual)):
+        if not isinstance(values, Mapping):
+            raise UsageError(f"{name}: expected a mapping query id -> number, found {type(values).__name__}")
+    only_p, only_a = sorted(set(predicted) - set(actual), key=str), sorted(set(actual) - set(predicted), key=str)
+    if only_p or only_a:
+        which = (f"predicted only: {', '.join(map(str, only_p[:5]))}" if only_p else
+                 f"actual only: {', '.join(map(str, only_a[:5]))}")
+        raise UsageError(f"predicted and actual must hold the same queries ({which})")
+    qids = sorted(predicted, key=str)  # one order whatever the mappings' orders: the same sums
+    if len(qids) < 3:
+        raise UsageError(f"qpp evaluation needs at least 3 queries, found {len(qids)}")
+    x = _finite_values(predicted, qids, "predicted")
+    y = _finite_values(actual, qids, "actual")
+    if np.all(x == x[0]) or np.all(y == y[0]):
+        raise UsageError("qpp evaluation is undefined when every query has the same "
+                         + ("prediction" if np.all(x == x[0]) else "actual value"))
+    pearson = stats.pearsonr(x, y)
+    kendall = stats.kendalltau(x, y)
+    smare = float(np.mean(np.abs(stats.rankdata(x) - stats.rankdata(y)) / len(qids)))
+    return QPPEvaluation(float(pearson.statistic), float(pearson.pvalue), float(kendall.statistic),
+                         float(kendall.pvalue), smare, len(qids))
+
+
+def _finite_values(mapping: Mapping, qids: list, name: str) -> np.ndarray:
+    try:
+        values = np.array([mapping[q] for q in qids], dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UsageError(f"{name}: expected numbers") from None
+    if not np.isfinite(values).all():
+        raise UsageError(f"{name}: the value of query {qids[int(np.flatnonzero(~np.isfinite(values))[0])]!r} is "
+                         "not a finite number")
+    return values

@@ -51,6 +51,7 @@ SUBCOMMANDS: dict[str, str] = {
     "online": "cranfield.cli.online_cmd:command",
     "ndeval": "cranfield.cli.ndeval_cmd:command",
     "fuse": "cranfield.cli.fuse_cmd:command",
+    "qpp": "cranfield.cli.qpp_cmd:command",
 }
 
 
