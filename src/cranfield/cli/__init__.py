@@ -52,6 +52,7 @@ SUBCOMMANDS: dict[str, str] = {
     "ndeval": "cranfield.cli.ndeval_cmd:command",
     "fuse": "cranfield.cli.fuse_cmd:command",
     "qpp": "cranfield.cli.qpp_cmd:command",
+    "judges": "cranfield.cli.judges_cmd:command",
 }
 
 
@@ -70,7 +71,7 @@ class LazyGroup(click.Group):
 
 
 # Parameters that name outputs; every other argument, click.Path option or FILE option is an input.
-OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html"})  # stats, html: pool, reusability
+OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html", "merged"})  # stats, html: pool, reusability; merged: judges
 
 
 def input_paths(command: click.Command, params: dict) -> list[str]:
