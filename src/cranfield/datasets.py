@@ -57,4 +57,6 @@ def files() -> dict:
         out[name] = (path, run_about.get(name, "run"))
     out["detection"] = (detection(), "breast-cancer diagnosis: truth column " + DETECTION_TRUTH
                         + ", scores " + ", ".join(DETECTION_SYSTEMS))
+    out["rag-nuggets"] = (_data("rag", "assignments.jsonl"), "RAG nugget assignments, 3 simulated systems x 8 queries")
+    out["rag-support"] = (_data("rag", "support.jsonl"), "RAG citation-support judgments (simulated)")
     return out

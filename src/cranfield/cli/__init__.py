@@ -53,6 +53,7 @@ SUBCOMMANDS: dict[str, str] = {
     "fuse": "cranfield.cli.fuse_cmd:command",
     "qpp": "cranfield.cli.qpp_cmd:command",
     "judges": "cranfield.cli.judges_cmd:command",
+    "nuggets": "cranfield.cli.nuggets_cmd:command",
 }
 
 
