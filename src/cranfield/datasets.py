@@ -79,4 +79,6 @@ def files() -> dict:
     out["detection"] = (detection(), "breast-cancer diagnosis: truth column " + DETECTION_TRUTH
                         + ", scores " + ", ".join(DETECTION_SYSTEMS))
     out.update({name: (path, EXAMPLES[name][1]) for name, path in examples().items()})
+    out["rag-nuggets"] = (_data("rag", "assignments.jsonl"), "RAG nugget assignments, 3 simulated systems x 8 queries")
+    out["rag-support"] = (_data("rag", "support.jsonl"), "RAG citation-support judgments (simulated)")
     return out

@@ -129,6 +129,7 @@ class RankedLists:
     d: np.ndarray
     rank: np.ndarray
     sources: tuple = ()
+    score: np.ndarray | None = None  # each row's score in its run (fusion reads it)
 
     @property
     def n_docs(self) -> int:
@@ -167,7 +168,7 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
     depth = positive_int(depth, "depth")
     runs = named_runs(runs)
     query_index = _sorted_unique([run.qid for run in runs])
-    parts, kept_docnos = [], []
+    parts, kept_docnos, scores = [], [], []
     for index, run in enumerate(runs):
         n = len(run)
         if n == 0:
@@ -187,10 +188,11 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
             rows, q_sorted, rank = rows[keep], q_sorted[keep], rank[keep]
         kept_docnos.append(_take(run.docno, rows))
         parts.append((index, rows, q_sorted, rank))
+        scores.append(run.score[rows])
     empty = np.zeros(0, dtype=np.int64)
     if not parts:
         return RankedLists(tuple(run.name for run in runs), query_index, pa.array([], type=pa.string()), empty,
-                           empty, empty, empty, tuple(run.source for run in runs))
+                           empty, empty, empty, tuple(run.source for run in runs), np.zeros(0))
     d_all, doc_dictionary = _encode_docnos(kept_docnos)
     bounds = np.cumsum([0] + [len(rows) for _, rows, _, _ in parts])
     for (index, rows, q_sorted, _), lo, hi in zip(parts, bounds[:-1], bounds[1:]):
@@ -199,7 +201,7 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
     q = np.concatenate([q_sorted for _, _, q_sorted, _ in parts])
     rank = np.concatenate([rank for _, _, _, rank in parts])
     return RankedLists(tuple(run.name for run in runs), query_index, doc_dictionary, r, q, d_all, rank,
-                       tuple(run.source for run in runs))
+                       tuple(run.source for run in runs), np.concatenate(scores))
 
 
 def _take(strings, rows: np.ndarray):
