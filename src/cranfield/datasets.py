@@ -34,7 +34,8 @@ def cranfield() -> dict:
     root = _data("cranfield")
     runs = {path.stem: path for path in sorted((root / "runs").glob("*.run"))}
     return {"qrels": root / "qrels.graded.trec", "qrels_raw": root / "qrels.raw.trec", "runs": runs,
-            "readme": root / "README.md", "notice": root / "NOTICE.md"}
+            "readme": root / "README.md", "notice": root / "NOTICE.md",
+            "documents": root / "cran.all.1400.gz", "topics": root / "cran.qry"}  # for `cranfield demo --judge`
 
 
 def detection() -> Path:

@@ -130,3 +130,36 @@ def export(db_url: str, output: str | None, *, labels: str | None = None, times:
         return text.count("\n")
     finally:
         db.close()
+
+
+def demo(folder, *, host: str = "127.0.0.1", port: int = 8765, depth: int = 10, announce=print) -> None:
+    """``cranfield demo --judge``: pool the shipped Cranfield runs (depth ``depth``), serve them with
+    the shipped documents and queries from ``folder`` (database, pool and links kept there, so a
+    second start resumes), and announce the assessor's and the organiser's links."""
+    from pathlib import Path
+
+    from .. import datasets
+    from ..io.atomic import write_text_output
+    from ..judgments.pooling import build_pool
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    data = datasets.cranfield()
+    pool, db_url, links = folder / "pool.qrels", str(folder / "judge.sqlite"), folder / "links.txt"
+    if not pool.exists():
+        runs = [data["runs"][name] for name in ("bm25", "tfidf", "coord_title")]
+        build_pool(runs, method="depth", depth=depth).write(pool)
+    judging = prepare(pool, data["documents"], data["topics"], db_url,
+                      scale=((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant")))
+    base = f"http://{host}:{port}"
+    if not links.exists() or judging.db.get_meta("demo") != "1":
+        assessor = account_url(judging.db, judging.db.add_account("demo"), url=base)
+        organiser = account_url(judging.db, judging.db.add_account("demo-organiser", role="organiser"), organiser=True,
+                                url=base)
+        judging.db.set_meta("demo", "1")
+        write_text_output(f"assessor: {assessor}\norganiser: {organiser}\n", links)
+    for line in links.read_text(encoding="utf-8").splitlines():
+        announce(line.replace("assessor: ", "assessor page: ").replace("organiser: ", "organiser page: "))
+    announce(f"when done: cranfield judge export {db_url} -o qrels.txt && cranfield evaluate qrels.txt "
+             f"{data['runs']['bm25']} -m P@10")
+    serve(judging, host=host, port=port, announce=announce)

@@ -75,6 +75,7 @@ def next_pair(db: Database, assessor: int) -> tuple[str, str] | None:
     """The assessor's next (topic, doc), the same until it is judged or skipped; None when done."""
     for _ in range(3):
         with db.transaction() as tx:
+            _lock(tx, assessor)
             shown = tx.one("SELECT s.topic, s.doc FROM shown s WHERE s.assessor = ? AND NOT EXISTS (SELECT 1 FROM "
                            "judgments j WHERE j.assessor = s.assessor AND j.topic = s.topic AND j.doc = s.doc)",
                            (assessor,))
@@ -87,6 +88,13 @@ def next_pair(db: Database, assessor: int) -> tuple[str, str] | None:
         if not _claim(db, assessor):
             return None
     return None  # pragma: no cover - a claimed topic always has a document
+
+
+def _lock(tx, assessor: int) -> None:
+    """Serialise one assessor's writes (PostgreSQL; SQLite serialises every write), so that the
+    order of the log's sequence numbers is the order of the commits."""
+    if tx.postgres:
+        tx.run("SELECT id FROM assessors WHERE id = ? FOR UPDATE", (assessor,))
 
 
 def _show(tx, assessor: int, topic: str, doc: str, at: float) -> None:
@@ -109,6 +117,7 @@ def record(db: Database, assessor: int, topic: str, doc: str, grade: int | None,
     committed when this returns. Judging a pair again replaces its grade (one upsert)."""
     now = time.time()
     with db.transaction() as tx:
+        _lock(tx, assessor)
         if tx.one(_IN_QUEUE, (assessor, topic, doc)) is None:
             raise Refused(f"topic {topic!r}, doc {doc!r} is not in your queue", 409)
         shown = tx.one("SELECT at FROM shown WHERE assessor = ? AND topic = ? AND doc = ?", (assessor, topic, doc))
@@ -129,6 +138,7 @@ def undo(db: Database, assessor: int) -> tuple[str, str] | None:
     """Remove the assessor's latest judgment or skip and show that pair next; None if none."""
     now = time.time()
     with db.transaction() as tx:
+        _lock(tx, assessor)
         last = tx.one("SELECT topic, doc FROM judgments WHERE assessor = ? ORDER BY seq DESC LIMIT 1", (assessor,))
         if last is None:
             return None
