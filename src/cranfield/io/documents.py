@@ -143,6 +143,9 @@ def _dotted(display: str, lines: list[str], fields: str):
                                  field=line[1])
             current = line[1]
             record[2].setdefault(current, [])
+        elif len(line) >= 2 and line[0] == "." and line[1].isupper() and line[2:].strip() == "":
+            raise InputError(f"unknown field .{line[1]} (expected {', '.join('.' + f for f in fields)})",
+                             source=display, line=number, field=line[1])
         elif record is None:
             if line.strip():
                 raise InputError("expected '.I ID' to open the first record", source=display, line=number,
