@@ -52,39 +52,54 @@ def overlap_flags(pairs: list[tuple[str, str]], fraction: float, *, seed: str = 
 
 def _claim(db: Database, assessor: int) -> bool:
     """Claim a topic for ``assessor`` (see the module's documentation); False when none is left."""
-    with db.transaction(exclusive=True) as tx:
-        second = tx.one(
-            "SELECT c.topic FROM claims c JOIN (SELECT topic, min(topic_order) AS o FROM pool GROUP BY topic "
-            "HAVING max(overlap) = 1) p ON p.topic = c.topic WHERE c.role = 1 AND c.assessor <> ? AND NOT EXISTS "
-            "(SELECT 1 FROM claims d WHERE d.topic = c.topic AND (d.role = 2 OR d.assessor = ?)) ORDER BY p.o LIMIT 1",
-            (assessor, assessor))
-        if second is not None:
-            tx.run("INSERT INTO claims (topic, role, assessor, claimed) VALUES (?, 2, ?, ?)",
-                   (second[0], assessor, time.time()))
-            return True
-        first = tx.one("SELECT p.topic FROM pool p WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.topic = p.topic) "
-                       "ORDER BY p.topic_order LIMIT 1")
-        if first is None:
-            return False
-        tx.run("INSERT INTO claims (topic, role, assessor, claimed) VALUES (?, 1, ?, ?)",
-               (first[0], assessor, time.time()))
+    return db.write(lambda tx: _claim_in(tx, assessor))
+
+
+def _claim_in(tx, assessor: int) -> bool:
+    if tx.postgres:
+        tx.run("SELECT pg_advisory_xact_lock(4242)")  # claims one at a time (SQLite: one writer at a time)
+    second = tx.one(
+        "SELECT c.topic FROM claims c JOIN (SELECT topic, min(topic_order) AS o FROM pool GROUP BY topic "
+        "HAVING max(overlap) = 1) p ON p.topic = c.topic WHERE c.role = 1 AND c.assessor <> ? AND NOT EXISTS "
+        "(SELECT 1 FROM claims d WHERE d.topic = c.topic AND (d.role = 2 OR d.assessor = ?)) ORDER BY p.o LIMIT 1",
+        (assessor, assessor))
+    if second is not None:
+        tx.run("INSERT INTO claims (topic, role, assessor, claimed) VALUES (?, 2, ?, ?)",
+               (second[0], assessor, time.time()))
         return True
+    first = tx.one("SELECT p.topic FROM pool p WHERE NOT EXISTS (SELECT 1 FROM claims c WHERE c.topic = p.topic) "
+                   "ORDER BY p.topic_order LIMIT 1")
+    if first is None:
+        return False
+    tx.run("INSERT INTO claims (topic, role, assessor, claimed) VALUES (?, 1, ?, ?)",
+           (first[0], assessor, time.time()))
+    return True
+
+
+def _advance(tx, assessor: int) -> tuple[str, str] | None:
+    """Within a transaction: the pair shown to the assessor if still pending, else the first
+    pending pair of their claimed topics (now shown); None if their claimed topics are done."""
+    shown = tx.one("SELECT s.topic, s.doc FROM shown s WHERE s.assessor = ? AND NOT EXISTS (SELECT 1 FROM "
+                   "judgments j WHERE j.assessor = s.assessor AND j.topic = s.topic AND j.doc = s.doc)", (assessor,))
+    if shown is not None:
+        return shown[0], shown[1]
+    pair = tx.one(_QUEUE, (assessor,))
+    if pair is not None:
+        _show(tx, assessor, pair[0], pair[1], time.time())
+        return pair[0], pair[1]
+    return None
 
 
 def next_pair(db: Database, assessor: int) -> tuple[str, str] | None:
     """The assessor's next (topic, doc), the same until it is judged or skipped; None when done."""
+    def advance(tx):
+        _lock(tx, assessor)
+        return _advance(tx, assessor)
+
     for _ in range(3):
-        with db.transaction() as tx:
-            _lock(tx, assessor)
-            shown = tx.one("SELECT s.topic, s.doc FROM shown s WHERE s.assessor = ? AND NOT EXISTS (SELECT 1 FROM "
-                           "judgments j WHERE j.assessor = s.assessor AND j.topic = s.topic AND j.doc = s.doc)",
-                           (assessor,))
-            if shown is not None:
-                return shown[0], shown[1]
-            pair = tx.one(_QUEUE, (assessor,))
-            if pair is not None:
-                _show(tx, assessor, pair[0], pair[1], time.time())
-                return pair[0], pair[1]
+        pair = db.write(advance)
+        if pair is not None:
+            return pair
         if not _claim(db, assessor):
             return None
     return None  # pragma: no cover - a claimed topic always has a document
@@ -109,43 +124,51 @@ class Recorded:
     grade: int | None
     seconds: float
     seq: int
+    next: tuple[str, str] | None  # the next pair, shown in the same transaction (None: claim a topic)
 
 
 def record(db: Database, assessor: int, topic: str, doc: str, grade: int | None,
            seconds: float | None = None) -> Recorded:
     """Store a judgment (``grade``) or a skip (``grade`` None) of a pair in the assessor's queue,
     committed when this returns. Judging a pair again replaces its grade (one upsert)."""
+    return db.write(lambda tx: _record(tx, assessor, topic, doc, grade, seconds))
+
+
+def _record(tx, assessor: int, topic: str, doc: str, grade: int | None, seconds: float | None) -> Recorded:
     now = time.time()
-    with db.transaction() as tx:
-        _lock(tx, assessor)
-        if tx.one(_IN_QUEUE, (assessor, topic, doc)) is None:
-            raise Refused(f"topic {topic!r}, doc {doc!r} is not in your queue", 409)
-        shown = tx.one("SELECT at FROM shown WHERE assessor = ? AND topic = ? AND doc = ?", (assessor, topic, doc))
-        if seconds is None:
-            seconds = now - shown[0] if shown is not None else 0.0
-        action = "skip" if grade is None else "judge"
-        seq = tx.one("INSERT INTO log (assessor, topic, doc, action, grade, seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                     "RETURNING seq", (assessor, topic, doc, action, grade, seconds, now))[0]
-        tx.run("INSERT INTO judgments (assessor, topic, doc, grade, seconds, at, seq) VALUES (?, ?, ?, ?, ?, ?, ?) "
-               "ON CONFLICT (assessor, topic, doc) DO UPDATE SET grade = excluded.grade, seconds = excluded.seconds, "
-               "at = excluded.at, seq = excluded.seq", (assessor, topic, doc, grade, seconds, now, seq))
-        if shown is not None:
-            tx.run("DELETE FROM shown WHERE assessor = ?", (assessor,))
-    return Recorded(topic, doc, grade, float(seconds), int(seq))
+    _lock(tx, assessor)
+    if tx.one(_IN_QUEUE, (assessor, topic, doc)) is None:
+        raise Refused(f"topic {topic!r}, doc {doc!r} is not in your queue", 409)
+    shown = tx.one("SELECT at FROM shown WHERE assessor = ? AND topic = ? AND doc = ?", (assessor, topic, doc))
+    if seconds is None:
+        seconds = now - shown[0] if shown is not None else 0.0
+    action = "skip" if grade is None else "judge"
+    seq = tx.one("INSERT INTO log (assessor, topic, doc, action, grade, seconds, at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                 "RETURNING seq", (assessor, topic, doc, action, grade, seconds, now))[0]
+    tx.run("INSERT INTO judgments (assessor, topic, doc, grade, seconds, at, seq) VALUES (?, ?, ?, ?, ?, ?, ?) "
+           "ON CONFLICT (assessor, topic, doc) DO UPDATE SET grade = excluded.grade, seconds = excluded.seconds, "
+           "at = excluded.at, seq = excluded.seq", (assessor, topic, doc, grade, seconds, now, seq))
+    if shown is not None:
+        tx.run("DELETE FROM shown WHERE assessor = ?", (assessor,))
+    following = _advance(tx, assessor)  # one commit for the judgment and the next pair
+    return Recorded(topic, doc, grade, float(seconds), int(seq), following)
 
 
 def undo(db: Database, assessor: int) -> tuple[str, str] | None:
     """Remove the assessor's latest judgment or skip and show that pair next; None if none."""
+    return db.write(lambda tx: _undo(tx, assessor))
+
+
+def _undo(tx, assessor: int) -> tuple[str, str] | None:
     now = time.time()
-    with db.transaction() as tx:
-        _lock(tx, assessor)
-        last = tx.one("SELECT topic, doc FROM judgments WHERE assessor = ? ORDER BY seq DESC LIMIT 1", (assessor,))
-        if last is None:
-            return None
-        tx.run("DELETE FROM judgments WHERE assessor = ? AND topic = ? AND doc = ?", (assessor, last[0], last[1]))
-        tx.run("INSERT INTO log (assessor, topic, doc, action, grade, seconds, at) VALUES (?, ?, ?, 'undo', NULL, "
-               "NULL, ?)", (assessor, last[0], last[1], now))
-        _show(tx, assessor, last[0], last[1], now)
+    _lock(tx, assessor)
+    last = tx.one("SELECT topic, doc FROM judgments WHERE assessor = ? ORDER BY seq DESC LIMIT 1", (assessor,))
+    if last is None:
+        return None
+    tx.run("DELETE FROM judgments WHERE assessor = ? AND topic = ? AND doc = ?", (assessor, last[0], last[1]))
+    tx.run("INSERT INTO log (assessor, topic, doc, action, grade, seconds, at) VALUES (?, ?, ?, 'undo', NULL, "
+           "NULL, ?)", (assessor, last[0], last[1], now))
+    _show(tx, assessor, last[0], last[1], now)
     return last[0], last[1]
 
 

@@ -193,7 +193,8 @@ def make_app(judging: Judging):
 
         def work():
             saved = queue.record(judging.db, account[0], topic, doc, grade, seconds)
-            return saved, judging.pair(account[0], queue.next_pair(judging.db, account[0]))
+            following = saved.next if saved.next is not None else queue.next_pair(judging.db, account[0])
+            return saved, judging.pair(account[0], following)
 
         saved, following = await run_in_threadpool(work)
         return JSONResponse({"saved": {"topic": saved.topic, "doc": saved.doc, "grade": saved.grade,

@@ -66,6 +66,8 @@ class Database:
         self._local = threading.local()
         self._connections: list = []
         self._lock = threading.Lock()
+        self._writer = threading.Lock()
+        self._committer: _GroupCommitter | None = None
         if not self.postgres:
             folder = os.path.dirname(os.path.abspath(url))
             if not os.path.isdir(folder):
@@ -99,7 +101,23 @@ class Database:
                 self._connections.append(connection)
         return connection
 
+    def write(self, function):
+        """``function(tx)`` in a write transaction, committed when this returns; its result or its
+        exception. On SQLite the writes of concurrent threads are committed together (group
+        commit: one fsync for every write waiting), each in its own savepoint, so one failing
+        write undoes only itself."""
+        if self.postgres:
+            with self.transaction() as tx:
+                return function(tx)
+        with self._lock:
+            if self._committer is None:
+                self._committer = _GroupCommitter(self)
+        return self._committer.submit(function)
+
     def close(self) -> None:
+        committer, self._committer = self._committer, None
+        if committer is not None:
+            committer.stop()
         with self._lock:
             for connection in self._connections:
                 with contextlib.suppress(Exception):
@@ -120,13 +138,20 @@ class Database:
                     runner.run("SELECT pg_advisory_xact_lock(4242)")
                 yield runner
             return
-        connection.execute("BEGIN" if read_only and not exclusive else "BEGIN IMMEDIATE")
+        writing = exclusive or not read_only
+        if writing:  # this process's writers queue here, woken at once (SQLite's busy handler sleeps)
+            self._writer.acquire()
         try:
-            yield _Runner(connection, postgres=False)
-        except BaseException:
-            connection.execute("ROLLBACK")
-            raise
-        connection.execute("COMMIT")
+            connection.execute("BEGIN IMMEDIATE" if writing else "BEGIN")
+            try:
+                yield _Runner(connection, postgres=False)
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+        finally:
+            if writing:
+                self._writer.release()
 
     # --------------------------------------------------------------- schema
     def version(self) -> int:
@@ -208,6 +233,79 @@ class Database:
         if [tuple(r[:4]) for r in stored] != [tuple(r[:4]) for r in rows]:
             raise UsageError(f"{source}: the database {self.url} holds another pool ({len(stored)} documents); "
                              "give the pool it was made with, or a new database (--db)")
+
+
+class _GroupCommitter:
+    """One thread that commits every waiting write of a SQLite database in one transaction."""
+
+    BATCH = 256
+
+    def __init__(self, database: Database) -> None:
+        import queue
+
+        self.database = database
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._loop, name="cranfield-judge-commit", daemon=True)
+        self.thread.start()
+
+    def submit(self, function):
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        self.queue.put((function, future))
+        return future.result()
+
+    def stop(self) -> None:
+        self.queue.put(None)
+        self.thread.join(10)
+
+    def _loop(self) -> None:
+        import queue
+
+        connection = self.database.connection()
+        while True:
+            item = self.queue.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < self.BATCH:
+                try:
+                    item = self.queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    self.queue.put(None)
+                    break
+                batch.append(item)
+            self._commit(connection, batch)
+
+    def _commit(self, connection, batch) -> None:
+        outcomes = []
+        with self.database._writer:
+            try:
+                connection.execute("BEGIN IMMEDIATE")
+                runner = _Runner(connection, postgres=False)
+                for function, future in batch:
+                    connection.execute("SAVEPOINT one")
+                    try:
+                        outcomes.append((future, function(runner), None))
+                        connection.execute("RELEASE one")
+                    except Exception as error:  # this write alone is undone; the caller gets its error
+                        connection.execute("ROLLBACK TO one")
+                        connection.execute("RELEASE one")
+                        outcomes.append((future, None, error))
+                connection.execute("COMMIT")
+            except BaseException as error:  # the commit failed: nothing of the batch is acknowledged
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                for _, future in batch:
+                    future.set_exception(error)
+                return
+        for future, result, error in outcomes:
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
 
 
 class _Runner:
