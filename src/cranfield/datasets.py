@@ -56,6 +56,8 @@ def files() -> dict:
            "qrels_raw": (data["qrels_raw"], "Cranfield 1400 judgments, the original codes")}
     for name, path in data["runs"].items():
         out[name] = (path, run_about.get(name, "run"))
+    out["documents"] = (data["documents"], "Cranfield 1400 documents, the Cranfield format (gzip)")
+    out["topics"] = (data["topics"], "Cranfield 1400 queries (numbered 1-225 as the judgments number them)")
     out["detection"] = (detection(), "breast-cancer diagnosis: truth column " + DETECTION_TRUTH
                         + ", scores " + ", ".join(DETECTION_SYSTEMS))
     return out
