@@ -28,11 +28,18 @@ def _call(url: str, token: str, path: str, body: dict | None = None):
         return json.loads(response.read() or b"null")
 
 
-def _judge(url: str, token: str, grades: list[int]) -> None:
+def _grade(doc: str, *, noise: int = 0) -> int:
+    """A made-up assessor: grade from the document id; ``noise`` shifts every 5th document."""
+    value = int(doc) * 7 % 5
+    grade = 0 if value < 2 else 1 if value < 4 else 2
+    return (grade + noise) % 3 if int(doc) % 5 == 0 else grade
+
+
+def _judge(url: str, token: str, count: int, *, noise: int = 0) -> None:
     pair = _call(url, token, "/api/next")
-    for grade in grades:
+    for _ in range(count):
         pair = _call(url, token, "/api/judgments", {"topic": pair["topic"]["id"], "doc": pair["doc"]["id"],
-                                                    "grade": grade})["next"]
+                                                    "grade": _grade(pair["doc"]["id"], noise=noise)})["next"]
 
 
 def main(folder: str) -> None:
@@ -64,10 +71,10 @@ def main(folder: str) -> None:
         tokens = {name: accounts.add_account(name) for name in ("ana", "ben", "chloe")}
         boss = accounts.add_account("lead", role="organiser")
         accounts.close()
-        _judge(url, tokens["ana"], [2, 1, 0, 0, 1, 2, 0, 1, 0, 0, 1, 0])
-        _judge(url, tokens["ben"], [2, 1, 0, 1, 1, 2, 0, 0])
-        _judge(url, tokens["chloe"], [1, 0, 0, 2, 0, 0])
-        _judge(url, tokens["ana"], [1, 0])
+        _judge(url, tokens["ana"], 12)
+        _judge(url, tokens["ben"], 8, noise=1)
+        _judge(url, tokens["chloe"], 6)
+        _judge(url, tokens["ana"], 2)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             for name, viewport in (("judge-assessor.png", {"width": 1280, "height": 760}),
