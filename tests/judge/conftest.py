@@ -107,7 +107,7 @@ def postgres_server():
         yield f"postgresql://postgres@127.0.0.1:{port}"
     finally:
         subprocess.run(_as_postgres_user([os.path.join(folder, "pg_ctl"), "-D", data, "-m", "immediate", "stop"]),
-                       capture_output=True)
+                       check=False, capture_output=True)
         shutil.rmtree(root, ignore_errors=True)
 
 
@@ -141,7 +141,7 @@ class Server:
         self.env = {**os.environ, "PYTHONPATH": SRC, **(env or {})}
         self.process = None
 
-    def start(self, timeout: float = 30.0) -> "Server":
+    def start(self, timeout: float = 30.0) -> Server:
         command = [sys.executable, "-m", "cranfield", "judge", "serve", str(self.paths["pool"]), "--docs",
                    str(self.paths["docs"]), "--topics", str(self.paths["topics"]), "--db", self.db, "--port",
                    str(self.port), *self.extra]

@@ -6,10 +6,10 @@ width, and no console error. Skipped when chromium or Playwright is missing, unl
 from __future__ import annotations
 
 import pytest
+from report.test_browser import ARGS, CHROMIUM, _missing
 
 from cranfield.judge.storage import open_database
 
-from report.test_browser import ARGS, CHROMIUM, _missing
 from .conftest import POOL, write_inputs
 
 
@@ -48,7 +48,9 @@ def _judged(db_url) -> list:
 
 
 def _wait_doc(page, doc: str) -> None:
-    from playwright.sync_api import expect  # (the pages' CSP forbids the string evaluation of wait_for_function)
+    from playwright.sync_api import (
+        expect,  # (the pages' CSP forbids the string evaluation of wait_for_function)
+    )
 
     expect(page.locator("#doc-id")).to_have_text(doc)
 
@@ -150,6 +152,8 @@ def test_organiser_page(browser, tmp_path, server_factory):
     assert rows.count() == 2 and rows.nth(0).locator("td").nth(1).text_content() == "4"
     with page.expect_download() as download:
         page.locator("[data-export=qrels]").click()
-    assert open(download.value.path()).read() == "t1 0 d3 2\nt1 0 d1 0\nt1 0 d2 1\nt1 0 d4 1\n"
+    from pathlib import Path
+
+    assert Path(download.value.path()).read_text() == "t1 0 d3 2\nt1 0 d1 0\nt1 0 d2 1\nt1 0 d4 1\n"
     assert problems == []
     context.close()

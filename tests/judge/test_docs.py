@@ -13,12 +13,12 @@ DOC = ROOT / "docs" / "judging.md"
 
 
 def test_bash_blocks_run(tmp_path):
-    blocks = re.findall(r"^ *```bash\n(.*?)^ *```", DOC.read_text(encoding="utf-8"), flags=re.S | re.M)
+    blocks = re.findall(r"^ *```bash\n(.*?)^ *```", DOC.read_text(encoding="utf-8"), flags=re.DOTALL | re.MULTILINE)
     assert blocks
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     for block in blocks:
         result = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=tmp_path, env=env, capture_output=True,
-                                text=True, timeout=120)
+                                text=True, timeout=120, check=False)
         assert result.returncode == 0, (block, result.stderr)
     assert (tmp_path / "pool.qrels").read_text().startswith("1 0 ")
 

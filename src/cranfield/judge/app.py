@@ -12,7 +12,7 @@ from .queue import labels_text, overlap_flags, qrels_text, times_text
 from .server import DEFAULT_SCALE, Judging
 from .storage import Database, open_database
 
-__all__ = ["read_pool", "parse_scale", "prepare", "add_account", "account_url", "serve", "export", "DEFAULT_URL"]
+__all__ = ["DEFAULT_URL", "account_url", "add_account", "export", "parse_scale", "prepare", "read_pool", "serve"]
 
 DEFAULT_URL = "http://127.0.0.1:8765"
 

@@ -24,8 +24,18 @@ from dataclasses import dataclass
 from ..errors import UsageError
 from .storage import Database
 
-__all__ = ["Refused", "overlap_flags", "next_pair", "record", "undo", "progress", "status", "qrels_text",
-           "labels_text", "times_text"]
+__all__ = [
+    "Refused",
+    "labels_text",
+    "next_pair",
+    "overlap_flags",
+    "progress",
+    "qrels_text",
+    "record",
+    "status",
+    "times_text",
+    "undo",
+]
 
 _QUEUE = ("SELECT p.topic, p.doc FROM claims c JOIN pool p ON p.topic = c.topic AND (c.role = 1 OR p.overlap = 1) "
           "LEFT JOIN judgments j ON j.assessor = c.assessor AND j.topic = p.topic AND j.doc = p.doc "

@@ -27,7 +27,7 @@ from ..io.documents import Document, Topic
 from . import queue
 from .storage import Database
 
-__all__ = ["Judging", "make_app", "query_terms", "DEFAULT_SCALE"]
+__all__ = ["DEFAULT_SCALE", "Judging", "make_app", "query_terms"]
 
 DEFAULT_SCALE = ((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant"))
 _ASSETS = {"judge.html": "text/html; charset=utf-8", "organiser.html": "text/html; charset=utf-8",
@@ -39,11 +39,7 @@ _HEADERS = {"Content-Security-Policy": "default-src 'self'; script-src 'self'; s
             "Cache-Control": "no-store"}
 _MAX_BODY = 65536
 _STOPWORDS = frozenset(
-    "a about above after again all also an and any are as at be been being between both but by can could did do "
-    "does doing done during each few for from further had has have having how if in into is it its itself may "
-    "might more most must no nor not of on once only or other our out over own same shall should so some such than "
-    "that the their them then there these they this those through to too under until up upon very was were what "
-    "when where which while who whom why will with would".split())
+    ["a", "about", "above", "after", "again", "all", "also", "an", "and", "any", "are", "as", "at", "be", "been", "being", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "done", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "how", "if", "in", "into", "is", "it", "its", "itself", "may", "might", "more", "most", "must", "no", "nor", "not", "of", "on", "once", "only", "or", "other", "our", "out", "over", "own", "same", "shall", "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon", "very", "was", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would"])
 
 
 def query_terms(topic: Topic) -> list[str]:
@@ -95,7 +91,9 @@ def _read_assets() -> dict[str, bytes]:
 
 def make_app(judging: Judging):
     """The Starlette application serving ``judging``."""
-    from starlette.applications import Starlette  # optional dependency (the judge extra)
+    from starlette.applications import (
+        Starlette,  # optional dependency (the judge extra)
+    )
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse, RedirectResponse, Response
     from starlette.routing import Route

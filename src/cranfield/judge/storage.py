@@ -23,28 +23,28 @@ import time
 
 from ..errors import UsageError
 
-__all__ = ["Database", "open_database", "MIGRATIONS", "token_digest"]
+__all__ = ["MIGRATIONS", "Database", "open_database", "token_digest"]
 
 # Each entry upgrades the schema by one version; never edit a released entry, append a new one.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        "CREATE TABLE assessors (id {serial}, name TEXT NOT NULL UNIQUE, token_digest TEXT NOT NULL "
-        "UNIQUE, role TEXT NOT NULL CHECK (role IN ('assessor', 'organiser')), created DOUBLE PRECISION NOT NULL)",
-        "CREATE TABLE pool (topic TEXT NOT NULL, doc TEXT NOT NULL, topic_order INTEGER NOT NULL, "
-        "doc_order INTEGER NOT NULL, overlap INTEGER NOT NULL, PRIMARY KEY (topic, doc))",
+        ("CREATE TABLE assessors (id {serial}, name TEXT NOT NULL UNIQUE, token_digest TEXT NOT NULL "
+        "UNIQUE, role TEXT NOT NULL CHECK (role IN ('assessor', 'organiser')), created DOUBLE PRECISION NOT NULL)"),
+        ("CREATE TABLE pool (topic TEXT NOT NULL, doc TEXT NOT NULL, topic_order INTEGER NOT NULL, "
+        "doc_order INTEGER NOT NULL, overlap INTEGER NOT NULL, PRIMARY KEY (topic, doc))"),
         "CREATE INDEX pool_order ON pool (topic_order, doc_order)",
         # role 1: the topic's first assessor (every document); role 2: the second (the overlap documents)
-        "CREATE TABLE claims (topic TEXT NOT NULL, role INTEGER NOT NULL, assessor INTEGER NOT NULL "
+        ("CREATE TABLE claims (topic TEXT NOT NULL, role INTEGER NOT NULL, assessor INTEGER NOT NULL "
         "REFERENCES assessors (id), claimed DOUBLE PRECISION NOT NULL, PRIMARY KEY (topic, role), "
-        "UNIQUE (topic, assessor))",
-        "CREATE TABLE judgments (assessor INTEGER NOT NULL REFERENCES assessors (id), topic TEXT NOT NULL, "
+        "UNIQUE (topic, assessor))"),
+        ("CREATE TABLE judgments (assessor INTEGER NOT NULL REFERENCES assessors (id), topic TEXT NOT NULL, "
         "doc TEXT NOT NULL, grade INTEGER, seconds DOUBLE PRECISION, at DOUBLE PRECISION NOT NULL, "
-        "seq BIGINT NOT NULL, PRIMARY KEY (assessor, topic, doc))",  # grade NULL: skipped
-        "CREATE TABLE shown (assessor INTEGER PRIMARY KEY REFERENCES assessors (id), topic TEXT NOT NULL, "
-        "doc TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)",
-        "CREATE TABLE log (seq {serial}, assessor INTEGER NOT NULL, topic TEXT NOT NULL, doc TEXT NOT NULL, "
-        "action TEXT NOT NULL, grade INTEGER, seconds DOUBLE PRECISION, at DOUBLE PRECISION NOT NULL)",
+        "seq BIGINT NOT NULL, PRIMARY KEY (assessor, topic, doc))"),  # grade NULL: skipped
+        ("CREATE TABLE shown (assessor INTEGER PRIMARY KEY REFERENCES assessors (id), topic TEXT NOT NULL, "
+        "doc TEXT NOT NULL, at DOUBLE PRECISION NOT NULL)"),
+        ("CREATE TABLE log (seq {serial}, assessor INTEGER NOT NULL, topic TEXT NOT NULL, doc TEXT NOT NULL, "
+        "action TEXT NOT NULL, grade INTEGER, seconds DOUBLE PRECISION, at DOUBLE PRECISION NOT NULL)"),
     ),
 )
 
@@ -290,12 +290,12 @@ class _GroupCommitter:
                     try:
                         outcomes.append((future, function(runner), None))
                         connection.execute("RELEASE one")
-                    except Exception as error:  # this write alone is undone; the caller gets its error
+                    except Exception as error:  # noqa: BLE001 - this write alone is undone; the caller gets its error
                         connection.execute("ROLLBACK TO one")
                         connection.execute("RELEASE one")
                         outcomes.append((future, None, error))
                 connection.execute("COMMIT")
-            except BaseException as error:  # the commit failed: nothing of the batch is acknowledged
+            except BaseException as error:  # noqa: BLE001 - the commit failed: nothing of the batch is acknowledged
                 if connection.in_transaction:
                     connection.execute("ROLLBACK")
                 for _, future in batch:
