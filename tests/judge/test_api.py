@@ -301,3 +301,41 @@ def test_restart_resumes_and_refuses_another_pool(tmp_path, make_client, inputs)
     inputs["pool"].write_text("t1 0 d1 -1\n")
     with pytest.raises(UsageError, match="holds another pool"):
         prepare(inputs["pool"], inputs["docs"], inputs["topics"], db)
+
+
+def test_adaptive_move_to_front_follows_the_judgments(tmp_path):
+    """With --mtf, the documents come in the order MTF gives when it knows every label in
+    advance (the labels the assessor gives), which is not the pool's order."""
+    from starlette.testclient import TestClient
+
+    from cranfield.judgments.pooling import build_pool
+
+    from .conftest import write_inputs
+
+    rng = random.Random(3)
+    docs = {f"d{i}": f"text {i}" for i in range(1, 13)}
+    runs = []
+    for r in range(3):
+        ranked = list(docs)
+        rng.shuffle(ranked)
+        path = tmp_path / f"run{r}.txt"
+        path.write_text("".join(f"t1 Q0 {d} {i + 1} {20 - i} r{r}\n" for i, d in enumerate(ranked[:9])))
+        runs.append(path)
+    labels = {d: rng.choice([0, 0, 1, 2]) for d in docs}
+    pool = build_pool(runs, method="depth", depth=9)
+    paths = write_inputs(tmp_path / "in", pool=list(zip(pool.qid.tolist(), pool.docno.tolist())), docs=docs,
+                         topics=[{"id": "t1", "title": "t"}])
+    judging = prepare(paths["pool"], paths["docs"], paths["topics"], str(tmp_path / "j.sqlite"), mtf=runs)
+    alice = judging.db.add_account("alice")
+    seen = []
+    with TestClient(make_app(judging)) as client:
+        pair = client.get("/api/next", headers=bearer(alice)).json()
+        while pair is not None:
+            doc = pair["doc"]["id"]
+            seen.append(doc)
+            pair = post(client, "/api/judgments", alice, {"topic": "t1", "doc": doc, "grade": labels[doc]}).json()[
+                "next"]
+    judging.db.close()
+    expected = build_pool(runs, method="mtf", qrels={"t1": labels}).docno.tolist()
+    assert seen == expected
+    assert seen != pool.docno.tolist()

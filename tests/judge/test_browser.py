@@ -48,9 +48,8 @@ def _judged(db_url) -> list:
 
 
 def _wait_doc(page, doc: str) -> None:
-    from playwright.sync_api import (
-        expect,  # (the pages' CSP forbids the string evaluation of wait_for_function)
-    )
+    # expect, not wait_for_function: the pages' CSP forbids evaluating a string
+    from playwright.sync_api import expect
 
     expect(page.locator("#doc-id")).to_have_text(doc)
 

@@ -37,12 +37,18 @@ def command() -> None:
                    "2=Highly relevant.")
 @click.option("--overlap", type=float, default=0.1, show_default=True,
               help="Fraction of the pool judged by two assessors (for agreement).")
-def serve_command(pool, docs, topics, db, host, port, scale, overlap):
+@click.option("--mtf", "mtf", metavar="RUN", multiple=True,
+              help="Order each topic's documents by adaptive Move-to-Front over these runs (repeat: the runs that "
+                   "made the pool), re-ranked after every judgment. Default: the pool's judging order.")
+@click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
+              help="Minimum grade counted as relevant by --mtf.")
+def serve_command(pool, docs, topics, db, host, port, scale, overlap, mtf, relevance_level):
     """Serve the judging of POOL (a judging sheet as `cranfield pool` writes it: 'qid 0 docno -1'
     lines in judging order). The database keeps every judgment; restarting on it resumes."""
     from ..judge.app import parse_scale, prepare, serve
 
-    judging = prepare(pool, docs, topics, db, scale=parse_scale(scale), overlap=overlap)
+    judging = prepare(pool, docs, topics, db, scale=parse_scale(scale), overlap=overlap, mtf=mtf,
+                      relevance_level=relevance_level)
     serve(judging, host=host, port=port, announce=lambda line: click.echo(f"cranfield: {line}", err=True))
 
 

@@ -57,9 +57,12 @@ def parse_scale(text: str | None) -> tuple:
     return tuple(sorted(scale))
 
 
-def prepare(pool, docs, topics, db_url, *, scale=None, overlap: float = 0.1, seed: str = "cranfield") -> Judging:
+def prepare(pool, docs, topics, db_url, *, scale=None, overlap: float = 0.1, seed: str = "cranfield",
+            mtf=(), relevance_level: int = 1) -> Judging:
     """Read the inputs, check that every pooled topic and document is there, create or open the
-    database and store the pool (the same pool on a restart)."""
+    database and store the pool (the same pool on a restart). ``mtf``: the runs that made the
+    pool, to order each topic's documents by adaptive Move-to-Front as judgments arrive (a grade
+    ≥ ``relevance_level`` is relevant)."""
     if not 0.0 <= overlap <= 1.0:
         raise UsageError(f"--overlap: expected a fraction in [0, 1], found {overlap}")
     rows = read_pool(pool)
@@ -77,7 +80,12 @@ def prepare(pool, docs, topics, db_url, *, scale=None, overlap: float = 0.1, see
     db.load_pool([(t, d, to, do, f) for (t, d, to, do, _), f in zip(rows, flags)], source=source)
     scale = tuple(scale) if scale is not None else DEFAULT_SCALE
     db.set_meta("scale", json.dumps(scale))
-    return Judging(db, documents, topic_table, scale)
+    order = None
+    if mtf:
+        from .mtf import MoveToFront
+
+        order = MoveToFront(list(mtf), relevance_level=relevance_level).order
+    return Judging(db, documents, topic_table, scale, order)
 
 
 def add_account(db_url: str, name: str, *, organiser: bool = False, url: str | None = None) -> str:

@@ -100,14 +100,16 @@ def _advance(tx, assessor: int) -> tuple[str, str] | None:
     return None
 
 
-def next_pair(db: Database, assessor: int) -> tuple[str, str] | None:
-    """The assessor's next (topic, doc), the same until it is judged or skipped; None when done."""
+def next_pair(db: Database, assessor: int, order=None) -> tuple[str, str] | None:
+    """The assessor's next (topic, doc), the same until it is judged or skipped; None when done.
+    ``order(topic, {doc: grade})``: the topic's documents in the order to judge them given the
+    assessor's judgments so far (adaptive Move-to-Front, :mod:`.mtf`); default the pool's order."""
     def advance(tx):
         _lock(tx, assessor)
         return _advance(tx, assessor)
 
     for _ in range(3):
-        pair = db.write(advance)
+        pair = db.write(advance) if order is None else _next_by(db, assessor, order)
         if pair is not None:
             return pair
         if not _claim(db, assessor):
@@ -127,6 +129,36 @@ def _show(tx, assessor: int, topic: str, doc: str, at: float) -> None:
            "topic = excluded.topic, doc = excluded.doc, at = excluded.at", (assessor, topic, doc, at))
 
 
+def _next_by(db: Database, assessor: int, order) -> tuple[str, str] | None:
+    """:func:`next_pair` with an adaptive order, computed outside any transaction."""
+    with db.transaction(read_only=True) as tx:
+        shown = tx.one("SELECT s.topic, s.doc FROM shown s WHERE s.assessor = ? AND NOT EXISTS (SELECT 1 FROM "
+                       "judgments j WHERE j.assessor = s.assessor AND j.topic = s.topic AND j.doc = s.doc)",
+                       (assessor,))
+        if shown is not None:
+            return shown[0], shown[1]
+        first = tx.one(_QUEUE, (assessor,))
+        if first is None:
+            return None
+        topic = first[0]
+        pending = [r[0] for r in tx.all(
+            "SELECT p.doc FROM claims c JOIN pool p ON p.topic = c.topic AND (c.role = 1 OR p.overlap = 1) WHERE "
+            "c.assessor = ? AND c.topic = ? AND NOT EXISTS (SELECT 1 FROM judgments j WHERE j.assessor = c.assessor "
+            "AND j.topic = p.topic AND j.doc = p.doc) ORDER BY p.doc_order", (assessor, topic))]
+        judged = dict(tx.all("SELECT doc, grade FROM judgments WHERE assessor = ? AND topic = ?", (assessor, topic)))
+    waiting = set(pending)
+    doc = next((d for d in order(topic, judged) if d in waiting), first[1])
+
+    def show(tx):
+        _lock(tx, assessor)
+        if tx.one("SELECT 1 FROM judgments WHERE assessor = ? AND topic = ? AND doc = ?", (assessor, topic, doc)):
+            return _advance(tx, assessor)  # judged meanwhile (another tab): fall back to the pool's order
+        _show(tx, assessor, topic, doc, time.time())
+        return topic, doc
+
+    return db.write(show)
+
+
 @dataclass(frozen=True)
 class Recorded:
     topic: str
@@ -138,13 +170,15 @@ class Recorded:
 
 
 def record(db: Database, assessor: int, topic: str, doc: str, grade: int | None,
-           seconds: float | None = None) -> Recorded:
+           seconds: float | None = None, *, advance: bool = True) -> Recorded:
     """Store a judgment (``grade``) or a skip (``grade`` None) of a pair in the assessor's queue,
-    committed when this returns. Judging a pair again replaces its grade (one upsert)."""
-    return db.write(lambda tx: _record(tx, assessor, topic, doc, grade, seconds))
+    committed when this returns. Judging a pair again replaces its grade (one upsert).
+    ``advance``: show the next pair in the pool's order in the same transaction."""
+    return db.write(lambda tx: _record(tx, assessor, topic, doc, grade, seconds, advance))
 
 
-def _record(tx, assessor: int, topic: str, doc: str, grade: int | None, seconds: float | None) -> Recorded:
+def _record(tx, assessor: int, topic: str, doc: str, grade: int | None, seconds: float | None,
+            advance: bool) -> Recorded:
     now = time.time()
     _lock(tx, assessor)
     if tx.one(_IN_QUEUE, (assessor, topic, doc)) is None:
@@ -160,7 +194,7 @@ def _record(tx, assessor: int, topic: str, doc: str, grade: int | None, seconds:
            "at = excluded.at, seq = excluded.seq", (assessor, topic, doc, grade, seconds, now, seq))
     if shown is not None:
         tx.run("DELETE FROM shown WHERE assessor = ?", (assessor,))
-    following = _advance(tx, assessor)  # one commit for the judgment and the next pair
+    following = _advance(tx, assessor) if advance else None  # one commit for the judgment and the next pair
     return Recorded(topic, doc, grade, float(seconds), int(seq), following)
 
 

@@ -56,6 +56,7 @@ class Judging:
     documents: dict[str, Document]
     topics: dict[str, Topic]
     scale: tuple = DEFAULT_SCALE
+    order: object = None  # adaptive order (a MoveToFront's order), or None: the pool's order
     _tokens: dict = field(default_factory=dict)
 
     def account(self, token: str):
@@ -89,157 +90,176 @@ def _read_assets() -> dict[str, bytes]:
     return {name: folder.joinpath(name).read_bytes() for name in _ASSETS}
 
 
+def _authorised(judging: Judging, request, role: str):
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise _Problem(401, "missing token: send 'Authorization: Bearer TOKEN'")
+    account = judging.account(token.strip())
+    if account is None:
+        raise _Problem(401, "unknown token")
+    if account[2] != role:
+        raise _Problem(403, f"this request is for the {role}'s token")
+    return account
+
+
+def _same_origin(request) -> None:
+    """CSRF: a JSON body (a cross-site form cannot send one) from this server's own origin."""
+    if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
+        raise _Problem(403, "cross-site request refused")
+    origin = request.headers.get("origin")
+    if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+        raise _Problem(403, f"request from another origin ({origin}) refused")
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        raise _Problem(415, "expected Content-Type: application/json")
+
+
+async def _body_of(request) -> dict:
+    raw = await request.body()
+    if len(raw) > _MAX_BODY:
+        raise _Problem(413, f"body larger than {_MAX_BODY} bytes")
+    try:
+        data = json.loads(raw or b"{}")
+    except (ValueError, UnicodeDecodeError) as error:
+        raise _Problem(400, f"malformed JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise _Problem(400, "expected a JSON object")
+    return data
+
+
+def _text_field(data: dict, key: str) -> str:
+    if key not in data:
+        raise _Problem(422, f"missing field {key!r}")
+    if not isinstance(data[key], str):
+        raise _Problem(422, f"field {key!r}: expected a string")
+    return data[key]
+
+
+def _judgment_fields(data: dict, scale: tuple, *, skip: bool):
+    topic, doc = _text_field(data, "topic"), _text_field(data, "doc")
+    grade = None
+    if not skip:
+        if "grade" not in data:
+            raise _Problem(422, "missing field 'grade'")
+        grade = data["grade"]
+        if isinstance(grade, bool) or not isinstance(grade, int) or grade not in {g for g, _ in scale}:
+            raise _Problem(422, f"grade {json.dumps(grade)} is outside the scale ({', '.join(str(g) for g, _ in scale)})")
+    seconds = data.get("seconds")
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                or not 0 <= seconds < 1e7):
+        raise _Problem(422, "field 'seconds': expected a number of seconds ≥ 0")
+    return topic, doc, grade, seconds
+
+
+_EXPORTS = {"qrels": (queue.qrels_text, "text/plain", "qrels.txt"),
+            "labels": (queue.labels_text, "text/csv", "labels.csv"),
+            "times": (queue.times_text, "text/csv", "times.csv")}
+
+
+class _Api:
+    """The endpoints; each raises :class:`_Problem` (or :class:`queue.Refused`) to refuse."""
+
+    def __init__(self, judging: Judging) -> None:
+        # optional dependency (the judge extra)
+        from starlette.concurrency import run_in_threadpool
+        from starlette.responses import JSONResponse, Response
+
+        self.judging, self.threaded, self.json, self.response = judging, run_in_threadpool, JSONResponse, Response
+
+    async def me(self, request):
+        account = _authorised(self.judging, request, "assessor")
+        scale = [{"grade": g, "label": label} for g, label in self.judging.scale]
+        return self.json({"name": account[1], "scale": scale}, headers=_HEADERS)
+
+    async def next(self, request):
+        judging = self.judging
+        account = _authorised(judging, request, "assessor")
+        found = await self.threaded(lambda: judging.pair(account[0], queue.next_pair(judging.db, account[0],
+                                                                                      judging.order)))
+        if found is None:
+            return self.response(status_code=204, headers=_HEADERS)
+        return self.json(found, headers=_HEADERS)
+
+    async def _post(self, request, *, skip: bool):
+        judging = self.judging
+        account = _authorised(judging, request, "assessor")
+        _same_origin(request)
+        topic, doc, grade, seconds = _judgment_fields(await _body_of(request), judging.scale, skip=skip)
+
+        def work():
+            saved = queue.record(judging.db, account[0], topic, doc, grade, seconds, advance=judging.order is None)
+            following = saved.next or queue.next_pair(judging.db, account[0], judging.order)
+            return saved, judging.pair(account[0], following)
+
+        saved, following = await self.threaded(work)
+        return self.json({"saved": {"topic": saved.topic, "doc": saved.doc, "grade": saved.grade,
+                                    "seconds": round(saved.seconds, 3)}, "next": following},
+                         status_code=201, headers=_HEADERS)
+
+    async def judgments(self, request):
+        return await self._post(request, skip=False)
+
+    async def skip(self, request):
+        return await self._post(request, skip=True)
+
+    async def undo(self, request):
+        account = _authorised(self.judging, request, "assessor")
+        _same_origin(request)
+        await _body_of(request)
+        undone = await self.threaded(queue.undo, self.judging.db, account[0])
+        if undone is None:
+            raise _Problem(409, "nothing to undo")
+        current = await self.threaded(self.judging.pair, account[0], undone)
+        return self.json({"undone": {"topic": undone[0], "doc": undone[1]}, "next": current}, headers=_HEADERS)
+
+    async def status(self, request):
+        _authorised(self.judging, request, "organiser")
+        return self.json(await self.threaded(queue.status, self.judging.db), headers=_HEADERS)
+
+    async def export(self, request):
+        _authorised(self.judging, request, "organiser")
+        kind = request.path_params["kind"]
+        if kind not in _EXPORTS:
+            raise _Problem(404, f"no export {kind!r} (qrels, labels, times)")
+        function, media, name = _EXPORTS[kind]
+        text = await self.threaded(function, self.judging.db)
+        return self.response(text.encode("utf-8"), media_type=f"{media}; charset=utf-8",
+                             headers={**_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
+
+
 def make_app(judging: Judging):
     """The Starlette application serving ``judging``."""
-    from starlette.applications import (
-        Starlette,  # optional dependency (the judge extra)
-    )
-    from starlette.concurrency import run_in_threadpool
+    # optional dependency (the judge extra)
+    from starlette.applications import Starlette
     from starlette.responses import JSONResponse, RedirectResponse, Response
     from starlette.routing import Route
 
     assets = _read_assets()
-    grades = {g for g, _ in judging.scale}
-
-    def problem(status: int, message: str):
-        return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+    api = _Api(judging)
 
     def asset(name: str):
         async def endpoint(request):
             return Response(assets[name], media_type=_ASSETS[name], headers=_HEADERS)
         return endpoint
 
-    def authorised(request, role: str):
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        if scheme.lower() != "bearer" or not token.strip():
-            raise _Problem(401, "missing token: send 'Authorization: Bearer TOKEN'")
-        account = judging.account(token.strip())
-        if account is None:
-            raise _Problem(401, "unknown token")
-        if account[2] != role:
-            raise _Problem(403, f"this request is for the {role}'s token")
-        return account
-
-    def same_origin(request) -> None:
-        if request.headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
-            raise _Problem(403, "cross-site request refused")
-        origin = request.headers.get("origin")
-        if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
-            raise _Problem(403, f"request from another origin ({origin}) refused")
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-            raise _Problem(415, "expected Content-Type: application/json")
-
-    async def body_of(request) -> dict:
-        raw = await request.body()
-        if len(raw) > _MAX_BODY:
-            raise _Problem(413, f"body larger than {_MAX_BODY} bytes")
-        try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError) as error:
-            raise _Problem(400, f"malformed JSON: {error}") from None
-        if not isinstance(data, dict):
-            raise _Problem(400, "expected a JSON object")
-        return data
-
-    def text_field(data: dict, key: str) -> str:
-        if key not in data:
-            raise _Problem(422, f"missing field {key!r}")
-        if not isinstance(data[key], str):
-            raise _Problem(422, f"field {key!r}: expected a string")
-        return data[key]
-
-    def handler(function):
+    def handled(method):
         async def endpoint(request):
             try:
-                return await function(request)
+                return await method(request)
             except _Problem as error:
-                return problem(error.status, error.message)
+                return JSONResponse({"error": error.message}, status_code=error.status, headers=_HEADERS)
             except queue.Refused as error:
-                return problem(error.status, str(error))
+                return JSONResponse({"error": str(error)}, status_code=error.status, headers=_HEADERS)
         return endpoint
-
-    async def me(request):
-        account = authorised(request, "assessor")
-        return JSONResponse({"name": account[1], "scale": [{"grade": g, "label": label} for g, label in judging.scale]},
-                            headers=_HEADERS)
-
-    async def next_(request):
-        account = authorised(request, "assessor")
-        found = await run_in_threadpool(lambda: judging.pair(account[0], queue.next_pair(judging.db, account[0])))
-        if found is None:
-            return Response(status_code=204, headers=_HEADERS)
-        return JSONResponse(found, headers=_HEADERS)
-
-    async def post_judgment(request, *, skip: bool):
-        account = authorised(request, "assessor")
-        same_origin(request)
-        data = await body_of(request)
-        topic, doc = text_field(data, "topic"), text_field(data, "doc")
-        grade = None
-        if not skip:
-            if "grade" not in data:
-                raise _Problem(422, "missing field 'grade'")
-            grade = data["grade"]
-            if isinstance(grade, bool) or not isinstance(grade, int) or grade not in grades:
-                raise _Problem(422, f"grade {json.dumps(grade)} is outside the scale "
-                                    f"({', '.join(str(g) for g, _ in judging.scale)})")
-        seconds = data.get("seconds")
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
-                                    or not 0 <= seconds < 1e7):
-            raise _Problem(422, "field 'seconds': expected a number of seconds ≥ 0")
-
-        def work():
-            saved = queue.record(judging.db, account[0], topic, doc, grade, seconds)
-            following = saved.next if saved.next is not None else queue.next_pair(judging.db, account[0])
-            return saved, judging.pair(account[0], following)
-
-        saved, following = await run_in_threadpool(work)
-        return JSONResponse({"saved": {"topic": saved.topic, "doc": saved.doc, "grade": saved.grade,
-                                       "seconds": round(saved.seconds, 3)}, "next": following},
-                            status_code=201, headers=_HEADERS)
-
-    async def judgments(request):
-        return await post_judgment(request, skip=False)
-
-    async def skip(request):
-        return await post_judgment(request, skip=True)
-
-    async def undo(request):
-        account = authorised(request, "assessor")
-        same_origin(request)
-        await body_of(request)
-        undone = await run_in_threadpool(queue.undo, judging.db, account[0])
-        if undone is None:
-            raise _Problem(409, "nothing to undo")
-        current = await run_in_threadpool(judging.pair, account[0], undone)
-        return JSONResponse({"undone": {"topic": undone[0], "doc": undone[1]}, "next": current}, headers=_HEADERS)
-
-    async def status(request):
-        authorised(request, "organiser")
-        return JSONResponse(await run_in_threadpool(queue.status, judging.db), headers=_HEADERS)
-
-    exports = {"qrels": (queue.qrels_text, "text/plain", "qrels.txt"),
-               "labels": (queue.labels_text, "text/csv", "labels.csv"),
-               "times": (queue.times_text, "text/csv", "times.csv")}
-
-    async def export(request):
-        authorised(request, "organiser")
-        kind = request.path_params["kind"]
-        if kind not in exports:
-            raise _Problem(404, f"no export {kind!r} (qrels, labels, times)")
-        function, media, name = exports[kind]
-        text = await run_in_threadpool(function, judging.db)
-        return Response(text.encode("utf-8"), media_type=f"{media}; charset=utf-8",
-                        headers={**_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
 
     async def home(request):
         return RedirectResponse("/judge", headers=_HEADERS)
 
     routes = [Route("/", home), Route("/judge", asset("judge.html")), Route("/organiser", asset("organiser.html")),
               *(Route(f"/static/{name}", asset(name)) for name in _ASSETS if not name.endswith(".html")),
-              Route("/api/me", handler(me)), Route("/api/next", handler(next_)),
-              Route("/api/judgments", handler(judgments), methods=["POST"]),
-              Route("/api/skip", handler(skip), methods=["POST"]), Route("/api/undo", handler(undo), methods=["POST"]),
-              Route("/api/status", handler(status)), Route("/api/export/{kind}", handler(export))]
+              Route("/api/me", handled(api.me)), Route("/api/next", handled(api.next)),
+              Route("/api/judgments", handled(api.judgments), methods=["POST"]),
+              Route("/api/skip", handled(api.skip), methods=["POST"]),
+              Route("/api/undo", handled(api.undo), methods=["POST"]),
+              Route("/api/status", handled(api.status)), Route("/api/export/{kind}", handled(api.export))]
     return Starlette(routes=routes)
