@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from report.test_browser import browser  # noqa: F401 - Debian's chromium through Playwright, for test_browser.py
 
 pytest.importorskip("starlette", reason="the judge extra is not installed (pip install 'cranfield[judge]')")
 

@@ -1,33 +1,14 @@
 """The assessor's and the organiser's pages in a real browser (Debian's chromium, headless, driven by
 Playwright) against a real server (``cranfield judge serve`` on a loopback port, SQLite): judging
 with the keyboard, undo, skip, closing the tab and coming back, markup shown as text, a tablet
-width, and no console error. Skipped when chromium or Playwright is missing, unless CI is set."""
+width, and no console error. Skipped when chromium or Playwright is missing, unless CI is set (the
+``browser`` fixture of tests/report/test_browser.py, through conftest.py)."""
 
 from __future__ import annotations
-
-import pytest
-from report.test_browser import ARGS, CHROMIUM, _missing
 
 from cranfield.judge.storage import open_database
 
 from .conftest import POOL, write_inputs
-
-
-@pytest.fixture(scope="module")
-def browser():
-    import os
-
-    reason = _missing()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI is set but {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 def _watch(page) -> list:

@@ -118,6 +118,16 @@ def _text_field(record: dict, key: str, *, source: str, line: int, required: boo
     return value
 
 
+def _json_texts(display: str, lines: list[str], keys: tuple, *, required: tuple):
+    """(line, id, [the string of each key]) of each JSONL record."""
+    for number, record in _json_records(display, lines):
+        if "id" not in record:
+            raise InputError("missing; expected an 'id'", source=display, line=number, field="id")
+        ident = _check_id(record["id"], source=display, line=number)
+        yield number, ident, [_text_field(record, key, source=display, line=number, required=key in required)
+                              for key in keys]
+
+
 def _add(table: dict, key: str, value, seen: dict, *, source: str, line: int) -> None:
     if key in table:
         raise InputError(f"id {key!r} given twice (first at line {seen[key]})", source=source, line=line, field="id")
@@ -169,12 +179,7 @@ def read_documents(source, *, name: str | None = None) -> dict[str, Document]:
     out: dict[str, Document] = {}
     seen: dict[str, int] = {}
     if _is_jsonl(source):
-        for number, record in _json_records(display, lines):
-            if "id" not in record:
-                raise InputError("missing; expected an 'id'", source=display, line=number, field="id")
-            ident = _check_id(record["id"], source=display, line=number)
-            text = _text_field(record, "text", source=display, line=number, required=True)
-            title = _text_field(record, "title", source=display, line=number, required=False)
+        for number, ident, (text, title) in _json_texts(display, lines, ("text", "title"), required=("text",)):
             _add(out, ident, Document(ident, title, text), seen, source=display, line=number)
         return out
     _first_line(display, lines, ".I", "documents: JSONL (name ending .jsonl) or the Cranfield format (.I records)")
@@ -202,12 +207,8 @@ def read_topics(source, *, name: str | None = None) -> dict[str, Topic]:
     out: dict[str, Topic] = {}
     seen: dict[str, int] = {}
     if _is_jsonl(source):
-        for number, record in _json_records(display, lines):
-            if "id" not in record:
-                raise InputError("missing; expected an 'id'", source=display, line=number, field="id")
-            ident = _check_id(record["id"], source=display, line=number)
-            texts = [_text_field(record, key, source=display, line=number, required=key == "title")
-                     for key in ("title", "description", "narrative")]
+        keys = ("title", "description", "narrative")
+        for number, ident, texts in _json_texts(display, lines, keys, required=("title",)):
             _add(out, ident, Topic(ident, *texts), seen, source=display, line=number)
         return out
     first = next((line.strip() for line in lines if line.strip()), "")

@@ -31,7 +31,8 @@ __all__ = ["DEFAULT_SCALE", "Judging", "make_app", "query_terms"]
 
 DEFAULT_SCALE = ((0, "Not relevant"), (1, "Relevant"), (2, "Highly relevant"))
 _ASSETS = {"judge.html": "text/html; charset=utf-8", "organiser.html": "text/html; charset=utf-8",
-           "judge.js": "text/javascript; charset=utf-8", "organiser.js": "text/javascript; charset=utf-8",
+           "common.js": "text/javascript; charset=utf-8", "judge.js": "text/javascript; charset=utf-8",
+           "organiser.js": "text/javascript; charset=utf-8",
            "style.css": "text/css; charset=utf-8"}
 _HEADERS = {"Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' "
             "data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",

@@ -2,13 +2,7 @@
 // (never as markup); query terms are wrapped in <mark> elements built node by node.
 "use strict";
 (function () {
-  const KEY = "cranfield-judge-token";
-  const found = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
-  if (found) {
-    localStorage.setItem(KEY, found[1]);
-    history.replaceState(null, "", location.pathname);
-  }
-  const token = localStorage.getItem(KEY);
+  const token = window.cranfieldToken("cranfield-judge-token");
   const $ = (id) => document.getElementById(id);
   let scale = [];
   let current = null;

@@ -1,13 +1,7 @@
 // The organiser's page: progress, agreement and throughput, refreshed every 5 seconds; exports.
 "use strict";
 (function () {
-  const KEY = "cranfield-judge-organiser-token";
-  const found = /(?:^#|&)token=([A-Za-z0-9_-]+)/.exec(location.hash);
-  if (found) {
-    localStorage.setItem(KEY, found[1]);
-    history.replaceState(null, "", location.pathname);
-  }
-  const token = localStorage.getItem(KEY);
+  const token = window.cranfieldToken("cranfield-judge-organiser-token");
   const $ = (id) => document.getElementById(id);
   const shown = (value) => (value === null || value === undefined ? "–" : String(value));
 
