@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 
 import pytest
 
@@ -339,3 +340,30 @@ def test_adaptive_move_to_front_follows_the_judgments(tmp_path):
     expected = build_pool(runs, method="mtf", qrels={"t1": labels}).docno.tolist()
     assert seen == expected
     assert seen != pool.docno.tolist()
+
+
+def test_a_configured_scale_and_the_time_of_each_judgment(tmp_path, make_client):
+    from cranfield.judge.app import parse_scale
+
+    client = make_client(str(tmp_path / "j.sqlite"), scale=parse_scale("0=No,1=Yes"))
+    alice = client.judging.db.add_account("alice")
+    assert client.get("/api/me", headers=bearer(alice)).json()["scale"] == [{"grade": 0, "label": "No"},
+                                                                            {"grade": 1, "label": "Yes"}]
+    client.get("/api/next", headers=bearer(alice))
+    assert post(client, "/api/judgments", alice, {"topic": "t1", "doc": "d3", "grade": 2}).status_code == 422
+    saved = post(client, "/api/judgments", alice, {"topic": "t1", "doc": "d3", "grade": 1, "seconds": 3.5})
+    assert saved.json()["saved"]["seconds"] == 3.5
+    time.sleep(0.2)  # without "seconds", the time since the document was shown is recorded
+    assert post(client, "/api/judgments", alice, {"topic": "t1", "doc": "d1", "grade": 0}).json()["saved"][
+        "seconds"] >= 0.2
+    with client.judging.db.transaction(read_only=True) as tx:
+        assert tx.one("SELECT seconds FROM judgments ORDER BY seq")[0] == 3.5
+    assert main_export_times(tmp_path, client.judging.db.url)[1].split(",")[6] == "3.500"
+
+
+def main_export_times(tmp_path, db_url):
+    from cranfield.cli import main
+
+    out = tmp_path / "times.csv"
+    assert main(["judge", "export", db_url, "-o", str(tmp_path / "q.txt"), "--times", str(out)]) == 0
+    return out.read_text().splitlines()

@@ -11,7 +11,7 @@ import pytest
 from cranfield import datasets
 from cranfield.cli import main
 from cranfield.errors import InputError
-from cranfield.io.documents import read_documents, read_topics
+from cranfield.io.documents import Document, read_documents, read_topics
 
 from .conftest import write_inputs
 
@@ -28,6 +28,18 @@ def test_the_shipped_cranfield_documents_and_queries():
     assert qrels_topics <= set(topics)  # the queries are renumbered 1..225 as the judgments number them
     with gzip.open(data["documents"], "rt") as handle:
         assert handle.read().count("\n.I ") == 1399
+
+
+def test_tsv_and_trec_text_documents(tmp_path):
+    tsv = tmp_path / "collection.tsv"
+    tsv.write_text("0\tThe presence of <i>communication</i>\n1\tA title\tits text\n")
+    assert read_documents(tsv) == {"0": Document("0", "", "The presence of <i>communication</i>"),
+                                   "1": Document("1", "A title", "its text")}
+    trec = tmp_path / "docs.trec"
+    trec.write_text("<DOC>\n<DOCNO> FT911-1 </DOCNO>\n<HEADLINE>Big <b>news</b></HEADLINE>\n<TEXT>\nLine one.\n"
+                    "</TEXT>\n</DOC>\n<DOC>\n<DOCNO>x2</DOCNO>\nplain body\n</DOC>\n")
+    assert read_documents(trec) == {"FT911-1": Document("FT911-1", "Big <b>news</b>", "Line one."),
+                                    "x2": Document("x2", "", "plain body")}
 
 
 def test_trec_topics():
@@ -51,6 +63,11 @@ def test_trec_topics():
     (read_documents, "cran", ".I 1\n.T\nt\n.X\nq\n", "cran:4: "),
     (read_documents, "cran", "hello\n", "cran:1: "),
     (read_documents, "cran", ".I\n.W\nt\n", "cran:1: field I"),
+    (read_documents, "c.tsv", "1\ta\n2\n", "c.tsv:2: "),
+    (read_documents, "c.tsv", "1 2\ta\n", "c.tsv:1: field id"),
+    (read_documents, "d.trec", "<DOC>\n<TEXT>a</TEXT>\n</DOC>\n", "d.trec:1: field DOCNO"),
+    (read_documents, "d.trec", "<DOC>\n<DOCNO>1</DOCNO>\n<DOC>\n", "d.trec:3: field DOC"),
+    (read_documents, "d.trec", "<DOC>\n<DOCNO>1</DOCNO>\n", "d.trec:2: field DOC"),
     (read_topics, "t.jsonl", '{"id": "q1"}\n', "t.jsonl:1: field title"),
     (read_topics, "t.txt", "<top>\n<num> 1\n<title> a\n</top>\n<top>\n<num> 1\n<title> b\n</top>\n", "t.txt:5: field id"),
     (read_topics, "t.txt", "<top>\n<num> 1\n<title> a\n", "t.txt:3: field top"),

@@ -25,7 +25,8 @@ def command() -> None:
 @command.command("serve", context_settings=SETTINGS)
 @click.argument("pool", metavar="POOL")
 @click.option("--docs", "docs", metavar="FILE", required=True,
-              help="Documents: JSONL (id, text, optional title; name ending .jsonl) or the Cranfield format (.I/.T/.W).")
+              help="Documents: JSONL (id, text, optional title; name ending .jsonl), TSV (id, [title,] text; .tsv), "
+                   "TREC text (<DOC>) or the Cranfield format (.I/.T/.W).")
 @click.option("--topics", "topics", metavar="FILE", required=True,
               help="Topics: TREC topics (<top>), JSONL (id, title, optional description, narrative) or Cranfield "
                    "queries (.I/.W).")

@@ -4,6 +4,12 @@ Documents
     * **JSONL**: one JSON object per line with ``id`` (text, or an integer written as its decimal
       text; non-empty, no ASCII whitespace: the TREC id rule) and ``text`` (a string), optional
       ``title`` (a string); other keys are ignored. Blank lines are skipped.
+    * **TSV** (the name ends ``.tsv``; MS MARCO's ``collection.tsv``): per line ``id<TAB>text`` or
+      ``id<TAB>title<TAB>text``, no header; another number of fields is an error.
+    * **TREC text** (first line ``<DOC>``): ``<DOC>`` … ``</DOC>`` records with one
+      ``<DOCNO> id </DOCNO>``; the text is what the ``<TEXT>`` elements hold (every line of the
+      record but the DOCNO when it has none), the title what ``<TITLE>`` or ``<HEADLINE>`` holds.
+      Other tags are kept as text.
     * **Cranfield** (``cran.all.1400``): records opened by ``.I ID``; the fields ``.T`` (title),
       ``.A`` (authors), ``.B`` (source) and ``.W`` (text) each start a line and run to the next
       field; the title and text are kept, whitespace runs folded to one space.
@@ -16,7 +22,8 @@ Topics
       in file order**, as the Cranfield judgments number them (the ``.I`` numbers have gaps); the
       ``.W`` text is the title.
 The format is chosen by the file name: ``.jsonl``/``.ndjson`` (before a compression suffix) is
-JSONL; otherwise the first line decides (``.I`` for Cranfield, ``<top>`` for TREC topics), and
+JSONL, ``.tsv`` TSV; otherwise the first line decides (``.I`` for Cranfield, ``<DOC>`` for TREC
+text, ``<top>`` for TREC topics), and
 every line is then read by that format's grammar. Input is UTF-8, possibly compressed (gzip,
 bz2, xz… by their magic bytes, :mod:`cranfield.io.sources`). A duplicate id is an error.
 Errors are :class:`~cranfield.errors.InputError` naming the file, the line and the field.
@@ -73,13 +80,17 @@ def _lines(source, name: str | None) -> tuple[str, list[str]]:
     return display, text.splitlines()
 
 
-def _is_jsonl(source) -> bool:
+def _suffix_is(source, suffixes: tuple) -> bool:
     if not isinstance(source, (str, os.PathLike)):
         return False
     name = os.fsdecode(source).lower()
     for suffix in _COMPRESSED:
         name = name.removesuffix(suffix)
-    return name.endswith((".jsonl", ".ndjson"))
+    return name.endswith(suffixes)
+
+
+def _is_jsonl(source) -> bool:
+    return _suffix_is(source, (".jsonl", ".ndjson"))
 
 
 def _check_id(value, *, source: str, line: int, field: str = "id") -> str:
@@ -182,11 +193,73 @@ def read_documents(source, *, name: str | None = None) -> dict[str, Document]:
         for number, ident, (text, title) in _json_texts(display, lines, ("text", "title"), required=("text",)):
             _add(out, ident, Document(ident, title, text), seen, source=display, line=number)
         return out
-    _first_line(display, lines, ".I", "documents: JSONL (name ending .jsonl) or the Cranfield format (.I records)")
+    if _suffix_is(source, (".tsv",)):
+        for number, ident, title, text in _tsv(display, lines):
+            _add(out, ident, Document(ident, title, text), seen, source=display, line=number)
+        return out
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if first.upper().startswith("<DOC>"):
+        for number, ident, title, text in _trec_text(display, lines):
+            _add(out, ident, Document(ident, title, text), seen, source=display, line=number)
+        return out
+    _first_line(display, lines, ".I", "documents: JSONL (name ending .jsonl), TSV (.tsv), TREC text (<DOC>) or "
+                                      "the Cranfield format (.I records)")
     for number, ident, fields in _dotted(display, lines, "TABW"):
         _add(out, ident, Document(ident, _fold(fields.get("T")), _fold(fields.get("W"))), seen, source=display,
              line=number)
     return out
+
+
+def _tsv(display: str, lines: list[str]):
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        fields = line.split("\t")
+        if len(fields) not in (2, 3):
+            raise InputError(f"expected id<TAB>text or id<TAB>title<TAB>text, found {len(fields)} fields",
+                             source=display, line=number)
+        ident = _check_id(fields[0], source=display, line=number)
+        yield number, ident, (fields[1] if len(fields) == 3 else ""), fields[-1]
+
+
+_TREC_FIELD = re.compile(r"<(DOCNO|TEXT|TITLE|HEADLINE)>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
+
+
+def _trec_text(display: str, lines: list[str]):
+    start, body = None, []
+    for number, line in enumerate(lines, 1):
+        tag = line.strip().upper()
+        if tag == "<DOC>":
+            if start is not None:
+                raise InputError(f"<DOC> inside the document opened at line {start}", source=display, line=number,
+                                 field="DOC")
+            start, body = number, []
+        elif tag == "</DOC>":
+            if start is None:
+                raise InputError("</DOC> without <DOC>", source=display, line=number, field="DOC")
+            yield _trec_document(display, start, "\n".join(body))
+            start = None
+        elif start is not None:
+            body.append(line)
+        elif line.strip():
+            raise InputError("text outside <DOC> … </DOC>", source=display, line=number)
+    if start is not None:
+        raise InputError(f"the document opened at line {start} has no </DOC>", source=display, line=len(lines),
+                         field="DOC")
+
+
+def _trec_document(display: str, start: int, body: str):
+    fields: dict[str, list[str]] = {}
+    for match in _TREC_FIELD.finditer(body):
+        fields.setdefault(match.group(1).upper(), []).append(match.group(2))
+    if len(fields.get("DOCNO", ())) != 1:
+        raise InputError(f"expected one <DOCNO> … </DOCNO>, found {len(fields.get('DOCNO', ()))}", source=display,
+                         line=start, field="DOCNO")
+    ident = _check_id(fields["DOCNO"][0].strip(), source=display, line=start, field="DOCNO")
+    title = _fold(fields.get("TITLE", []) + fields.get("HEADLINE", []))
+    text = "\n".join(t.strip() for t in fields["TEXT"]) if "TEXT" in fields else \
+        re.sub(r"<DOCNO>.*?</DOCNO>", "", body, flags=re.IGNORECASE | re.DOTALL).strip()
+    return start, ident, title, text
 
 
 def _first_line(display: str, lines: list[str], start: str, expected: str) -> None:
