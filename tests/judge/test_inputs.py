@@ -125,6 +125,8 @@ def test_assessor_add_and_export_commands(tmp_path, capsys):
     assert main(["judge", "assessor", "add", db, "bo b"]) == 2
     assert main(["judge", "export", db, "-o", db]) == 2  # never over the database
     assert "input" in capsys.readouterr().err
+    assert main(["judge", "export", db, "-o", str(tmp_path / "q.txt"), "--times", str(tmp_path / "q.txt")]) == 2
+    assert "same file" in capsys.readouterr().err
     assert main(["judge", "export", db, "-o", str(tmp_path / "q.txt")]) == 0
     assert (tmp_path / "q.txt").read_text() == ""
 

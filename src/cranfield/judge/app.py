@@ -126,6 +126,9 @@ def export(db_url: str, output: str | None, *, labels: str | None = None, times:
     number of qrels lines."""
     from ..io.atomic import write_text_output
 
+    named = [os.path.abspath(p) for p in (output, labels, times) if p is not None and p != "-"]
+    if len(set(named)) < len(named):
+        raise UsageError("-o, --labels and --times name the same file: give one file each")
     db = open_database(db_url)
     inputs = [] if db.postgres else [db.url]  # never write over the database
     try:
