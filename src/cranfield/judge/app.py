@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from ..errors import InputError, UsageError
 from ..io.documents import read_documents, read_topics
@@ -116,8 +117,9 @@ def serve(judging: Judging, *, host: str = "127.0.0.1", port: int = 8765, announ
     if not judging.db.has_organiser():
         token = judging.db.add_account("organiser", role="organiser")
         announce(f"organiser page (keep this link private): {account_url(judging.db, token, organiser=True)}")
+    shown_db = re.sub(r"(://[^:/@]*:)[^@/]*@", r"\1***@", judging.db.url)  # never print a password
     announce(f"judging {len(judging.topics)} topics, serving on http://{shown_host}:{port} (Ctrl-C stops); add an "
-             f"assessor with: cranfield judge assessor add {judging.db.url} NAME")
+             f"assessor with: cranfield judge assessor add {shown_db} NAME")
     uvicorn.run(make_app(judging), host=host, port=port, log_level="warning", access_log=False)
 
 
