@@ -17,7 +17,7 @@ from .conftest import write_inputs
 
 ASSESSORS = 50
 TOPICS, PER_TOPIC = 250, 20  # 5,000 pairs
-LIMIT_S = 120.0
+LIMIT_S = 60.0
 
 
 class _Connection:
@@ -108,6 +108,12 @@ def test_fifty_assessors_five_thousand_judgments(tmp_path, server_factory):
     lost = set(acknowledged) - stored
     print(f"load test: lost {len(lost)}")
     assert lost == set() and len(stored) == len(acknowledged)
+    from cranfield.cli import main
+
+    qrels = tmp_path / "qrels.txt"
+    assert main(["judge", "export", db, "-o", str(qrels)]) == 0
+    exported = [line.split() for line in qrels.read_text().splitlines()]
+    assert {(t, d, int(g)) for t, _, d, g in exported} == set(acknowledged) and len(exported) == len(acknowledged)
 
 
 def _cpu_seconds(pid: int) -> float:
