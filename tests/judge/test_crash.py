@@ -1,7 +1,7 @@
-"""Nothing acknowledged is lost: the server (a real ``cranfield judge serve`` process on SQLite) is
-killed with SIGKILL at random moments while assessors post judgments; after every restart and at
-the end, every judgment that got its 201 is in the database with its grade, and SQLite's
-integrity check passes."""
+"""Nothing acknowledged is lost: the server (a real ``cranfield judge serve`` process, on SQLite and
+on PostgreSQL) is killed with SIGKILL at random moments while assessors post judgments; after every
+kill and at the end, every judgment that got its 201 is in the database with its grade, no pair
+is stored twice, and SQLite's integrity check passes."""
 
 from __future__ import annotations
 
@@ -52,12 +52,12 @@ def _assessor(server, token, acknowledged: list, stop: threading.Event) -> None:
 
 
 @pytest.mark.slow
-def test_kill_9_loses_no_acknowledged_judgment(tmp_path, server_factory):
+def test_kill_9_loses_no_acknowledged_judgment(tmp_path, server_factory, db_url):
     topics = [{"id": f"q{i}", "title": f"topic {i}"} for i in range(40)]
     docs = {f"d{i}": f"text {i}" for i in range(40)}
     pool = [(t["id"], f"d{i}") for t in topics for i in range(40)]
     paths = write_inputs(tmp_path / "in", pool=pool, docs=docs, topics=topics)
-    db = str(tmp_path / "judge.sqlite")
+    db = db_url
     server = server_factory(paths, db).start()
     tokens = {server.add(f"a{i}"): f"a{i}" for i in range(ASSESSORS)}
     acknowledged: list = []
@@ -80,20 +80,29 @@ def test_kill_9_loses_no_acknowledged_judgment(tmp_path, server_factory):
             thread.join(10)
         server.kill()
     found = _check(db, acknowledged, tokens)
-    print(f"\ncrash test: {kills} kills, {len(acknowledged)} acknowledged, {found} found in the database")
+    backend = "postgresql" if db.startswith("postgresql://") else "sqlite"
+    print(f"\ncrash test ({backend}): {kills} kills, {len(acknowledged)} acknowledged, {found} found in the database")
     assert kills == KILLS and len(acknowledged) > 50
 
 
 def _check(db: str, acknowledged: list, tokens: dict) -> int:
-    connection = sqlite3.connect(db)
+    from cranfield.judge.storage import open_database
+
+    if not db.startswith("postgresql://"):
+        connection = sqlite3.connect(db)
+        try:
+            assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        finally:
+            connection.close()
+    database = open_database(db)
     try:
-        assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-        stored = {(name, topic, doc): grade for name, topic, doc, grade in connection.execute(
-            "SELECT a.name, j.topic, j.doc, j.grade FROM judgments j JOIN assessors a ON a.id = j.assessor")}
-        duplicates = connection.execute("SELECT count(*) FROM (SELECT assessor, topic, doc FROM judgments GROUP BY "
-                                        "assessor, topic, doc HAVING count(*) > 1)").fetchone()[0]
+        with database.transaction(read_only=True) as tx:
+            stored = {(name, topic, doc): grade for name, topic, doc, grade in tx.all(
+                "SELECT a.name, j.topic, j.doc, j.grade FROM judgments j JOIN assessors a ON a.id = j.assessor")}
+            duplicates = tx.one("SELECT count(*) FROM (SELECT assessor, topic, doc FROM judgments GROUP BY "
+                                "assessor, topic, doc HAVING count(*) > 1) AS d")[0]
     finally:
-        connection.close()
+        database.close()
     assert duplicates == 0
     missing = [a for a in acknowledged if stored.get((tokens[a[0]], a[1], a[2])) != a[3]]
     assert missing == []
