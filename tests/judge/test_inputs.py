@@ -140,3 +140,16 @@ def test_judge_is_not_imported_by_the_package_or_trec_eval():
             "print(sorted(m for m in sys.modules if m.startswith(('starlette', 'uvicorn', 'psycopg', 'cranfield.judge'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_port_in_use_is_a_usage_error(tmp_path, capsys):
+    import socket
+
+    paths = write_inputs(tmp_path)
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["judge", "serve", str(paths["pool"]), "--docs", str(paths["docs"]), "--topics",
+                     str(paths["topics"]), "--db", str(tmp_path / "j.sqlite"), "--port", str(port)]) == 2
+    assert f"--port {port}: cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err

@@ -112,6 +112,7 @@ def serve(judging: Judging, *, host: str = "127.0.0.1", port: int = 8765, announ
         raise UsageError("the judging server needs uvicorn and starlette: pip install 'cranfield[judge]'") from None
     from .server import make_app
 
+    _check_port(host, port)
     shown_host = f"[{host}]" if ":" in host else host
     judging.db.set_meta("url", f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown_host}:{port}")
     if not judging.db.has_organiser():
@@ -121,6 +122,20 @@ def serve(judging: Judging, *, host: str = "127.0.0.1", port: int = 8765, announ
     announce(f"judging {len(judging.topics)} topics, serving on http://{shown_host}:{port} (Ctrl-C stops); add an "
              f"assessor with: cranfield judge assessor add {shown_db} NAME")
     uvicorn.run(make_app(judging), host=host, port=port, log_level="warning", access_log=False)
+
+
+def _check_port(host: str, port: int) -> None:
+    """A port another process listens on is a usage error (not uvicorn's log line and exit 1)."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise UsageError(f"--port {port}: cannot listen on {host}:{port} ({error.strerror}); give another "
+                             "--port or --host") from None
 
 
 def export(db_url: str, output: str | None, *, labels: str | None = None, times: str | None = None) -> int:
