@@ -4,6 +4,7 @@ shipped run against them."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -34,14 +35,30 @@ def _start_demo(folder, port):
     return process, links
 
 
+@contextlib.contextmanager
+def _demo(folder, port):
+    process, links = _start_demo(folder, port)
+    try:
+        yield links
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def _expect_shown(context, port, doc, expect) -> None:
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{port}/judge")
+    expect(page.locator("#doc-id")).to_have_text(doc)
+    page.close()
+
+
 def test_demo_judge_resume_export_evaluate(browser, tmp_path, capsys):
     from playwright.sync_api import expect
 
     folder, port = tmp_path / "demo", free_port()
-    process, links = _start_demo(folder, port)
-    try:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    with _demo(folder, port) as links:
         assert links["assessor"].startswith(f"http://127.0.0.1:{port}/judge#token=")
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
         page = context.new_page()
         page.goto(links["assessor"])
         expect(page.locator("#topic-id")).to_have_text("1")
@@ -51,23 +68,11 @@ def test_demo_judge_resume_export_evaluate(browser, tmp_path, capsys):
         expect(page.locator("#progress")).to_contain_text("judged 10")
         eleventh = page.locator("#doc-id").text_content()
         page.close()
-        page = context.new_page()
-        page.goto(f"http://127.0.0.1:{port}/judge")
-        expect(page.locator("#doc-id")).to_have_text(eleventh)
-        page.close()
-    finally:
-        process.terminate()
-        process.wait(10)
-    process, again = _start_demo(folder, port)  # a second start resumes with the same links
-    try:
+        _expect_shown(context, port, eleventh, expect)  # the tab closed, another opened: the same document
+    with _demo(folder, port) as again:  # a second start resumes with the same links
         assert again == links
-        page = context.new_page()
-        page.goto(f"http://127.0.0.1:{port}/judge")
-        expect(page.locator("#doc-id")).to_have_text(eleventh)
-        context.close()
-    finally:
-        process.terminate()
-        process.wait(10)
+        _expect_shown(context, port, eleventh, expect)
+    context.close()
     qrels = tmp_path / "qrels.txt"
     assert main(["judge", "export", str(folder / "judge.sqlite"), "-o", str(qrels)]) == 0
     lines = qrels.read_text().splitlines()
