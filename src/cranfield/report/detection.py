@@ -47,7 +47,7 @@ class DetectionStudy:
         from ..io.tables import render_table
 
         tables = [self.summary] + ([self.pairs] if self.pairs.rows else [])
-        return "\n".join(render_table(t, fmt, width=160) for t in tables)
+        return "\n".join(render_table(t, fmt) for t in tables)
 
 
 def _noop(description: str) -> None:

@@ -256,7 +256,6 @@ def render_comparison(c, fmt: str, *, digits: int = 4, width: int | None = None)
         raise UsageError(f"format: expected one of {', '.join(TABLE_FORMATS)}, json; found {fmt!r}")
     if fmt in ("csv", "tsv"):
         return render_table(_long_table(c, digits), fmt)
-    width = width or 160  # the pairs table is wide; narrower terminals wrap cells
     parts = [render_table(t, fmt, width=width) for t in c.tables(digits=digits) if t.rows]
     return "\n".join(parts)
 
