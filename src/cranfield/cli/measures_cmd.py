@@ -16,7 +16,7 @@ def command(fmt):
     rows = []
     for name, family in sorted(families().items(), key=lambda kv: kv[0].lower()):
         cut = {"none": "", "optional": "@k optional", "required": "@k" if family.cutoff_kind == "int" else "@r"}
-        params = ", ".join(f"{k}={v.default if v.default not in (None, ()) else "required"}" for k, v in family.params.items())
+        params = ", ".join((f"{k}={v.default}" if v.default not in (None, ()) else k) for k, v in family.params.items())
         rows.append([name, cut[family.cutoff], params, family.definition, family.reference])
     table = Table(["measure", "cut-off", "parameters", "definition", "reference"], rows)
     write_text_output(render_table(table, fmt), None)

@@ -134,9 +134,10 @@ def _split(layout: _Layout, width: int) -> list[tuple[list[int], list[int]]] | N
 def _transposed(layout: _Layout, width: int) -> list[RichTable]:
     """One two-column table (column, value) per row: fits any width a value fits."""
     tables = []
-    label_width = max(cell_len(c) for c in layout.columns)
-    value_width = max(1, width - 7 - min(label_width, width // 3))
-    label_width = min(label_width, width // 3)
+    label_need = max(cell_len(c) for c in layout.columns)
+    value_need = max([cell_len(text) for row in layout.cells for text in row] + [1])
+    value_width = max(1, min(value_need, width - 7 - min(label_need, 10)))
+    label_width = max(1, min(label_need, width - 7 - value_width))
     for i, row in enumerate(layout.cells):
         rich_table = RichTable(box=HEAVY_HEAD, show_header=False,
                                title=(layout.table.title if i == 0 else None), title_justify="left")
