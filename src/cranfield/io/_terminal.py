@@ -96,9 +96,9 @@ def _is_number(value) -> bool:
     return value is None or isinstance(value, (int, float, Marked)) and not isinstance(value, bool)
 
 
-def _rich(layout: _Layout, columns: list[int], widths: list[int], title: str | None) -> RichTable:
+def _rich(layout: _Layout, columns: list[int], widths: list[int]) -> RichTable:
     table = layout.table
-    rich_table = RichTable(title=title, box=HEAVY_HEAD, header_style="bold", title_justify="left")
+    rich_table = RichTable(box=HEAVY_HEAD, header_style="bold")
     for j, w in zip(columns, widths):
         rich_table.add_column(layout.columns[j], justify="right" if layout.numeric[j] else "left", width=w,
                               min_width=w, max_width=w, overflow="fold")
@@ -139,8 +139,7 @@ def _transposed(layout: _Layout, width: int) -> list[RichTable]:
     value_width = max(1, min(value_need, width - 7 - min(label_need, 10)))
     label_width = max(1, min(label_need, width - 7 - value_width))
     for i, row in enumerate(layout.cells):
-        rich_table = RichTable(box=HEAVY_HEAD, show_header=False,
-                               title=(layout.table.title if i == 0 else None), title_justify="left")
+        rich_table = RichTable(box=HEAVY_HEAD, show_header=False)
         rich_table.add_column(width=label_width, overflow="fold", style="bold")
         rich_table.add_column(width=value_width, overflow="fold")
         for j, name in enumerate(layout.columns):
@@ -157,16 +156,18 @@ def render_terminal(table, width: int | None = None) -> str:
     everything = list(range(len(layout.columns)))
     widths = layout.widths(everything, width) if everything else []
     if widths is not None:
-        renderables = [_rich(layout, everything, widths, table.title)]
+        renderables = [_rich(layout, everything, widths)]
     else:
         pieces = _split(layout, width)
         if pieces is not None:
-            renderables = [_rich(layout, cols, w, (f"{table.title} ({k + 1}/{len(pieces)})" if table.title else None))
-                           for k, (cols, w) in enumerate(pieces)]
+            renderables = [_rich(layout, cols, w) for cols, w in pieces]
         else:
             renderables = _transposed(layout, width)
     console = Console(file=io.StringIO(), width=width, force_terminal=False, color_system=None, soft_wrap=False)
-    for renderable in renderables:
+    for k, renderable in enumerate(renderables):
+        if table.title:  # above the table, wrapped to the terminal (not to the table's width)
+            part = f" ({k + 1}/{len(renderables)})" if len(renderables) > 1 else ""
+            console.print(Text(table.title + part, style="bold"))
         console.print(renderable)
     for note in table.notes:
         console.print(note, markup=False, highlight=False)

@@ -131,7 +131,7 @@ def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], posi
     pairs_table = Table(["a", "b", "AUC a − b", f"{level} CI", "z", "p", f"p ({correction})", "sig."], pair_rows,
                         title="Pairs (DeLong's test of two correlated ROC AUCs)",
                         notes=[f"*: adjusted p <= {alpha:g}."] if pair_rows else [])
-    settings = {"truth column": truth, "positive class": repr(pos), "score columns": ", ".join(names),
+    settings = {"truth column": truth, "positive class": pos, "score columns": ", ".join(names),
                 "threshold criterion": criterion, "test": "DeLong (paired ROC AUC)", "correction": correction,
                 "alpha": f"{alpha:g}", "auc": {n: a.estimate for n, a in auc.items()}}
     return DetectionStudy(Path(path), truth, pos, y, values, points, summary, pairs_table, settings)
@@ -228,7 +228,7 @@ def detection_html(study: DetectionStudy, *, figures: dict | None = None, title:
     if calibration is not None:
         summary += table_html(calibration, table_id="calibration")
     charts = "".join(chart_html(fig, stem, caption) for stem, (fig, caption) in figures.items())
-    settings = [(k, v) for k, v in study.settings.items() if isinstance(v, str)]
+    settings = [(k, v) for k, v in study.settings.items() if k != "auc"]  # the AUCs are in the summary
     definitions = [("ROC AUC", "area under the ROC curve (TPR against FPR), trapezoidal: P(s+ > s−) + ½ P(s+ = s−)"),
                    ("AP", "average precision: Σ (Rₙ − Rₙ₋₁) Pₙ over the distinct thresholds (scikit-learn's)"),
                    ("EER", "equal error rate: where FPR = FNR on the DET curve (linear interpolation)")]

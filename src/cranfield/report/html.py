@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from ..io._format import settings_items
 from ..io.tables import Table
 
 __all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape"]
@@ -157,7 +158,8 @@ def inputs_html(files: Sequence[tuple[str, dict]], settings: Iterable[tuple[str,
                    ("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"))]
     if command:
         environment.insert(0, ("command", command))
-    for title, items in (("Settings", list(settings)), ("Measures", list(definitions)), ("Environment", environment)):
+    for title, items in (("Settings", settings_items(list(settings))), ("Measures", list(definitions)),
+                         ("Environment", environment)):
         if items:
             body = "".join(f"<dt>{escape(k)}</dt><dd>{_code_if(k, v)}</dd>" for k, v in items)
             parts.append(f"<h3>{title}</h3><dl>{body}</dl>")
