@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-__all__ = ["terminal_width", "render_terminal", "FALLBACK_WIDTH"]
+__all__ = ["terminal_width", "render_terminal", "column_pieces", "FALLBACK_WIDTH", "SHORT_CELL"]
 
 FALLBACK_WIDTH = 120  # output that is not a terminal (a file, a pipe) and no COLUMNS
 SHORT_CELL = 24  # cells up to this many characters never wrap
@@ -38,10 +38,11 @@ def terminal_width() -> int:
 
 
 def _min_width(text: str) -> int:
-    """The narrowest a cell may be: all of it when short, its longest word otherwise."""
+    """The narrowest a cell may be: all of it when short; otherwise its longest word, at most
+    :data:`SHORT_CELL` (a longer word, a path or a hash, is folded)."""
     if cell_len(text) <= SHORT_CELL:
         return cell_len(text)
-    return max((cell_len(word) for word in text.split()), default=0)
+    return min(SHORT_CELL, max((cell_len(word) for word in text.split()), default=0))
 
 
 def _total(widths) -> int:
@@ -129,6 +130,22 @@ def _split(layout: _Layout, width: int) -> list[tuple[list[int], list[int]]] | N
     if current:
         pieces.append(current)
     return [(keys + piece, layout.widths(keys + piece, width)) for piece in pieces]
+
+
+def column_pieces(table, width: int) -> list[list[int]]:
+    """The column indices of each table that ``table`` is laid out in within ``width``
+    characters: all of them when they fit (headers and long text folded), else the split
+    (each piece led by the key columns), else one piece per column group. The HTML report
+    splits its tables with this rule too."""
+    layout = _Layout(table)
+    everything = list(range(len(layout.columns)))
+    if not everything or layout.widths(everything, width) is not None:
+        return [everything]
+    pieces = _split(layout, width)
+    if pieces is not None:
+        return [columns for columns, _ in pieces]
+    keys = layout.key_columns()
+    return [keys + group for group in _groups(layout, keys)]
 
 
 def _transposed(layout: _Layout, width: int) -> list[RichTable]:
