@@ -21,7 +21,8 @@ from ..io._format import settings_items
 from ..io._terminal import SHORT_CELL, column_pieces
 from ..io.tables import Table
 
-__all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape"]
+__all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape",
+           "results_document"]
 
 escape = html.escape
 
@@ -170,7 +171,7 @@ def inputs_html(files: Sequence[tuple[str, dict]], settings: Iterable[tuple[str,
 
     rows = [[role, info["name"], info["bytes"], info["sha256"], info["path"]] for role, info in files]
     parts = [table_html(Table(["input", "file", "bytes", "SHA-256", "path"], rows, title="Input files"),
-                         table_id="inputs")]
+                         table_id="inputs")] if rows else []
     environment = [("cranfield", __version__), ("Python", platform.python_version()), ("numpy", numpy.__version__),
                    ("platform", platform.platform(terse=True)),
                    ("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"))]
@@ -193,6 +194,25 @@ def definitions_html(title: str, items: Iterable[tuple[str, str]], *, element_id
 
 def _code_if(key: str, value: str) -> str:
     return f"<code>{escape(value)}</code>" if key == "command" else escape(value)
+
+
+def results_document(title: str, tables: Sequence[Table], *, figures: dict | None = None, settings=None,
+                     inputs: Sequence[tuple[str, str]] = (), subtitle: str = "", command: str | None = None,
+                     sections: Sequence[tuple[str, str, str]] = ()) -> str:
+    """The page every command's ``--html FILE`` writes: a Results section (``tables``, sortable
+    when they have several rows, then any extra ``sections``), Charts (``figures``: ``{name:
+    (Figure, caption)}``) and Inputs and settings (``inputs``: (role, path) pairs, hashed)."""
+    results = "\n".join(table_html(t, sortable=len(t.rows) > 1, table_id=f"table-{k + 1}", scroll=len(t.rows) > 40)
+                        for k, t in enumerate(tables) if t.rows)
+    parts = [("results", "Results", results)] if results else []
+    parts += list(sections)
+    if figures:
+        charts = "".join(chart_html(fig, name, caption) for name, (fig, caption) in figures.items())
+        parts.append(("charts", "Charts", f'<div class="charts">{charts}</div>'))
+    files = [(role, file_info(path)) for role, path in inputs]
+    items = settings.items() if hasattr(settings, "items") else (settings or [])
+    parts.append(("inputs", "Inputs and settings", inputs_html(files, items, (), command)))
+    return document(title, parts, subtitle=subtitle)
 
 
 def document(title: str, sections: Sequence[tuple[str, str, str]], *, subtitle: str = "") -> str:
