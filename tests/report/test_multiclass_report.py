@@ -12,7 +12,6 @@ from sklearn import metrics
 from sklearn.preprocessing import label_binarize
 
 import cranfield.cli
-from cranfield.report.multiclass import class_score_columns, multiclass_study
 
 CLASSES = ["barbera", "barolo", "grignolino"]  # sorted, the study's order
 
@@ -37,6 +36,8 @@ SPECS = ["grignolino=p_grignolino", "p_barolo", "barbera=p_barbera"]
 
 
 def test_the_study_equals_scikit_learn(wine):
+    from cranfield.report.multiclass import multiclass_study
+
     study = multiclass_study(wine["path"], truth="truth", class_scores=SPECS)
     y, s = wine["truth"], wine["scores"]
     assert study.classes == CLASSES and study.columns == {c: f"p_{c}" for c in CLASSES}
@@ -74,6 +75,7 @@ def test_the_study_equals_scikit_learn(wine):
 ])
 def test_ambiguous_or_missing_class_columns_are_errors(specs, words):
     from cranfield.errors import UsageError
+    from cranfield.report.multiclass import class_score_columns
 
     with pytest.raises(UsageError, match=words.replace("(", r"\(").replace(")", r"\)")):
         class_score_columns(specs, CLASSES, ["p_barbera", "p_barolo", "p_grignolino"])

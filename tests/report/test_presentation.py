@@ -8,7 +8,6 @@ import re
 import pytest
 
 import cranfield.cli
-from cranfield.io._format import natural_key, natural_sorted, setting_text, settings_items
 
 
 @pytest.mark.parametrize("value,text", [
@@ -18,22 +17,30 @@ from cranfield.io._format import natural_key, natural_sorted, setting_text, sett
     ({"bm25": 225, "tfidf": None}, "bm25=225, tfidf=none"), (["a", "b"], "a, b"), ("holm", "holm"),
 ])
 def test_setting_text(value, text):
+    from cranfield.io._format import setting_text
+
     assert setting_text(value) == text
 
 
 def test_numpy_scalars_are_written_like_python_ones():
     import numpy as np
 
+    from cranfield.io._format import setting_text
+
     assert setting_text(np.float64(0.05)) == "0.05" and setting_text(np.int64(7)) == "7"
     assert setting_text(np.bool_(False)) == "no"
 
 
 def test_settings_items_label_with_spaces():
+    from cranfield.io._format import settings_items
+
     assert settings_items({"n_permutations": 1000, "baseline": None}) == [("n permutations", "1000"),
                                                                           ("baseline", "none")]
 
 
 def test_natural_order_of_query_ids():
+    from cranfield.io._format import natural_key, natural_sorted
+
     assert natural_sorted(["100", "10", "2", "1", "q10", "q2", "abc", "007", "7"]) == \
         ["1", "2", "7", "007", "10", "100", "abc", "q2", "q10"]
     assert natural_key("9") < natural_key("10") < natural_key("a1") < natural_key("a10")
