@@ -114,7 +114,7 @@ def test_per_query_tables_are_in_natural_order(tmp_path, capsys):
 
 
 def test_agreement_per_query_table_is_in_natural_order(tmp_path, capsys):
-    qrels, runs = _qrels_and_run(tmp_path)
+    qrels, _ = _qrels_and_run(tmp_path)
     other = tmp_path / "other.txt"
     other.write_text("".join(f"{q} 0 d{d} {int(d < 2)}\n" for q in ["100", "10", "2", "1", "q10", "q2"]
                              for d in range(4)))
