@@ -206,7 +206,9 @@ def pairs_table(c, *, digits: int = 4) -> Table:
     level = f"{100 * s['confidence']:g}%"
     below = 1.0 / s["n_permutations"]
     adjusted = f"p ({_CORRECTION_NAMES[s['correction']]})" if _is_tukey(c) else f"p ({s['correction']})"
-    statistic = s.get("statistic") if any(math.isfinite(p.statistic) for p in c.pairs) else None
+    # the test's statistic (t, W, ...), unless it is the mean difference already shown
+    statistic = s.get("statistic") if any(math.isfinite(p.statistic) and p.statistic != p.diff
+                                          for p in c.pairs) else None
     columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", *([statistic] if statistic else []),
                f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
     rows = [[p.measure, p.a, p.b, p.diff, f"[{p.ci_low:.{digits}f}, {p.ci_high:.{digits}f}]", p.effect_size,
