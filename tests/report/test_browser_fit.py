@@ -62,6 +62,13 @@ def pages(tmp_path_factory, retrieval_study, detection_study):
     frame.to_csv(folder / "wine.csv", index=False)
     _main(["report", str(folder / "wine.csv"), "--truth", "truth", "--class-score", "p_barbera", "--class-score",
            "p_barolo", "--class-score", "p_grignolino", "-o", str(folder / "multiclass.html"), "-q"])
+    # multilabel: a 0/1 truth column and a score column per class
+    labels = (rng.random((120, 3)) < [0.3, 0.5, 0.2]).astype(int)
+    pd.DataFrame({**{f"is_{c}": labels[:, i] for i, c in enumerate(classes)},
+                  **{f"s_{c}": np.round(labels[:, i] * 0.4 + rng.random(120) * 0.6, 4) for i, c in enumerate(classes)}}
+                 ).to_csv(folder / "labels.csv", index=False)
+    _main(["report", str(folder / "labels.csv"), *[x for c in classes for x in ("--class-truth", f"{c}=is_{c}")],
+           *[x for c in classes for x in ("--class-score", f"s_{c}")], "-o", str(folder / "multilabel.html"), "-q"])
     # online: a click log with three variants
     n = 600
     user = rng.integers(0, 90, n)
@@ -88,7 +95,7 @@ def pages(tmp_path_factory, retrieval_study, detection_study):
     return folder
 
 
-PAGES = ["retrieval", "detection", "multiclass", "ab", "metrics", "interleave", "click_model", "pool",
+PAGES = ["retrieval", "detection", "multiclass", "multilabel", "ab", "metrics", "interleave", "click_model", "pool",
          "reusability", "agreement"]
 
 
@@ -105,5 +112,5 @@ def test_every_section_fits_1280_px(browser, pages, name, capsys):  # noqa: F811
     assert errors == []
     assert found["tables"] >= 1 and found["sections"], found
     assert found["problems"] == [], f"{name}: " + "; ".join(found["problems"][:5])
-    if name in ("retrieval", "detection", "multiclass", "ab", "interleave", "click_model", "reusability"):
+    if name in ("retrieval", "detection", "multiclass", "multilabel", "ab", "interleave", "click_model", "reusability"):
         assert found["figures"] >= 1

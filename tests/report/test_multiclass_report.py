@@ -130,3 +130,61 @@ def test_binary_confusion_matrix_uses_the_class_names(tmp_path):
     figure = detection_figures(study)["confusion_model"][0]
     ticks = [t.get_text() for t in figure.axes[0].get_xticklabels()]
     assert ticks == ["benign", "malignant"]
+
+
+@pytest.fixture(scope="module")
+def genres(tmp_path_factory):
+    """Multilabel: three genres per film (0/1 columns) and a score per genre."""
+    rng = np.random.default_rng(5)
+    n = 120
+    truth = (rng.random((n, 3)) < [0.3, 0.5, 0.2]).astype(int)
+    scores = np.round(np.clip(truth * 0.4 + rng.random((n, 3)) * 0.6, 0, 1), 4)
+    path = tmp_path_factory.mktemp("genres") / "genres.csv"
+    pd.DataFrame({"is_drama": truth[:, 0], "is_comedy": truth[:, 1], "is_horror": truth[:, 2],
+                  "s_drama": scores[:, 0], "s_comedy": scores[:, 1], "s_horror": scores[:, 2]}).to_csv(path, index=False)
+    return {"path": path, "truth": truth, "scores": scores}
+
+
+GENRE_ARGS = ["--class-truth", "drama=is_drama", "--class-truth", "comedy=is_comedy", "--class-truth",
+              "horror=is_horror", "--class-score", "s_drama", "--class-score", "s_comedy", "--class-score", "s_horror"]
+
+
+def test_the_multilabel_study_equals_scikit_learn(genres):
+    from cranfield.report.multiclass import multilabel_study
+
+    study = multilabel_study(genres["path"], class_truths=["drama=is_drama", "comedy=is_comedy", "horror=is_horror"],
+                             class_scores=["s_drama", "s_comedy", "s_horror"])
+    y, s = genres["truth"], genres["scores"]
+    predicted = (s >= 0.5).astype(int)
+    rows = {row[0]: row for row in study.summary.rows}
+    precision, recall, f1, support = metrics.precision_recall_fscore_support(y, predicted, zero_division=0)
+    auc = metrics.roc_auc_score(y, s, average=None)
+    for i, c in enumerate(["drama", "comedy", "horror"]):
+        assert rows[c][2] == support[i] and rows[c][3] == auc[i]
+        assert rows[c][4] == pytest.approx(metrics.average_precision_score(y[:, i], s[:, i]), rel=1e-15)  # sum order
+        assert rows[c][5:8] == [precision[i], recall[i], f1[i]]
+    for avg in ("macro", "weighted", "micro"):
+        # micro AUC: a trapezoid sum over the pooled curve in another order than scikit-learn's (1 ulp)
+        assert rows[f"{avg} average"][3] == pytest.approx(metrics.roc_auc_score(y, s, average=avg), rel=1e-15)
+        assert rows[f"{avg} average"][5:8] == pytest.approx(
+            list(metrics.precision_recall_fscore_support(y, predicted, average=avg, zero_division=0)[:3]), rel=1e-15)
+    overall = dict(study.overall.rows)
+    assert overall["subset accuracy"] == metrics.accuracy_score(y, predicted)
+    assert overall["Hamming loss"] == metrics.hamming_loss(y, predicted)
+    assert [row[1:] for row in study.confusion.rows] == \
+        metrics.multilabel_confusion_matrix(y, predicted).reshape(3, 4).tolist()
+
+
+def test_multilabel_report_and_curves_from_the_command_line(genres, tmp_path, capsys):
+    out = tmp_path / "genres.html"
+    assert cranfield.cli.main(["report", str(genres["path"]), *GENRE_ARGS, "-o", str(out), "-q"]) == 0, \
+        capsys.readouterr().err
+    page = out.read_text()
+    assert "Multilabel evaluation report" in page and page.count('<figure class="chart') == 2
+    folder = tmp_path / "curves"
+    assert cranfield.cli.main(["curves", str(genres["path"]), *GENRE_ARGS, "-o", str(folder), "-q"]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["pr.png", "roc.png"]
+    assert cranfield.cli.main(["report", str(genres["path"]), "--class-truth", "drama=s_drama", "--class-truth",
+                               "comedy=is_comedy", "--class-score", "s_drama", "--class-score", "s_comedy",
+                               "-o", str(out)]) == 2
+    assert "must hold 0 or 1" in capsys.readouterr().err

@@ -82,8 +82,8 @@ def retrieval_selection(study, kinds, pairs) -> dict:
 @retrieval_options
 @detection_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
-def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, positive, optimize, class_scores, quiet,
-            **retrieval):
+def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, positive, optimize, class_scores,
+            class_truths, quiet, **retrieval):
     """Draw the figures and write them to DIR (PNG, SVG or PDF; each file written atomically).
 
     \b
@@ -106,7 +106,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     from ..plots._base import save_figures
     from ..report.progress import steps
 
-    classifier = truth is not None or bool(scores) or bool(class_scores)
+    classifier = truth is not None or bool(scores) or bool(class_scores) or bool(class_truths)
     kinds = set(only) or set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)
     if pair_specs:
         if not only:
@@ -123,7 +123,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
         retrieval.update(test="t", correction="none")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
-                                        class_scores=class_scores, step=step, **retrieval)
+                                        class_scores=class_scores, class_truths=class_truths, step=step, **retrieval)
         if kind == "retrieval":
             from ..report.inputs import baseline_name
 

@@ -12,7 +12,7 @@ from ..errors import UsageError
 from .classify_cmd import CRITERIA
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
 from .compare_cmd import CORRECTIONS, TESTS
-from ..report.multiclass import multiclass_study, truth_class_count
+from ..report.multiclass import multiclass_study, multilabel_study, truth_class_count
 
 EXIT_CODES = ("\b\nExit status: 0 success; 2 bad input or usage (one message on standard error, "
               "no output file written or changed); 130 interrupted.")
@@ -53,6 +53,9 @@ def detection_options(function):
                      help="Multiclass form: the score column of a class (repeatable, one per class); a bare COLUMN "
                           "names the class it ends with (p_barolo: barolo). Three or more classes in --truth and no "
                           "--positive: --score columns are read the same way."),
+        click.option("--class-truth", "class_truths", multiple=True, metavar="CLASS=COLUMN",
+                     help="Multilabel form: the 0/1 column saying whether each sample has CLASS (repeatable, one per "
+                          "class), with a --class-score per class; predicted: score >= 0.5."),
         click.option("--optimize", type=click.Choice([c for c in CRITERIA if c != "cost"]), default="f1", show_default=True,
                      help="Criterion of the operating point shown."),
     ]
@@ -71,8 +74,14 @@ def command_line() -> str | None:
 
 def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, test, correction, baseline, alpha, ci,
                       permutations, seed, step, missing="error", names=(), qrels_columns=None, run_columns=None,
-                      class_scores=(), **evaluation):
+                      class_scores=(), class_truths=(), **evaluation):
     """``("detection" | "multiclass" | "retrieval", study)`` from the positional inputs and the options."""
+    if class_truths:
+        if len(inputs) != 1 or truth is not None or scores or not class_scores:
+            raise UsageError("the multilabel form takes one FILE with --class-truth CLASS=COLUMN and --class-score "
+                             "CLASS=COLUMN for each class (no --truth, no --score)")
+        return "multiclass", multilabel_study(inputs[0], class_truths=list(class_truths),
+                                              class_scores=list(class_scores), step=step)
     if class_scores or (truth is not None and scores and positive is None and len(inputs) == 1
                         and truth_class_count(inputs[0], truth) > 2):
         if truth is None or len(inputs) != 1:
@@ -116,7 +125,7 @@ def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, te
 @retrieval_options
 @detection_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
-def command(inputs, output, title, truth, scores, positive, optimize, class_scores, quiet, **retrieval):
+def command(inputs, output, title, truth, scores, positive, optimize, class_scores, class_truths, quiet, **retrieval):
     """Write ONE self-contained HTML report: summary table with confidence intervals and
     significance marks, charts (inline SVG), a sortable per-query table, and the inputs
     (file names, SHA-256) and settings needed to reproduce it. It works offline: no CDN,
@@ -146,7 +155,7 @@ def command(inputs, output, title, truth, scores, positive, optimize, class_scor
                          "and give qrels.txt")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
-                                        class_scores=class_scores, step=step, **retrieval)
+                                        class_scores=class_scores, class_truths=class_truths, step=step, **retrieval)
         step("drawing charts")
         if kind == "retrieval":
             from ..report.retrieval import retrieval_figures as figures_of

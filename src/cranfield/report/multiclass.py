@@ -18,8 +18,10 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ..io.tables import Table
 
-__all__ = ["MulticlassStudy", "class_score_columns", "truth_class_count", "multiclass_study", "multiclass_figures",
-           "multiclass_html"]
+__all__ = ["MulticlassStudy", "class_score_columns", "truth_class_count", "multiclass_study", "multilabel_study",
+           "multiclass_figures", "multiclass_html", "PREDICTION_THRESHOLD"]
+
+PREDICTION_THRESHOLD = 0.5  # multilabel: a class is predicted when its score is at least this
 
 
 @dataclass
@@ -30,12 +32,16 @@ class MulticlassStudy:
     truth: str
     classes: list
     columns: dict  # class -> score column
-    y_true: np.ndarray  # the true class of each sample (the user's labels)
+    y_true: np.ndarray  # the true class of each sample (the user's labels), or n × C 0/1 (multilabel)
     scores: np.ndarray  # n × C
     summary: Table
     confusion: Table
     overall: Table
     settings: dict = field(default_factory=dict)
+
+    @property
+    def multilabel(self) -> bool:
+        return self.y_true.ndim == 2
 
     def summary_text(self, fmt: str = "table", *, digits: int = 4) -> str:
         from ..io.tables import render_table
@@ -152,6 +158,67 @@ def multiclass_study(path: str | Path, *, truth: str, class_scores: Sequence[str
     return MulticlassStudy(Path(path), truth, classes, columns, labels, scores, summary, confusion, overall, settings)
 
 
+def _indicator_column(table, column: str, path: str, first_line: int, option: str) -> np.ndarray:
+    from ..classification.table import number_column
+
+    values = number_column(table, column, path, first_line)
+    if not np.isin(values, (0.0, 1.0)).all():
+        raise InputError(f"{option}: the column {column!r} must hold 0 or 1 (is the class among the sample's labels?)",
+                         source=path, field=column)
+    return values.astype(np.int64)
+
+
+def multilabel_study(path: str | Path, *, class_truths: Sequence[str] | Mapping, class_scores: Sequence[str] | Mapping,
+                     step: Callable[[str], None] = _noop) -> MulticlassStudy:
+    """Multilabel: each class's 0/1 truth column (``class_truths``: ``{class: column}`` or
+    ``CLASS=COLUMN`` texts) and score column (``class_scores``, as in :func:`multiclass_study`);
+    a class is predicted when its score is at least :data:`PREDICTION_THRESHOLD`."""
+    from ..classification.multiclass import average_precision_multiclass, roc_auc_multiclass
+    from ..classification.multilabel import hamming_loss, multilabel_confusion_matrix, multilabel_rate
+    from ..classification.table import number_column, read_table
+
+    step(f"reading {Path(path).name}")
+    table, first_line = read_table(str(path))
+    pairs = class_truths.items() if isinstance(class_truths, Mapping) else \
+        [spec.partition("=")[::2] if "=" in spec else (spec, spec) for spec in class_truths]
+    truths = {str(k): v for k, v in pairs}
+    if len(truths) < 2:
+        raise UsageError("--class-truth: a multilabel report needs two classes or more (CLASS=COLUMN each)")
+    classes = list(truths)
+    specs = class_scores if not isinstance(class_scores, Mapping) else [f"{k}={v}" for k, v in class_scores.items()]
+    columns = class_score_columns(list(specs), classes, list(table.column_names))
+    indicator = np.column_stack([_indicator_column(table, truths[c], str(path), first_line, "--class-truth")
+                                 for c in classes])
+    scores = np.column_stack([number_column(table, columns[c], str(path), first_line) for c in classes])
+    step("evaluating")
+    predicted = (scores >= PREDICTION_THRESHOLD).astype(np.int64)
+    auc = {avg: roc_auc_multiclass(indicator, scores, average=avg) for avg in (None, "macro", "weighted", "micro")}
+    ap = {avg: average_precision_multiclass(indicator, scores, average=avg)
+          for avg in (None, "macro", "weighted", "micro")}
+    rates = {avg: [multilabel_rate(r, indicator, predicted, average=avg, zero_division=0.0)
+                   for r in ("precision", "recall", "f1")] for avg in (None, "macro", "weighted", "micro")}
+    support = indicator.sum(axis=0)
+    rows = [[c, columns[c], int(support[i]), float(auc[None][i]), float(ap[None][i]),
+             *[float(v[i]) for v in rates[None]]] for i, c in enumerate(classes)]
+    rows += [[f"{avg} average", "", int(support.sum()), float(auc[avg]), float(ap[avg]), *map(float, rates[avg])]
+             for avg in ("macro", "weighted", "micro")]
+    summary = Table(["class", "score column", "support", "ROC AUC", "AP", "precision", "recall", "F1"], rows,
+                    title="Classes (each against the rest)",
+                    notes=[f"{len(indicator)} samples, {len(classes)} classes (multilabel). Predicted: each class whose "
+                           f"score is ≥ {PREDICTION_THRESHOLD:g}. Support: samples with the class; micro: over "
+                           "every (sample, class) pair."])
+    overall = Table(["measure", "value"], [["subset accuracy", float(multilabel_rate("accuracy", indicator, predicted))],
+                                           ["Hamming loss", float(hamming_loss(indicator, predicted))]], title="Overall")
+    matrices = multilabel_confusion_matrix(indicator, predicted)
+    confusion = Table(["class", "TN", "FP", "FN", "TP"], [[c, *map(int, matrices[i].ravel())]
+                                                          for i, c in enumerate(classes)],
+                      title="Confusion matrix of each class (predicted: score ≥ threshold)")
+    settings = {"classes": classes, "truth columns": truths, "score columns": columns,
+                "prediction": f"each class whose score is at least {PREDICTION_THRESHOLD:g}"}
+    return MulticlassStudy(Path(path), ", ".join(truths.values()), classes, columns, indicator, scores, summary,
+                           confusion, overall, settings)
+
+
 def multiclass_figures(study: MulticlassStudy) -> dict:
     """``{file stem: (Figure, caption)}``: per-class ROC and PR curves with the micro average, and
     the confusion matrix (counts, and normalised by the actual class) under the class names."""
@@ -160,13 +227,17 @@ def multiclass_figures(study: MulticlassStudy) -> dict:
     from ..plots.multiclass import class_pr_plot, class_roc_plot
 
     y, s, classes = study.y_true, study.scores, study.classes
-    predicted = np.asarray(classes, dtype=object)[s.argmax(axis=1)]
-    cm = ConfusionMatrix.from_labels(y.astype(object), predicted, labels=classes)
-    return {
+    curves = {
         "roc": (class_roc_plot(y, s, labels=classes), "ROC curve of each class against the rest, and the micro "
                                                       "average; AUC in the legend"),
         "pr": (class_pr_plot(y, s, labels=classes), "Precision–recall curve of each class against the rest, and the "
-                                                    "micro average; AP in the legend"),
+                                                    "micro average; AP in the legend")}
+    if study.multilabel:  # no single predicted class: the per-class 2×2 matrices are in the summary
+        return curves
+    predicted = np.asarray(classes, dtype=object)[s.argmax(axis=1)]
+    cm = ConfusionMatrix.from_labels(y.astype(object), predicted, labels=classes)
+    return {
+        **curves,
         "confusion": (confusion_matrix_plot(cm, title="Confusion matrix"), "Counts (predicted: the highest score)"),
         "confusion_normalised": (confusion_matrix_plot(cm, normalize="actual", title="Confusion matrix, normalised"),
                                  "Rows normalised: the recall of each class on the diagonal"),
@@ -188,5 +259,6 @@ def multiclass_html(study: MulticlassStudy, *, figures: dict | None = None, titl
     sections = [("summary", "Summary", summary), ("charts", "Charts", f'<div class="charts">{charts}</div>'),
                 ("inputs", "Inputs and settings", inputs_html([("scores", file_info(study.path))],
                                                               study.settings.items(), definitions, command))]
+    kind = "Multilabel" if study.multilabel else "Multiclass"
     subtitle = f"{len(study.classes)} classes · {len(study.y_true)} samples · {escape(study.path.name)}"
-    return document(title or "Multiclass evaluation report", sections, subtitle=subtitle)
+    return document(title or f"{kind} evaluation report", sections, subtitle=subtitle)
