@@ -119,7 +119,7 @@ def test_latex_table_form(retrieval_study):
     specs = re.findall(r"\\begin\{tabular\}\{@\{\}([lr]+)@\{\}\}", latex)
     summary = [spec for spec in specs if re.fullmatch("llr+", spec)]  # id, system, then means and CIs
     assert sum(len(spec) - 2 for spec in summary) == 4 and all(len(spec) % 2 == 0 for spec in summary)
-    assert "lllrrrrrlr" in specs  # pairs: measure, a, b, diff, CI, d_z, p, adjusted p, sig., W/T/L
+    assert "lllrrrrrrlr" in specs  # pairs: measure, a, b, diff, CI, d_z, statistic, p, adjusted p, sig., W/T/L
     assert "<=" not in latex and "$\\le$" in latex
     assert "\\textbf{" in latex and "highest mean per measure" in latex
     assert "bm25\\_rm3 \\& rerank \\{v2\\} 100\\%" in latex

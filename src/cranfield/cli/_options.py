@@ -151,3 +151,23 @@ def take_renamed(param: str, value, flag: str, *, required: bool = True):
     if value is None and required:
         raise UsageError(f"missing option {flag}")
     return value
+def html_option(function):
+    """``--html FILE``: the command's results also as a self-contained HTML report page (the
+    report's layout: tables that fit a 1280 px window, charts, inputs and settings)."""
+    return click.option("--html", "html", metavar="FILE", type=click.Path(dir_okay=False), default=None,
+                        help="Also write the results as a self-contained HTML report (offline; fits a 1280 px "
+                             "window).")(function)
+
+
+def write_html_report(path: str | None, title: str, tables, *, figures=None, settings=None, inputs=(),
+                      subtitle: str = "", sections=()) -> None:
+    """Write the page of :func:`cranfield.report.html.results_document` to ``path`` (atomically)
+    when ``path`` is given."""
+    if path is None:
+        return
+    from ..io.atomic import write_text_output
+    from ..report.html import results_document
+    from .report_cmd import command_line
+
+    write_text_output(results_document(title, tables, figures=figures, settings=settings, inputs=inputs,
+                                       subtitle=subtitle, command=command_line(), sections=sections), path)

@@ -20,6 +20,13 @@ __all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshol
 DET_TICKS = (0.1, 0.5, 2, 5, 10, 20, 40, 60, 80, 90, 95, 98, 99.5, 99.9)
 
 
+def _class_matrix(y_score: Any) -> bool:
+    """An n×C score matrix (array or DataFrame with several columns), not one system's scores."""
+    from collections.abc import Mapping
+
+    return not isinstance(y_score, Mapping) and np.ndim(y_score) == 2 and np.shape(y_score)[1] > 1
+
+
 @styled
 def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
              title: str | None = None, ax=None, band: float | None = None, band_resamples: int = 2000,
@@ -32,6 +39,10 @@ def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     """
     from ..classification.curves import roc_auc, roc_curve
 
+    if _class_matrix(y_score):  # n×C scores of a multiclass or multilabel problem
+        from .multiclass import class_roc_plot
+
+        return class_roc_plot(y_true, y_score, sample_weight=sample_weight, title=title, ax=ax)
     if band is not None and sample_weight is not None:
         raise UsageError("band: the bootstrap band of the ROC curve is computed without sample weights")
     figure, ax = new_axes(ax, size=(5.6, 5.0))
@@ -65,6 +76,10 @@ def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     the legend and the no-skill line at the prevalence of the positive class."""
     from ..classification.curves import average_precision, pr_curve
 
+    if _class_matrix(y_score):
+        from .multiclass import class_pr_plot
+
+        return class_pr_plot(y_true, y_score, sample_weight=sample_weight, title=title, ax=ax)
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
     prevalence = None

@@ -206,8 +206,13 @@ def pairs_table(c, *, digits: int = 4) -> Table:
     level = f"{100 * s['confidence']:g}%"
     below = 1.0 / s["n_permutations"]
     adjusted = f"p ({_CORRECTION_NAMES[s['correction']]})" if _is_tukey(c) else f"p ({s['correction']})"
-    columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
+    # the test's statistic (t, W, ...), unless it is the mean difference already shown
+    statistic = s.get("statistic") if any(math.isfinite(p.statistic) and p.statistic != p.diff
+                                          for p in c.pairs) else None
+    columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", *([statistic] if statistic else []),
+               f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
     rows = [[p.measure, p.a, p.b, p.diff, f"[{p.ci_low:.{digits}f}, {p.ci_high:.{digits}f}]", p.effect_size,
+             *([_finite(p.statistic)] if statistic else []),
              p_text(p.p_value, digits, below if p.p_floored else None), p_text(p.p_adjusted, digits),
              "*" if p.significant else "", f"{p.wins}/{p.ties}/{p.losses}"] for p in c.pairs]
     if _is_tukey(c):
@@ -256,7 +261,6 @@ def render_comparison(c, fmt: str, *, digits: int = 4, width: int | None = None)
         raise UsageError(f"format: expected one of {', '.join(TABLE_FORMATS)}, json; found {fmt!r}")
     if fmt in ("csv", "tsv"):
         return render_table(_long_table(c, digits), fmt)
-    width = width or 160  # the pairs table is wide; narrower terminals wrap cells
     parts = [render_table(t, fmt, width=width) for t in c.tables(digits=digits) if t.rows]
     return "\n".join(parts)
 
