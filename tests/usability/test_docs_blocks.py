@@ -15,7 +15,6 @@ are skipped. A failure names the page, the block's number and its first line.
 """
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -25,11 +24,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-import cranfield
 from cranfield import datasets
 
+from .test_readme import shell  # noqa: F401  (the fixture)
+
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.S | re.M)
+FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```[ \t]*$", re.DOTALL | re.MULTILINE)
 RUNNABLE = {"python": "python", "bash": "bash", "sh": "bash"}
 NO_TEST = re.compile(r"<!--\s*no-test\b[^>]*-->\s*$")
 
@@ -88,22 +88,14 @@ def test_the_convention_is_followed():
 
 @pytest.mark.slow  # about a minute for all pages (evaluations, plots, bootstraps)
 @pytest.mark.parametrize("page", PAGES)
-def test_docs_page_blocks_run_as_written(tmp_path, page):
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    shim = bin_dir / "cranfield"
-    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m cranfield "$@"\n')
-    shim.chmod(0o755)
-    work = tmp_path / "work"
-    work.mkdir()
+def test_docs_page_blocks_run_as_written(shell, page):
+    work, env = shell  # an empty folder; `cranfield` on the PATH is this checkout
     for name, shipped in SHIPPED.items():
         shutil.copyfile(shipped(), work / name)  # a copy: a block may write over it
     scores = pd.read_csv(datasets.detection()).drop(columns="sample")
     scores.columns = ["label", "model_a", "model_b", "model_c"]
     scores.to_csv(work / "scores.csv", index=False)
-    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "MPLBACKEND": "Agg",
-           "PYTHONPATH": str(Path(cranfield.__file__).resolve().parents[1]), "COLUMNS": "100"}
     blocks = page_blocks(DOCS / page)
     done = subprocess.run([sys.executable, "-c", DRIVER, json.dumps(blocks)], cwd=work, env=env,
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, f"docs/{page}: {done.stderr[-4000:]}"

@@ -181,8 +181,8 @@ def render_paper_table(rows: list[str], columns: list[str], values, *, marks=Non
                          r"\bottomrule", r"\end{tabular}"])
     fits = [rf"\sbox0{{{size}\setlength{{\tabcolsep}}{{{sep}}}\cranfieldtabular}}" for size, sep in _PAPER_SIZES]
     lines = [r"% Requires: \usepackage{booktabs,graphicx}",
-             f"% The paper table: one {env} ({'both columns' if wide else 'one column'} of a two-column paper); "
-             r"its tabular is set at \small, \footnotesize or \scriptsize, the first that fits the line",
+             (f"% The paper table: one {env} ({'both columns' if wide else 'one column'} of a two-column paper); "
+              r"its tabular is set at \small, \footnotesize or \scriptsize, the first that fits the line"),
              rf"\begin{{{env}}}[tb]", r"\centering"]
     if caption:
         lines.append(rf"\caption{{{latex_escape(caption)}}}")

@@ -18,7 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from ..classification.curves import average_precision, det_curve, pr_curve, roc_auc, roc_curve
+from ..classification.curves import (
+    average_precision,
+    det_curve,
+    pr_curve,
+    roc_auc,
+    roc_curve,
+)
 from ..errors import UsageError
 from ._base import new_axes
 from .classification import det_deviate, det_plot, pr_plot, roc_plot

@@ -7,10 +7,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._arrow import to_numpy
 from ..errors import InputError
 from ..io.json_mapping import is_json_path, read_json_mapping, write_json_mapping
-from .._arrow import to_numpy
-from ._columns import check_numbers, columns_from_dict, columns_from_frame, to_chunked_strings
+from ._columns import (
+    check_numbers,
+    columns_from_dict,
+    columns_from_frame,
+    to_chunked_strings,
+)
 
 __all__ = ["TrecTable"]
 

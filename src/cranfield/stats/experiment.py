@@ -71,14 +71,12 @@ def experiment(qrels, runs, measures, baseline=None, correction=None, *, alpha: 
     if baseline is None:
         return frame
     for key, label in zip(keys, labels):
-        pairs = {p.a: p for p in c.pairs if p.measure == key}
-        def column(get, blank=np.nan):
-            return [get(pairs[s]) if s in pairs else blank for s in c.systems]
-
-        frame[f"{label} +"] = column(lambda p: p.wins)
-        frame[f"{label} -"] = column(lambda p: p.losses)
-        frame[f"{label} p-value"] = column(lambda p: p.p_value)
-        frame[f"{label} reject"] = pd.array(column(lambda p: p.significant, None), dtype="object")
+        pairs = {p.a: p for p in c.pairs if p.measure == key}  # the baseline has none
+        ordered = [pairs.get(system) for system in c.systems]
+        frame[f"{label} +"] = [np.nan if p is None else p.wins for p in ordered]
+        frame[f"{label} -"] = [np.nan if p is None else p.losses for p in ordered]
+        frame[f"{label} p-value"] = [np.nan if p is None else p.p_value for p in ordered]
+        frame[f"{label} reject"] = pd.array([None if p is None else p.significant for p in ordered], dtype="object")
         if correction is not None:
-            frame[f"{label} p-value corrected"] = column(lambda p: p.p_adjusted)
+            frame[f"{label} p-value corrected"] = [np.nan if p is None else p.p_adjusted for p in ordered]
     return frame
