@@ -222,13 +222,13 @@ def probabilities(tmp_path_factory):
 @CLI_SETTINGS
 @given(value=st.one_of(non_finite, st.sampled_from(["0", "0.5", "0.7", "-1"])))
 def test_calibration_clip_out_of_range_is_a_usage_error(value, probabilities, capsys):
-    status, out, err = _cli(["calibration", probabilities, "--label", "label", "--score", "score", "--clip", value,
+    status, out, err = _cli(["calibration", probabilities, "--truth", "label", "--score", "score", "--clip", value,
                              "--format", "json"], capsys)
     assert status == 2 and out == "" and err.startswith("cranfield: error: --clip: expected a number strictly between"), err
 
 
 def test_calibration_bootstrap_of_one_resample_is_a_usage_error(probabilities, capsys):
-    status, _, err = _cli(["calibration", probabilities, "--label", "label", "--score", "score", "--bootstrap", "1"],
+    status, _, err = _cli(["calibration", probabilities, "--truth", "label", "--score", "score", "--bootstrap", "1"],
                           capsys)
     assert status == 2 and err.startswith("cranfield: error: --bootstrap: expected a whole number >= 2"), err
 

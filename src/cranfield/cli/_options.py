@@ -122,8 +122,61 @@ def _same_file(path: str) -> str:
     return path if path == "-" or ":" in path.split(os.sep)[0] else os.path.realpath(path)
 
 
+# ------------------------------------------------------------------------- renamed options
+
+_RENAMED = "cranfield.renamed"
+
+
+def renamed_option(old: str, param: str, metavar: str = "COL"):
+    """A hidden option ``old``, the deprecated spelling of the option whose parameter is
+    ``param``; :func:`take_renamed` reads it (and warns) in the command."""
+    def store(ctx: click.Context, _param: click.Parameter, value):
+        if value is not None:
+            ctx.meta.setdefault(_RENAMED, {})[param] = (old, value)
+
+    return click.option(old, f"renamed_{param}_{old.strip('-').replace('-', '_')}", hidden=True, expose_value=False,
+                        callback=store, metavar=metavar, help=f"Deprecated spelling of the {param} option.")
+
+
+def take_renamed(param: str, value, flag: str, *, required: bool = True):
+    """``value`` of option ``flag``, or the value of its deprecated spelling (with a warning on
+    standard error); neither is an error naming ``flag`` when ``required``."""
+    found = click.get_current_context().meta.get(_RENAMED, {}).get(param)
+    if found is not None:
+        old, given = found
+        if value is not None and value != given:
+            raise UsageError(f"{flag} {value} and {old} {given} (its deprecated spelling) disagree: give {flag} only")
+        click.echo(f"cranfield: warning: {old} is deprecated; write {flag}", err=True)
+        value = given
+    if value is None and required:
+        raise UsageError(f"missing option {flag}")
+    return value
+
+
+def html_option(function):
+    """``--html FILE``: the command's results also as a self-contained HTML report page (the
+    report's layout: tables that fit a 1280 px window, charts, inputs and settings)."""
+    return click.option("--html", "html", metavar="FILE", type=click.Path(dir_okay=False), default=None,
+                        help="Also write the results as a self-contained HTML report (offline; fits a 1280 px "
+                             "window).")(function)
+
+
+def write_html_report(path: str | None, title: str, tables, *, figures=None, settings=None, inputs=(),
+                      subtitle: str = "", sections=()) -> None:
+    """Write the page of :func:`cranfield.report.html.results_document` to ``path`` (atomically)
+    when ``path`` is given."""
+    if path is None:
+        return
+    from ..io.atomic import write_text_output
+    from ..report.html import results_document
+    from .report_cmd import command_line
+
+    write_text_output(results_document(title, tables, figures=figures, settings=settings, inputs=inputs,
+                                       subtitle=subtitle, command=command_line(), sections=sections), path)
+
+
 # library parameters that the command line spells differently everywhere
-_RENAMED = {"random_state": "seed", "n_resamples": "resamples", "n_permutations": "permutations"}
+_LIBRARY_NAMES = {"random_state": "seed", "n_resamples": "resamples", "n_permutations": "permutations"}
 
 
 def option_of(name: str) -> str | None:
@@ -131,7 +184,7 @@ def option_of(name: str) -> str | None:
     ``resamples``, ``--seed`` for ``random_state``), or None: how :mod:`cranfield._params` errors
     name the user's option."""
     context = click.get_current_context(silent=True)
-    wanted = {name, _RENAMED.get(name, name)}
+    wanted = {name, _LIBRARY_NAMES.get(name, name)}
     while context is not None:
         for parameter in context.command.params:
             if isinstance(parameter, click.Option) and parameter.name in wanted:

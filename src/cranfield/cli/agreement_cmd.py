@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
+from ._options import html_option, write_html_report
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -29,13 +30,14 @@ _CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Bootstrap resamples of the queries for the intervals (0: none).")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence of the intervals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the bootstrap.")
-@click.option("--per-query", is_flag=True, help="Also print every statistic per query.")
+@click.option("-q", "--per-query", is_flag=True, help="Also print every statistic per query.")
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write here (atomically) instead of standard output.")
+@html_option
 def agreement_command(qrels, runs, measure, missing, relevance_level, names, resamples, confidence, seed, per_query,
-                      digits, fmt, output):
+                      digits, fmt, output, html):
     """Agreement between two or more sets of judgments of the same pairs: percentage agreement,
     Cohen's kappa (unweighted, linear, quadratic), Fleiss' kappa, Krippendorff's alpha (nominal,
     ordinal, interval) and the overlap of the relevant sets (Voorhees 2000), pooled over all
@@ -64,6 +66,13 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
     ranking = ranking_agreement(list(qrels), list(runs), measure=measure, names=result.names,
                                 relevance_level=relevance_level) if runs else None
     write_text_output(render_agreement(result, fmt, ranking=ranking, digits=digits, per_query=per_query), output)
+    if html is not None:
+        from ..report.agreement import agreement_html, per_query_table
+
+        write_html_report(html, "Assessor agreement", [per_query_table(result, digits=digits)] if per_query else [],
+                          sections=[("agreement", "Agreement", agreement_html(result, ranking=ranking, digits=digits))],
+                          settings=result.settings, inputs=[*[(f"qrels {n}", q) for n, q in zip(result.names, qrels)],
+                                                            *[("run", r) for r in runs]])
 
 
 @click.command("aggregate-labels", context_settings=_CONTEXT)

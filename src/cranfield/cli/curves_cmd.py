@@ -71,7 +71,7 @@ def retrieval_selection(study, kinds, pairs) -> dict:
 @click.command("curves", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True, metavar="QRELS RUN... | FILE")
 @click.option("-o", "--output-dir", required=True, metavar="DIR", help="Folder for the figures (created if needed).")
-@click.option("--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True)
+@click.option("-f", "--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True)
 @click.option("--dpi", type=int, default=150, show_default=True, help="Resolution of PNG figures.")
 @click.option("--only", "only", multiple=True, type=click.Choice(RETRIEVAL_KINDS + DETECTION_KINDS), metavar="KIND",
               help="Draw only this kind of figure (repeatable): " + ", ".join(RETRIEVAL_KINDS) + " (retrieval); "
@@ -82,7 +82,8 @@ def retrieval_selection(study, kinds, pairs) -> dict:
 @retrieval_options
 @detection_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
-def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, positive, optimize, quiet, **retrieval):
+def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, positive, optimize, class_scores,
+            class_truths, quiet, **retrieval):
     """Draw the figures and write them to DIR (PNG, SVG or PDF; each file written atomically).
 
     \b
@@ -91,6 +92,8 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     per_query_pr_RUN.
     Classifier (FILE --truth COL --score COL...): roc, pr, det, confusion_BEST (counts and
     normalised) and threshold_BEST, for the system with the best ROC AUC.
+    Multiclass (FILE --truth COL --class-score CLASS=COLUMN...): roc and pr (each class and the
+    micro average), confusion and confusion_normalised (under the class names).
     File names are unique: names that would clash once made safe for a file system are numbered.
 
     \b
@@ -103,7 +106,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     from ..plots._base import save_figures
     from ..report.progress import steps
 
-    classifier = truth is not None or bool(scores)
+    classifier = truth is not None or bool(scores) or bool(class_scores) or bool(class_truths)
     kinds = set(only) or set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)
     if pair_specs:
         if not only:
@@ -120,7 +123,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
         retrieval.update(test="t", correction="none")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
-                                        step=step, **retrieval)
+                                        class_scores=class_scores, class_truths=class_truths, step=step, **retrieval)
         if kind == "retrieval":
             from ..report.inputs import baseline_name
 
@@ -141,9 +144,11 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
                 advance()
         else:
             from ..report.detection import detection_figures
+            from ..report.multiclass import multiclass_figures
 
             step("drawing")
-            figures = {stem: value for stem, value in detection_figures(study).items()
+            drawn = multiclass_figures(study) if kind == "multiclass" else detection_figures(study)
+            figures = {stem: value for stem, value in drawn.items()
                        if any(stem == k or stem.startswith(k + "_") for k in kinds)}
         figures = unique_stems(figures)
         advance = step(f"writing {len(figures)} figures", total=len(figures))

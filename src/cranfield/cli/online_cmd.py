@@ -11,6 +11,7 @@ import click
 from .._params import check_finite, option_names
 from ..errors import UsageError
 from ..io.json_text import json_text
+from ._options import html_option, write_html_report
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 
@@ -69,7 +70,7 @@ def _output_options(function):
 
 def _log_options(function):
     for option in reversed([
-        click.option("-m", "--metric", "metric_names", multiple=True, metavar="METRIC",
+        click.option("-m", "--measure", "--metric", "metric_names", multiple=True, metavar="METRIC",
                      help="ctr, ctr@K, abandonment, rr, clicks, sat_clicks, ttfc, skips (repeatable). "
                           "Default: ctr, ctr@3, abandonment, rr, clicks, skips."),
         click.option("--unit", type=click.Choice(("impression", "session", "user")), default="impression",
@@ -128,7 +129,8 @@ def _json(document) -> str:
 @click.option("--split", metavar="VARIANT=SHARE,...", help="The planned split: a missing or unplanned variant is an error.")
 @_log_options
 @_output_options
-def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold, digits, fmt, output):
+@html_option
+def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold, digits, fmt, output, html):
     """Online metrics of the click LOG per variant (or query, session, user, impression) with
     confidence intervals.
 
@@ -144,15 +146,17 @@ def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold,
 
     _, stats = _read(log, _split(split), metric_names, dwell_threshold)
     summary = summarize(stats, by=by, unit=unit, ci=ci, confidence=confidence)
-    if fmt == "json":
-        document = {"log": log, "settings": summary.settings,
-                    "rows": [dict(zip(MetricSummary.COLUMNS, row)) for row in summary.rows]}
-        return _write(_json(document), output)
     note = (f"{summary.settings['confidence']:.0%} intervals: {ci}" + (f", clustered by {unit}" if ci == "delta" else "")
             + "; an empty interval: fewer than 2 units")
     rows = [[r[0], r[1], r[2], _finite(r[3]), _finite(r[4]), r[5], r[6], r[7], r[8]] for r in summary.rows]
     table = Table([by, "metric", "estimate", "ci low", "ci high", "numerator", "denominator", "impressions",
                    f"{unit}s"], rows, digits=digits, notes=[note])
+    write_html_report(html, "Online metrics", [table], settings=summary.settings, inputs=[("click log", log)],
+                      subtitle=f"per {by}")
+    if fmt == "json":
+        document = {"log": log, "settings": summary.settings,
+                    "rows": [dict(zip(MetricSummary.COLUMNS, row)) for row in summary.rows]}
+        return _write(_json(document), output)
     _write(render_table(table, fmt), output)
 
 

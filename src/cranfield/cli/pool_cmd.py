@@ -8,7 +8,7 @@ import os
 import click
 
 from ..errors import UsageError
-from ._options import input_options
+from ._options import html_option, input_options, write_html_report
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 
@@ -29,14 +29,15 @@ FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
               help="Judgments MTF simulates (--method mtf); without them MTF is a round robin over the runs.")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Minimum judgment counted as relevant by MTF.")
-@click.option("--format", "fmt", type=click.Choice(("trec", "csv")), default="trec", show_default=True,
-              help="trec: 'qid 0 docno -1' lines in judging order; csv: qid,docno,order,runs,weight.")
+@click.option("-f", "--format", "fmt", type=click.Choice(("trec", "csv")), default="trec", show_default=True,
+              help="trec: 'qid 0 docno -1' lines in judging order; csv: qid,docno,order,runs,weight,rel (rel -1: not judged yet).")
 @click.option("--stats", metavar="PATH", default=None,
               help="Write the pool statistics as CSV (kind,name,statistic,value: pool size per query, documents "
                    "each run contributes, documents unique to each run, the settings).")
 @input_options
+@html_option
 def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance_level, fmt, stats, names,
-                 qrels_columns, run_columns):
+                 qrels_columns, run_columns, html):
     """Pool RUNs into a judging sheet: per query, the documents to judge in a stable order
     (priority descending, then best rank, then docno byte-wise; MTF: order of judgment).
     A summary of the pool goes to standard error.
@@ -69,6 +70,15 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
     if stats is not None:
         write_text_output(pool.stats_text(), stats)
     write_text_output(text, output)
+    if html is not None:
+        from ..report.judgments import judgments_section
+
+        label = f"{method} (depth {depth})" if depth is not None else method
+        write_html_report(html, "Pool", [], sections=[("pool", "Pool statistics", judgments_section({label: pool}))],
+                          settings={"method": method, "depth": depth, "budget": budget, "p": p, "rrf_k": rrf_k,
+                                    "relevance level": relevance_level},
+                          inputs=[(f"run {n}", path) for n, path in zip(pool.run_names, runs)]
+                          + ([("qrels", qrels)] if qrels else []))
     sizes = pool.pool_size
     click.echo(f"cranfield: pooled {len(pool)} documents over {sizes.size} queries ({method}; per query "
                f"min {int(sizes.min())}, mean {sizes.mean():.1f}, max {int(sizes.max())}); unique per run: "

@@ -12,6 +12,7 @@ from ..errors import UsageError
 from .classify_cmd import CRITERIA
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
 from .compare_cmd import CORRECTIONS, TESTS
+from ..report.multiclass import multiclass_study, multilabel_study, truth_class_count
 
 EXIT_CODES = ("\b\nExit status: 0 success; 2 bad input or usage (one message on standard error, "
               "no output file written or changed); 130 interrupted.")
@@ -23,8 +24,8 @@ def retrieval_options(function):
     options = [
         click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
                      help="Measure (repeatable). Default: AP nDCG@10 P@10 RR RPrec."),
-        click.option("--test", type=click.Choice(TESTS), default="randomization", show_default=True,
-                     help="Paired test over queries."),
+        click.option("--test", type=click.Choice(TESTS), default="t", show_default=True,
+                     help="Paired test over queries (the default of every command: see docs/cli.md)."),
         click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
                      help="Multiple-comparison correction over the pairs of each measure."),
         click.option("--baseline", metavar="RUN", help="Compare each run with this one only."),
@@ -48,6 +49,13 @@ def detection_options(function):
         click.option("--score", "scores", multiple=True, metavar="COL",
                      help="Classifier form: column of a system's scores (repeatable: several systems)."),
         click.option("--positive", metavar="LABEL", help="The positive class (default: 1 for 0/1 labels)."),
+        click.option("--class-score", "class_scores", multiple=True, metavar="CLASS=COLUMN",
+                     help="Multiclass form: the score column of a class (repeatable, one per class); a bare COLUMN "
+                          "names the class it ends with (p_barolo: barolo). Three or more classes in --truth and no "
+                          "--positive: --score columns are read the same way."),
+        click.option("--class-truth", "class_truths", multiple=True, metavar="CLASS=COLUMN",
+                     help="Multilabel form: the 0/1 column saying whether each sample has CLASS (repeatable, one per "
+                          "class), with a --class-score per class; predicted: score >= 0.5."),
         click.option("--optimize", type=click.Choice([c for c in CRITERIA if c != "cost"]), default="f1", show_default=True,
                      help="Criterion of the operating point shown."),
     ]
@@ -66,8 +74,23 @@ def command_line() -> str | None:
 
 def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, test, correction, baseline, alpha, ci,
                       permutations, seed, step, missing="error", names=(), qrels_columns=None, run_columns=None,
-                      **evaluation):
-    """``("detection" | "retrieval", study)`` from the positional inputs and the options."""
+                      class_scores=(), class_truths=(), **evaluation):
+    """``("detection" | "multiclass" | "retrieval", study)`` from the positional inputs and the options."""
+    if class_truths:
+        if len(inputs) != 1 or truth is not None or scores or not class_scores:
+            raise UsageError("the multilabel form takes one FILE with --class-truth CLASS=COLUMN and --class-score "
+                             "CLASS=COLUMN for each class (no --truth, no --score)")
+        return "multiclass", multilabel_study(inputs[0], class_truths=list(class_truths),
+                                              class_scores=list(class_scores), step=step)
+    if class_scores or (truth is not None and scores and positive is None and len(inputs) == 1
+                        and truth_class_count(inputs[0], truth) > 2):
+        if truth is None or len(inputs) != 1:
+            raise UsageError("the multiclass form takes one FILE with --truth COL and --class-score CLASS=COLUMN "
+                             "for each class")
+        if class_scores and scores:
+            raise UsageError("give the class score columns with --class-score only (--score is for two classes)")
+        return "multiclass", multiclass_study(inputs[0], truth=truth, class_scores=list(class_scores or scores),
+                                              step=step, option="--class-score" if class_scores else "--score")
     if truth is not None or scores:
         if truth is None or not scores:
             raise UsageError("the classifier form needs --truth COL and at least one --score COL")
@@ -102,7 +125,7 @@ def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, te
 @retrieval_options
 @detection_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
-def command(inputs, output, title, truth, scores, positive, optimize, quiet, **retrieval):
+def command(inputs, output, title, truth, scores, positive, optimize, class_scores, class_truths, quiet, **retrieval):
     """Write ONE self-contained HTML report: summary table with confidence intervals and
     significance marks, charts (inline SVG), a sortable per-query table, and the inputs
     (file names, SHA-256) and settings needed to reproduce it. It works offline: no CDN,
@@ -111,6 +134,8 @@ def command(inputs, output, title, truth, scores, positive, optimize, quiet, **r
     \b
     Retrieval: QRELS and one or more RUN files (TREC format).
     Classifier: one CSV/TSV/Parquet FILE with --truth and one --score per system.
+    Multiclass: one FILE with --truth and one --class-score CLASS=COLUMN per class (per-class
+    and averaged ROC AUC and AP, precision, recall, F1, the confusion matrix under the class names).
 
     \b
     Examples:
@@ -118,6 +143,8 @@ def command(inputs, output, title, truth, scores, positive, optimize, quiet, **r
       cranfield report qrels.txt a.run b.run -m AP -m nDCG@10 --test t -o report.html
       cranfield report qrels.txt --name bm25=a.run --name tfidf=b.run -c -l 2 -o report.html
       cranfield report scores.csv --truth label --score model_a --score model_b -o report.html
+      cranfield report wine.csv --truth truth --class-score barolo=p_barolo --class-score
+        grignolino=p_grignolino --class-score barbera=p_barbera -o wine.html
     """
     from ..io.atomic import write_text_output
     from ..report.progress import steps
@@ -128,11 +155,14 @@ def command(inputs, output, title, truth, scores, positive, optimize, quiet, **r
                          "and give qrels.txt")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
-                                        step=step, **retrieval)
+                                        class_scores=class_scores, class_truths=class_truths, step=step, **retrieval)
         step("drawing charts")
         if kind == "retrieval":
             from ..report.retrieval import retrieval_figures as figures_of
             from ..report.retrieval import retrieval_html as to_html
+        elif kind == "multiclass":
+            from ..report.multiclass import multiclass_figures as figures_of
+            from ..report.multiclass import multiclass_html as to_html
         else:
             from ..report.detection import detection_figures as figures_of
             from ..report.detection import detection_html as to_html

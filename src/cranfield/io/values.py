@@ -339,6 +339,8 @@ def _from_python_ids(values) -> np.ndarray:
 
 def _check_id_objects(items: np.ndarray, *, source, field, first_row, lines, where) -> np.ndarray:
     """Every id is a str or an integer (not a bool); integers become their text (in a copy)."""
+    if set(map(type, items)) <= {str}:  # the usual case, checked in one C-level pass
+        return items
     ok = np.fromiter((isinstance(v, str) or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)))
                       for v in items), dtype=bool, count=items.size)
     if not ok.all():

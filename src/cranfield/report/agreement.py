@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from ..io._format import natural_key
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
 
@@ -103,7 +104,8 @@ def per_query_table(result, *, digits: int = 4) -> Table:
     """One row per query, one column per figure."""
     columns = ["query"] + [f"{f.statistic} ({' vs '.join(f.sets) if len(f.sets) == 2 else 'all'})"
                            for f in result.figures]
-    rows = [[q, *[_value(float(f.per_query[i])) for f in result.figures]] for i, q in enumerate(result.query_ids)]
+    rows = sorted(([q, *[_value(float(f.per_query[i])) for f in result.figures]] for i, q in enumerate(result.query_ids)),
+                  key=lambda row: natural_key(row[0]))
     return Table(columns, rows, title="Agreement per query", digits=digits)
 
 

@@ -8,6 +8,7 @@ from typing import Mapping
 import numpy as np
 
 from .._exact import snap_ties
+from ..io._format import settings_items
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
 
@@ -115,7 +116,7 @@ def judgments_page(pools: Mapping[str, object], result=None, *, title: str = "cr
     from .html import document, escape
 
     settings = dict(result.settings) if result is not None else {}
-    listing = "".join(f"<dt>{escape(str(k))}</dt><dd>{escape(str(v))}</dd>" for k, v in settings.items())
+    listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in settings_items(settings))
     sections = [("judgments", "Pools and reusability", judgments_section(pools, result))]
     if listing:
         sections.append(("settings", "Settings", f"<dl>{listing}</dl>"))

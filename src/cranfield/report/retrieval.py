@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import UsageError
+from ..io._format import natural_key
 from ..io.tables import Table
 
 __all__ = ["DEFAULT_REPORT_MEASURES", "RetrievalStudy", "retrieval_study", "retrieval_figures", "retrieval_html"]
@@ -40,7 +41,7 @@ def _noop(description: str) -> None:
 
 
 def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: Sequence[str] = DEFAULT_REPORT_MEASURES,
-                    test: str = "randomization", correction: str = "holm", alpha: float = 0.05, ci: str = "auto",
+                    test: str = "t", correction: str = "holm", alpha: float = 0.05, ci: str = "auto",
                     n_permutations: int = 10_000, random_state: int = 0, baseline: str | None = None,
                     relevance_level: int = 1, missing: str = "error", evaluate_options: dict | None = None,
                     labels: Sequence[str | None] | None = None, qrels_columns: str | None = None,
@@ -76,7 +77,7 @@ def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: 
     comparison = compare_values(values, test=test, correction=correction, baseline=base, alpha=alpha, ci=ci,
                                 n_permutations=n_permutations, random_state=random_state, missing=missing)
     comparison.settings["queries_per_system"] = counts
-    settings = {"relevance level": str(relevance_level), **{k: str(v) for k, v in comparison.settings.items()}}
+    settings = {"relevance level": relevance_level, **comparison.settings}
     return RetrievalStudy(Path(qrels), dict(zip(named, map(Path, paths))), names, results, comparison, settings)
 
 
@@ -111,7 +112,8 @@ def _per_query_table(study: RetrievalStudy) -> Table:
         for i, system in enumerate(c.systems):
             columns.append(f"{m} {system}")
             blocks.append(values[i])
-    rows = [[str(q), *[float(b[j]) for b in blocks]] for j, q in enumerate(c.query_ids)]
+    rows = sorted(([str(q), *[float(b[j]) for b in blocks]] for j, q in enumerate(c.query_ids)),
+                  key=lambda row: natural_key(row[0]))
     return Table(columns, rows, title=f"Per query ({len(rows)} queries): click a column header to sort",
                  notes=["Values as evaluated per query (the means above average these columns)."])
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
+from ..measures.base import parse_measures
 from ._inputs import MISSING_POLICIES, align, normalise_values
 from ._resample import MAX_RESAMPLES, check_count
 from .corrections import CORRECTIONS, adjust_pvalues, randomized_tukey_hsd, tukey_hsd
@@ -155,12 +156,23 @@ class Comparison:
 
         return [summary_table(self, digits=digits), pairs_table(self, digits=digits)]
 
-    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None) -> str:
-        """Text in ``fmt``: table, markdown, latex (summary and pairs tables), csv or tsv (one
+    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None, layout: str = "paper") -> str:
+        """Text in ``fmt``: table, markdown (summary and pairs tables), latex (the paper table,
+        :meth:`to_latex`; ``layout="tables"``: the summary and pairs tables), csv or tsv (one
         long table of pairs, with both systems' means), json."""
         from ._report import render_comparison
 
-        return render_comparison(self, fmt, digits=digits, width=width)
+        return render_comparison(self, fmt, digits=digits, width=width, layout=layout)
+
+    def to_latex(self, *, digits: int = 4, label: str | None = None, wide: bool | None = None) -> str:
+        r"""The paper table: one LaTeX ``tabular``, systems × measures, the best mean per measure
+        bold, significance as superscript letters (or †/‡ against the baseline), a caption that
+        says the test, the correction and alpha. It fits ``\columnwidth`` of a two-column ACM or
+        IEEE paper up to 6 measures and 8 systems; beyond (or ``wide=True``) it is a ``table*``
+        spanning ``\textwidth``. ``label``: its ``\label``."""
+        from ._report import paper_latex
+
+        return paper_latex(self, digits=digits, label=label, wide=wide)
 
     def to_pandas(self, table: str = "pairs"):
         """A pandas DataFrame: ``"pairs"`` (one row per comparison), ``"systems"`` (one row per
@@ -479,7 +491,7 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     duplicated = sorted({name for name in names if names.count(name) > 1})
     if duplicated:
         raise InputError(f"several runs are named {', '.join(map(repr, duplicated))}; pass a mapping name -> run to name them apart", source="runs")
-    measure_list = [measures] if isinstance(measures, str) else list(measures)
+    measure_list = parse_measures(measures)  # names, Measures or ir_measures objects (the one parser)
     evaluator = Evaluator(qrels, measure_list, **dict(evaluate_options or {}))
     per_system = {}
     for name, run in named:
