@@ -11,9 +11,9 @@ query         yes       query id (text or integer)
 rank          yes       1-based position of the result: a whole number ≥ 1
 doc           yes       document id (text or integer)
 clicked       yes       ``1``/``0``, ``true``/``false`` (any letter case) or a boolean column
-timestamp     no        seconds (a finite number, any epoch) or a timestamp column: on a row
-                        not clicked, when the impression was shown; on a clicked row, when
-                        the click happened
+timestamp     no [3]    seconds (a finite number, any epoch), an ISO 8601 time or a timestamp
+                        column: on a row not clicked, when the impression was shown; on a
+                        clicked row, when the click happened
 dwell         no        seconds on the clicked document, a finite number ≥ 0; empty (text:
                         an empty cell or ``nan``; typed: null or NaN) when unknown; on a row
                         not clicked empty or 0
@@ -32,9 +32,19 @@ Another column name is an error (a misspelt ``dwel`` must not be ignored silentl
 :mod:`cranfield.online.interleaving_log`); required by team-based scoring. When the column exists,
 every row names its team, clicked or not (a result shown was contributed by some run).
 
-Text (CSV; TSV for ``.tsv``/``.tab``/``.txt``) has a header line; every known column is read as
-text and parsed here: ``rank`` is ASCII digits, numbers are decimal (``12``, ``-1.5``,
-``2e3``; no ``nan``/``inf``). Parquet, pandas, polars, Arrow tables and dicts of columns keep
+[3] in text, every timestamp of a log is a number of seconds, or every one is an ISO 8601 time
+``YYYY-MM-DD[Thh:mm[:ss[.fraction]]][zone]`` (``T`` or a space; a fraction of up to 9 digits;
+zone ``Z``, ``+hh:mm`` or ``+hhmm``), read as seconds since 1970-01-01T00:00:00 UTC: a zone is
+converted to UTC, a time without zone is taken as UTC (as Arrow and pandas store naive times).
+Typed timestamp columns follow the same rule (with or without a zone). The first row decides
+which kind a text log holds; a row of the other kind is an error.
+
+Text (CSV; TSV for ``.tsv``/``.tab``/``.txt``) is read by :mod:`cranfield.io.header_text`: a
+header line (each name once), UTF-8, quoted fields allowed, blank lines skipped but counted, a
+row with another number of fields than the header an error; every known column is read as text
+and parsed here: ``rank`` is ASCII digits, numbers are decimal (``12``, ``-1.5``, ``2e3``; no
+``nan``/``inf``, nothing beyond the float64 range such as ``1e400``). A log with no row (a header
+only, an empty frame or dict) is an error on every path. Parquet, pandas, polars, Arrow tables and dicts of columns keep
 their types: integer ranks (or whole floats), numeric or boolean ``clicked``.
 
 What else is an error (one :class:`~cranfield.errors.InputError` naming the source, the line —
