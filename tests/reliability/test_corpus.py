@@ -101,7 +101,7 @@ CASES: list[Case] = [
     _run("run_only_comments.txt", InputError, "no run lines (only comments or blank lines)"),
     _run("run_only_blank_lines.txt", InputError, "no run lines (only comments or blank lines)"),
     _run("run_latin1.txt", InputError, "invalid UTF-8 byte 0xe9", 2),
-    _run("run_utf16.txt", InputError, "invalid UTF-8 byte 0xff", 1),
+    _run("run_utf16.txt", InputError, "this file is UTF-16 (or UTF-32) text; convert it to UTF-8"),
     _run("run_binary.bin", InputError, "expected a text file"),
     _run("run_truncated.gz", InputError, "corrupt or truncated gzip data"),
     _run("run_gzip_garbage.gz", InputError, "corrupt or truncated gzip data"),
