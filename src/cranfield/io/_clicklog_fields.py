@@ -108,7 +108,14 @@ def _text_times(values, source: str, first) -> np.ndarray:
     for mask, kind in ((naive, pa.timestamp("ns")), (zoned, pa.timestamp("ns", tz="UTC"))):
         if mask.any():
             out[mask] = _nanoseconds(_where(array, mask), kind, np.flatnonzero(mask), source, first)
-    return out / 1e9
+    return seconds_of(out, 10**9)
+
+
+def seconds_of(ticks: np.ndarray, per: int) -> np.ndarray:
+    """Integer ticks (``per`` to the second) as float64 seconds, the same float whatever the unit
+    (whole seconds, then the fraction: each exact or rounded once)."""
+    whole, fraction = np.divmod(ticks, per)
+    return whole.astype(np.float64) + fraction.astype(np.float64) / per
 
 
 def _is_iso(scalar) -> bool:
@@ -152,8 +159,8 @@ def _typed_numbers(values, source: str, field: str, first: int, *, expected: str
         elif pa.types.is_timestamp(kind) and field == "timestamp":
             if values.null_count:
                 fail(f"expected {expected}, found a missing value", _first_null(values), source, field, first)
-            seconds = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}[kind.unit]
-            return to_numpy(pc.cast(values, pa.int64())).astype(np.float64) / seconds
+            per = {"s": 1, "ms": 10**3, "us": 10**6, "ns": 10**9}[kind.unit]
+            return seconds_of(to_numpy(pc.cast(values, pa.int64())).astype(np.int64), per)
         elif pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
             array = to_numpy(pc.fill_null(pc.cast(values, pa.float64()), float("nan")))
         else:
@@ -165,7 +172,7 @@ def _typed_numbers(values, source: str, field: str, first: int, *, expected: str
         if missing.any():
             fail(f"expected {expected}, found a missing value (NaT)", int(np.flatnonzero(missing)[0]), source, field,
                  first)
-        return values.astype("datetime64[ns]").astype(np.int64) / 1e9
+        return seconds_of(values.astype("datetime64[ns]").astype(np.int64), 10**9)
     else:
         items = values.tolist() if hasattr(values, "tolist") else list(values)
         array = np.empty(len(items))
