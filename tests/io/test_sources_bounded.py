@@ -15,6 +15,7 @@ import sys
 import textwrap
 
 import pytest
+
 import cranfield
 from cranfield.errors import InputError
 
