@@ -107,10 +107,12 @@ def table_column(table, name: str, path: str, first_line: int):
             except (UnicodeDecodeError, AttributeError):
                 raise InputError(f"invalid UTF-8 bytes in {raw!r}; expected UTF-8 text", source=path,
                                  line=row + first_line, field=name) from None
-    if column.null_count:
-        import pyarrow.compute as pc
+    import pyarrow.compute as pc
 
-        row = int(pc.index(pc.is_null(column), True).as_py())
+    missing = pc.is_null(column, nan_is_null=True) if pa.types.is_floating(column.type) else \
+        (pc.is_null(column) if column.null_count else None)  # text 'nan' is null to Arrow; a typed NaN the same
+    if missing is not None and pc.any(missing).as_py():
+        row = int(pc.index(missing, True).as_py())
         raise InputError("expected a value, found an empty or missing one (e.g. '', NA, NaN, null)", source=path,
                          line=row + first_line, field=name)
     return column
