@@ -420,7 +420,9 @@ class _Bounded(_Raw):
         if not data:
             return data
         self._total += len(data)
-        end = max(data.rfind(b"\n"), data.rfind(b"\r"))
+        end = data.rfind(b"\n")
+        if end < 0:  # a lone CR ends a line too (old Mac text); looked for only when no LF is there
+            end = data.rfind(b"\r")
         self._open_line = self._open_line + len(data) if end < 0 else len(data) - end - 1
         if self._open_line > self._max_line:
             raise InputError(f"a line longer than {self._max_line} bytes (no line end); expected text lines "
