@@ -3,6 +3,8 @@
 * An id holding a NUL was refused by the text readers (binary data) and accepted from dicts,
   frames and Parquet; now every path refuses it (other control characters are id characters on
   every path, as in trec_eval).
+* Dask click-log metrics named a row of the partition ("click log partition 2:3"), not the
+  row of the whole log as in memory; an empty partition is now skipped (not an empty log).
 * Dask judged the classes of each partition alone: three classes over the whole data gave "cannot
   tell which label is positive among [...]" (the hint for two string classes) instead of the
   in-memory "expected two classes"; now the classes are judged over the whole data first.
@@ -71,3 +73,33 @@ def test_dask_judges_the_classes_of_the_whole_data(labels):
         score_stats(frame, y_true="y", y_score="s")
     assert str(distributed.value) == str(memory.value)
     assert "expected two classes" in str(memory.value)
+
+
+def test_dask_click_log_errors_name_the_row_of_the_whole_log():
+    pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    import dask.dataframe as dd
+
+    from cranfield.online import dask_impression_metrics, impression_metrics
+
+    n = 48
+    frame = pd.DataFrame({"impression": np.repeat(np.arange(12), 4), "query": "q", "rank": np.tile(np.arange(1, 5), 12),
+                          "doc": [f"d{i % 5}" for i in range(n)], "clicked": np.arange(n) % 3 == 0,
+                          "dwell": np.where(np.arange(n) % 3 == 0, 40.0, np.nan)})
+    bad = frame.copy()
+    bad.loc[41, "dwell"] = -2.0
+    bad.loc[41, "clicked"] = True
+    with pytest.raises(InputError) as memory:
+        read_click_log(bad)
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=1,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        with pytest.raises(InputError) as partitions:
+            dask_impression_metrics(dd.from_pandas(bad, npartitions=3), client=client)
+        assert (partitions.value.line, partitions.value.field, partitions.value.message) == \
+            (memory.value.line, memory.value.field, memory.value.message) == (42, "dwell", memory.value.message)
+        # an empty partition (after a filter) is skipped, not an empty log
+        filtered = dd.from_pandas(frame, npartitions=4)
+        filtered = filtered[filtered["impression"] < 9]
+        merged = dask_impression_metrics(filtered, client=client)
+        whole = impression_metrics(read_click_log(frame[frame["impression"] < 9]))
+        assert np.array_equal(merged.values["ctr"], whole.values["ctr"])
