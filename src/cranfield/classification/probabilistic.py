@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ._tweedie import check_domain, check_power, unit_deviance
 from ._validation import binary_truth, check_lengths, check_scores, check_weights, encode_labels, normalize_weights
+from .class_columns import order_frame_columns
 
 __all__ = ["log_loss", "brier_score", "roc_auc_multiclass", "hinge_loss", "mean_squared_error",
            "root_mean_squared_error", "mean_absolute_error", "r2_score", "d2_absolute_error_score", "d2_pinball_score",
@@ -50,7 +51,7 @@ def _average(values: np.ndarray, weights: np.ndarray | None) -> float:
 def _multiclass(y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None, sample_weight: Any):
     """(one-hot truth, n×k probabilities, weights, classes); a 1-D y_prob is P(second class)."""
     classes, (codes,) = encode_labels((y_true, "y_true"), labels=labels)
-    prob = _probabilities(y_prob)
+    prob = _probabilities(order_frame_columns(y_prob, classes, explicit_order=labels is not None, name="y_prob"))
     n = check_lengths(y_true=codes, y_prob=prob)
     weights = check_weights(sample_weight, n)
     if prob.ndim == 1:

@@ -50,6 +50,11 @@ SUBCOMMANDS: dict[str, str] = {
     "reusability": "cranfield.cli.pool_cmd:reusability_command",
     "online": "cranfield.cli.online_cmd:command",
     "ndeval": "cranfield.cli.ndeval_cmd:command",
+    "fuse": "cranfield.cli.fuse_cmd:command",
+    "qpp": "cranfield.cli.qpp_cmd:command",
+    "judges": "cranfield.cli.judges_cmd:command",
+    "nuggets": "cranfield.cli.nuggets_cmd:command",
+    "judge": "cranfield.cli.judge_cmd:command",
 }
 
 
@@ -68,7 +73,7 @@ class LazyGroup(click.Group):
 
 
 # Parameters that name outputs; every other argument, click.Path option or FILE option is an input.
-OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html"})  # stats, html: pool, reusability
+OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html", "merged"})  # stats, html: pool, reusability; merged: judges
 
 
 def input_paths(command: click.Command, params: dict) -> list[str]:

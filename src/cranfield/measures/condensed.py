@@ -27,6 +27,8 @@ import re
 
 import numpy as np
 
+from .base import Measure, parse_measure, register_resolver
+
 __all__ = ["condensed", "view_for", "condensed_name"]
 
 _PRIME = re.compile(r"\s*(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)'(?P<rest>[^']*)")
@@ -40,8 +42,6 @@ def condensed_name(text: str):
     >>> str(condensed_name("nDCG'@10")), str(condensed_name("condensed_P@5")), condensed_name("AP")
     ('nDCG(judged_only=true)@10', 'P(judged_only=true)@5', None)
     """
-    from .base import Measure, parse_measure
-
     match = _PRIME.fullmatch(text)
     inner = match["name"] + match["rest"] if match else None
     if inner is None:
@@ -79,3 +79,6 @@ def condensed(view):
 def view_for(view, measure):
     """The view a measure is computed on: condensed when it has ``judged_only=true``."""
     return condensed(view) if measure.param("judged_only") else view
+
+
+register_resolver("retrieval", condensed_name, lambda: ())  # AP', nDCG'@10, condensed_P@10 (Sakai 2007)

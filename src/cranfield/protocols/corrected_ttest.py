@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..measures.base import parse_measure
 
 __all__ = ["CorrectedTTest", "corrected_ttest", "corrected_interval", "corrected_variance_factor"]
 
@@ -110,13 +111,11 @@ def corrected_interval(values, *, n_train: float, n_test: float, confidence: flo
 
 
 def _from_cross_validation(a: Any, b: Any, metric: str | None) -> tuple[np.ndarray, np.ndarray, float, float, str]:
-    from ..classification.measures import get_measure
-
     if metric is None:
         if len(a.metrics) != 1:
             raise UsageError(f"metric=: which of {', '.join(a.metrics)}?")
         metric = a.metrics[0]
-    name = get_measure(metric).name if metric not in a.metrics else metric
+    name = str(parse_measure(metric, area="classification")) if metric not in a.metrics else metric
     for cv in (a, b):
         if name not in cv.metrics:
             raise UsageError(f"metric {metric!r} was not computed; available: {', '.join(cv.metrics)}")

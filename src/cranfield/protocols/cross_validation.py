@@ -14,6 +14,7 @@ from typing import Any, Hashable
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..measures.base import parse_measure
 from ._html import TableReport
 from . import _scoring as sc
 from .splits import Fold, folds_from_cv
@@ -68,9 +69,7 @@ class CrossValidation(TableReport):
     def _name(self, metric: str) -> str:
         if metric in self.values:
             return metric
-        from ..classification.measures import get_measure
-
-        name = get_measure(metric).name
+        name = str(parse_measure(metric, area="classification"))  # canonical text: "AUC" -> roc_auc
         if name not in self.values:
             raise UsageError(f"metric {metric!r} was not computed; available: {', '.join(self.metrics)}")
         return name

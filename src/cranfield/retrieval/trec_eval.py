@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import MeasureError, UsageError
-from ..measures.base import Measure
+from ..measures.base import Measure, unknown_measure_message
 from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
 from .parallel import available_threads
@@ -66,9 +66,8 @@ def _marked(measure_args: tuple[str, ...], version: str) -> tuple[list[str], dic
             raise MeasureError(f"trec_eval: measure '{name}' is new in trec_eval 10.0; trec_eval 9.0.8 refuses it "
                                f"(use --trec-eval-version 10)")
         else:
-            from ..measures.base import _unknown_message
-
-            hint = _unknown_message(name).split(";", 1)[1] if ";" in _unknown_message(name) else ""
+            message = unknown_measure_message(name)
+            hint = message.split(";", 1)[1] if ";" in message else ""
             raise MeasureError(f"trec_eval: illegal measure '{arg}'" + (f";{hint}" if hint else ""))
     order = [m.name for m in TREC_MEASURES if m.name in marked]
     return order, params
