@@ -140,7 +140,7 @@ CASES: list[Case] = [
     _cls("cls_score_text.csv", InputError, "expected a number, found 'abc'", 3, "s"),
     _cls("cls_score_missing.csv", InputError, "expected a value, found an empty or missing one", 3, "s"),
     _cls("cls_score_inf.csv", InputError, "expected a finite number, found inf", 4, "s"),
-    _cls("cls_nan_score.parquet", InputError, "expected a finite number, found nan", 2, "s"),
+    _cls("cls_nan_score.parquet", InputError, "expected a value, found an empty or missing one", 2, "s"),  # as text nan
     _cls("cls_truth_missing.csv", InputError, "expected a value, found an empty or missing one", 3, "y"),
     _cls("cls_duplicate_column.csv", InputError, "column 'y' appears 2 times", None, "y"),
     _cls("cls_latin1.csv", InputError, "invalid UTF-8 bytes", 4, "y", args=("--positive", "ja")),
