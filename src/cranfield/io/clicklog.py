@@ -162,14 +162,16 @@ def _read_file(source) -> tuple[dict, str, Any]:
 
 
 # ------------------------------------------------------------------------------------ the table
-def parse_click_table(columns: dict, *, source: str = "click log", first_line: int = 1,
+def parse_click_table(columns: dict, *, source: str = "click log", first_line: "int | np.ndarray" = 1,
                       expected_variants=None, with_team: bool = False) -> dict:
     """The canonical columns of a click log (see the module docstring), sorted by impression then
     rank: ``impression``, ``query``, ``doc``, ``variant``, ``user``, ``session``, ``team`` as int64
     codes with ``<name>_ids`` (``user``/``session``/``team`` None when absent), ``rank`` int64,
     ``clicked`` bool, ``dwell`` / ``timestamp`` float64 or None, ``line`` (each row's line in the
     input) and ``impression_offsets``. A ``team`` column is always checked, and returned (``team`` /
-    ``team_ids``) only ``with_team`` (interleaving logs; a :class:`ClickLog` has no team)."""
+    ``team_ids``) only ``with_team`` (interleaving logs; a :class:`ClickLog` has no team).
+    ``first_line``: the line of the first row, or each row's line (an int64 array, as
+    :func:`read_click_table` gives for text, whose blank lines are skipped)."""
     if not isinstance(columns, dict):
         raise UsageError(f"columns: expected a dict of column name -> values, found {type(columns).__name__}")
     names = list(columns)
