@@ -20,6 +20,9 @@ Text
     with LF or CRLF; a field may be quoted (``"q1"``) but may not hold a line break. Fields are
     taken as written: no blanks are trimmed. A line whose every field is empty (a blank line, or
     separators only) is skipped. A line with another number of fields than the header is an error.
+    Text is read by :mod:`cranfield.io.header_text`, the reader of the click logs too. A table
+    without rows (a header only, an empty frame or dict) is read as empty labels on every path;
+    aggregating them is the error ("no labels to aggregate").
 Ids
     ``query``, ``document`` and ``worker`` follow the id rule of :mod:`cranfield.io.values` (the
     rule of TREC ids, since the output is TREC qrels): non-empty text without ASCII whitespace
