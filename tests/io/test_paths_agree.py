@@ -103,3 +103,12 @@ def test_dask_click_log_errors_name_the_row_of_the_whole_log():
         merged = dask_impression_metrics(filtered, client=client)
         whole = impression_metrics(read_click_log(frame[frame["impression"] < 9]))
         assert np.array_equal(merged.values["ctr"], whole.values["ctr"])
+
+
+def test_an_empty_frame_reads_as_the_empty_dict():
+    """An empty pandas frame's columns have an arbitrary dtype (float64): no id to judge, so it
+    reads as the empty dict does (it was 'expected text ids, found values of type double')."""
+    empty = pd.DataFrame({"query": [], "document": [], "worker": [], "label": []})
+    assert len(read_labels(empty)) == len(read_labels({"query": [], "document": [], "worker": [], "label": []})) == 0
+    run = cranfield.Run.from_frame(pd.DataFrame({"qid": [], "docno": [], "score": []}))
+    assert len(run.query_ids) == len(cranfield.Run.from_dict({}).query_ids) == 0

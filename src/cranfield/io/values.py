@@ -301,6 +301,8 @@ def _arrow_ids(values, *, source, field, first_row, lines, where):
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if hasattr(values, "__len__") and len(values) == 0:  # no row: no id to judge (an empty frame's dtype is arbitrary)
+        return pa.chunked_array([], pa.string())
     if isinstance(values, pa.ChunkedArray):
         array = values
     elif isinstance(values, pa.Array):
