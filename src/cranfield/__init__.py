@@ -87,7 +87,8 @@ def __getattr__(name: str) -> Any:
     module_name = _LAZY.get(name)
     if module_name is None:
         raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name) if name not in ("registry", "correlation") else importlib.import_module(module_name)
+    module = importlib.import_module(module_name)
+    value = module if module_name.rsplit(".", 1)[-1] == name else getattr(module, name)  # a module, or a name in it
     value = _boundary.guard(value)
     globals()[name] = value
     return value
