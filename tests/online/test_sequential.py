@@ -123,3 +123,32 @@ def _control_ctr(m):
     num, den = m.values["ctr"]
     a = m.codes["variant"] == 0
     return num[a].sum() / den[a].sum()
+
+
+def test_looks_without_any_click_carry_no_evidence():
+    """The first impressions have no click: their variance is 0 (the running sums give ~1e-18 by
+    cancellation, which made an interval of width 1e-8 around 0 before the rounding policy)."""
+    rng = np.random.default_rng(3)
+    n = 400
+    clicked = np.r_[np.zeros(40, bool), rng.random(n - 40) < 0.3]
+    log = ClickLog.from_columns(impression=np.arange(n), query=np.zeros(n, int), rank=np.ones(n, int),
+                                doc=np.zeros(n, int), clicked=clicked, variant=np.where(np.arange(n) % 2, "B", "A"),
+                                user=np.arange(n) % 50, timestamp=np.arange(n, dtype=float))
+    t = sequential_ab_test(log, metrics=["ctr"], unit="user", tau=0.05).tests[0]
+    assert t.cs_low < t.lift < t.cs_high and t.cs_high - t.cs_low > 0.05
+
+
+def test_cli_sequential_reports_the_library_result(tmp_path, capsys):
+    import json
+
+    import cranfield.cli
+
+    columns = random_log_columns(21, n_users=40)
+    pd.DataFrame(columns).to_csv(tmp_path / "clicks.csv", index=False)
+    status = cranfield.cli.main(["online", "ab", str(tmp_path / "clicks.csv"), "--unit", "user", "--sequential",
+                                 "--tau", "0.05", "-m", "ctr", "-f", "json"])
+    out, _ = capsys.readouterr()
+    expected = sequential_ab_test(ClickLog.from_columns(**columns), metrics=["ctr"], unit="user", tau=0.05).tests[0]
+    test = json.loads(out)["tests"][0]
+    assert status == 0 and test["p_value"] == expected.p_value and test["first_look"] == expected.first_look
+    assert cranfield.cli.main(["online", "ab", str(tmp_path / "clicks.csv"), "--tau", "0.1"]) == 2

@@ -185,10 +185,16 @@ def _finite(value):
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--plot", metavar="FILE", type=click.Path(dir_okay=False), help="Write the lift plot (PNG, SVG, PDF).")
 @click.option("--html", metavar="FILE", type=click.Path(dir_okay=False), help="Write an HTML report of the test.")
+@click.option("--sequential", is_flag=True,
+              help="mSPRT: look after every impression in time order; always-valid p-values and confidence "
+                   "sequences (docs/online.md).")
+@click.option("--tau", type=float, default=None, metavar="T",
+              help="With --sequential: the prior scale of the lift, in the metric's units (default: 5%% of the "
+                   "control's value).")
 @_log_options
 @_output_options
-def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resamples, seed, plot, html, metric_names,
-       unit, dwell_threshold, digits, fmt, output):
+def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resamples, seed, plot, html, sequential,
+       tau, metric_names, unit, dwell_threshold, digits, fmt, output):
     """A/B test of the variants of the click LOG: sample-ratio check first, then each treatment
     against the control on each metric, with lifts, intervals and corrected p-values.
 
@@ -198,6 +204,7 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
       cranfield online ab clicks.parquet --unit user --split control=0.5,new=0.5 --control control
       cranfield online ab clicks.csv --unit user --test welch --covariate pre_period.csv -m clicks
       cranfield online ab clicks.csv --test bootstrap --resamples 5000 --seed 7 --plot lift.svg --html ab.html
+      cranfield online ab clicks.csv --unit user --sequential --tau 0.01 -m ctr
     """
     from ..io.atomic import check_output
     from ..online import ab_test
@@ -208,7 +215,14 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
         if path is not None:
             check_output(path)
     planned = _split(split)
-    _, stats = _read(log, planned, metric_names, dwell_threshold)
+    click_log, stats = _read(log, planned, metric_names, dwell_threshold)
+    if sequential:
+        if covariate is not None or plot is not None or html is not None:
+            raise UsageError("--sequential takes none of --covariate, --plot, --html")
+        return _sequential(log, click_log, stats, unit=unit, control=control, tau=tau, alpha=alpha,
+                           correction=correction, digits=digits, fmt=fmt, output=output)
+    if tau is not None:
+        raise UsageError("--tau is the prior scale of the mSPRT: use it with --sequential")
     cov = None
     if covariate is not None:
         from ..io.clicklog import read_covariate_table
@@ -234,6 +248,24 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
     text = render_table(first, fmt)
     text += ("\n" if fmt in ("table", "markdown") else "") + render_table(ab_table(result, digits=digits), fmt)
     _write(text, output)
+
+
+def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction, digits, fmt, output):
+    from ..io.tables import Table, render_table
+    from ..online.sequential import impression_times, sequential_ab_test
+
+    result = sequential_ab_test(stats, unit=unit, control=control, tau=tau, alpha=alpha, correction=correction,
+                                time=impression_times(click_log))
+    if fmt == "json":
+        return _write(_json({"log": log, **result.to_dict()}), output)
+    rows = [[t.metric, f"{t.treatment} vs {t.control}", t.lift, t.cs_low, t.cs_high, t.p_value, t.p_adjusted,
+             t.first_look, t.first_impression, t.looks, t.tau] for t in result.tests]
+    note = (f"mSPRT (normal mixture), a look after every impression in {result.settings['order']} order, unit {unit}, "
+            f"alpha {alpha:g}; p: always-valid (running minimum), adjusted: {correction}; the interval is the "
+            f"confidence sequence at the last look; first look: where p first fell to alpha")
+    table = Table(["metric", "comparison", "lift", "cs low", "cs high", "p (always valid)", "p adjusted",
+                   "first look", "first impression", "looks", "tau"], rows, digits=digits, notes=[note])
+    _write(render_table(table, fmt), output)
 
 
 @click.command("power", context_settings={"help_option_names": ["-h", "--help"]})

@@ -23,7 +23,8 @@ intersection of
     \Delta_m \pm \sqrt{\frac{V_m (V_m + \tau^2)}{\tau^2}
                        \Big(\log\frac{V_m + \tau^2}{V_m} - 2 \log \alpha\Big)}.
 
-Policies: a look where a variant has fewer than two units or :math:`V_n = 0` carries no
+Policies: a look where a variant has fewer than two units or :math:`V_n = 0` (within
+rounding: :math:`10^{-12}` of :math:`(\sum Y_u^2 + R^2 \sum X_u^2) / (\sum X_u)^2`) carries no
 evidence (:math:`p = 1`, an unbounded interval). ``tau`` is in the metric's units (the prior
 scale of the lift); by default :math:`\tau = 0.05 |R_C|` at the end of the experiment (a 5 %
 relative lift; this plug-in looks at the data once: give ``tau`` for the strict guarantee).
@@ -119,7 +120,9 @@ def _ratio_and_variance(moments):
     with np.errstate(invalid="ignore", divide="ignore"):
         r = sy / sx
         v = (syy - 2 * r * sxy + r * r * sxx) / (sx * sx)
-    return r, np.maximum(v, 0.0), n
+        scale = (syy + r * r * sxx) / (sx * sx)
+    # the running sums cancel: a variance within rounding of 0 (e.g. no click yet anywhere) is 0
+    return r, np.where(v > 1e-12 * scale, v, 0.0), n
 
 
 def msprt_looks(lift, variance, *, tau: float, alpha: float = 0.05) -> dict:
