@@ -21,6 +21,7 @@ _LAZY: dict[str, str] = {
     "forest_plot": "retrieval", "ELEVEN_POINT_MEASURES": "retrieval", "RECALL_LEVELS": "retrieval",
     "roc_plot": "classification", "pr_plot": "classification", "det_plot": "classification",
     "confusion_matrix_plot": "classification", "threshold_plot": "classification", "DET_TICKS": "classification",
+    "gain_plot": "classification", "lift_curve_plot": "classification", "cap_plot": "classification",
     "reliability_plot": "calibration", "predicted_vs_true_plot": "regression", "residual_plot": "regression",
     "lift_plot": "online", "power_curve_plot": "online",
     "ctr_by_rank_plot": "online_models", "interleaving_outcome_plot": "online_models", "sensitivity_plot": "online_models",
