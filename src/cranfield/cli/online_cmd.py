@@ -191,10 +191,13 @@ def _finite(value):
 @click.option("--tau", type=float, default=None, metavar="T",
               help="With --sequential: the prior scale of the lift, in the metric's units (default: 5%% of the "
                    "control's value).")
+@click.option("--quantile", "quantiles", type=float, multiple=True, metavar="Q",
+              help="Compare the Q-quantiles of the per-unit metric instead (repeatable, e.g. 0.5 and 0.9): "
+                   "each variant's with its interval, the difference by the bootstrap over units.")
 @_log_options
 @_output_options
 def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resamples, seed, plot, html, sequential,
-       tau, metric_names, unit, dwell_threshold, digits, fmt, output):
+       tau, quantiles, metric_names, unit, dwell_threshold, digits, fmt, output):
     """A/B test of the variants of the click LOG: sample-ratio check first, then each treatment
     against the control on each metric, with lifts, intervals and corrected p-values.
 
@@ -205,6 +208,7 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
       cranfield online ab clicks.csv --unit user --test welch --covariate pre_period.csv -m clicks
       cranfield online ab clicks.csv --test bootstrap --resamples 5000 --seed 7 --plot lift.svg --html ab.html
       cranfield online ab clicks.csv --unit user --sequential --tau 0.01 -m ctr
+      cranfield online ab clicks.csv --quantile 0.5 --quantile 0.9 -m ttfc
     """
     from ..io.atomic import check_output
     from ..online import ab_test
@@ -223,6 +227,11 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
                            correction=correction, digits=digits, fmt=fmt, output=output)
     if tau is not None:
         raise UsageError("--tau is the prior scale of the mSPRT: use it with --sequential")
+    if quantiles:
+        if covariate is not None or plot is not None or html is not None:
+            raise UsageError("--quantile takes none of --covariate, --plot, --html")
+        return _quantiles(log, stats, quantiles, unit=unit, control=control, confidence=1 - alpha,
+                          resamples=resamples, seed=seed, digits=digits, fmt=fmt, output=output)
     cov = None
     if covariate is not None:
         from ..io.clicklog import read_covariate_table
@@ -265,6 +274,25 @@ def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction,
             f"confidence sequence at the last look; first look: where p first fell to alpha")
     table = Table(["metric", "comparison", "lift", "cs low", "cs high", "p (always valid)", "p adjusted",
                    "first look", "first impression", "looks", "tau"], rows, digits=digits, notes=[note])
+    _write(render_table(table, fmt), output)
+
+
+def _quantiles(log, stats, quantiles, *, unit, control, confidence, resamples, seed, digits, fmt, output):
+    from ..io.tables import Table, render_table
+    from ..online.quantiles import quantile_ab_test
+
+    result = quantile_ab_test(stats, quantiles=list(quantiles), unit=unit, control=control, confidence=confidence,
+                              n_resamples=resamples, random_state=seed)
+    if fmt == "json":
+        return _write(_json({"log": log, **result.to_dict()}), output)
+    rows = [[t.metric, f"P{100 * t.q:g}", f"{t.treatment} vs {t.control}", t.control_estimate, t.control_low,
+             t.control_high, t.treatment_estimate, t.treatment_low, t.treatment_high, t.difference, t.difference_low,
+             t.difference_high, t.p_value] for t in result.tests]
+    note = (f"quantiles of the metric per {unit}; {confidence:.0%} intervals: order statistics (distribution-free) "
+            f"per variant, the difference by the bootstrap over {unit}s ({resamples} resamples, seed {seed})")
+    table = Table(["metric", "quantile", "comparison", "control", "control low", "control high", "treatment",
+                   "treatment low", "treatment high", "difference", "difference low", "difference high",
+                   "p (bootstrap)"], rows, digits=digits, notes=[note])
     _write(render_table(table, fmt), output)
 
 
