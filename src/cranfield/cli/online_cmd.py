@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "metrics": "cranfield.cli.online_cmd:metrics",
     "ab": "cranfield.cli.online_cmd:ab",
     "power": "cranfield.cli.online_cmd:power",
+    "aa": "cranfield.cli.online_cmd:aa",
     "interleave": "cranfield.cli.online_models_cmd:interleave",
     "click-model": "cranfield.cli.online_models_cmd:click_model",
     "simulate": "cranfield.cli.online_models_cmd:simulate",
@@ -293,6 +294,41 @@ def _quantiles(log, stats, quantiles, *, unit, control, confidence, resamples, s
     table = Table(["metric", "quantile", "comparison", "control", "control low", "control high", "treatment",
                    "treatment low", "treatment high", "difference", "difference low", "difference high",
                    "p (bootstrap)"], rows, digits=digits, notes=[note])
+    _write(render_table(table, fmt), output)
+
+
+@click.command("aa", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("log", metavar="LOG")
+@click.option("--simulations", type=int, default=1000, show_default=True, help="A/A splits of the units.")
+@click.option("--test", "tests", type=click.Choice(("delta", "welch")), multiple=True,
+              help="Test(s) to calibrate (repeatable). Default: delta and welch.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the splits.")
+@_log_options
+@_output_options
+def aa(log, simulations, tests, alpha, seed, metric_names, unit, dwell_threshold, digits, fmt, output):
+    """A/A simulation on the click LOG: re-randomise its units (--unit) into two equal arms many
+    times and report, per metric and test, the share of splits called significant (near --alpha
+    when the test is calibrated; the log's own variants are ignored).
+
+    \b
+    Examples:
+      cranfield online aa clicks.csv --unit user --simulations 2000
+      cranfield online aa clicks.csv --unit user -m ctr --test delta -f json
+    """
+    from ..io.tables import Table, render_table
+    from ..online.aa import aa_simulation
+
+    _, stats = _read(log, None, metric_names, dwell_threshold)
+    result = aa_simulation(stats, unit=unit, tests=list(tests) or ["delta", "welch"], n_simulations=simulations,
+                           alpha=alpha, random_state=seed)
+    if fmt == "json":
+        return _write(_json({"log": log, **result.to_dict()}), output)
+    rows = [[r.metric, r.test, r.significant, r.simulations, r.rate, r.rate_low, r.rate_high] for r in result.rows]
+    note = (f"{simulations} A/A splits of {result.settings['units']} {unit}s into equal halves (seed {seed}); "
+            f"significant: p <= {alpha:g}; 95% Wilson interval of the rate")
+    table = Table(["metric", "test", "significant", "splits", "false-positive rate", "low", "high"], rows,
+                  digits=digits, notes=[note])
     _write(render_table(table, fmt), output)
 
 
