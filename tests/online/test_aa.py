@@ -52,8 +52,6 @@ def test_rate_counts_the_significant_splits(metrics):
     result = aa_simulation(metrics, metrics=["ctr"], unit="user", n_simulations=40, alpha=0.2, random_state=3)
     n_units = len(metrics.unit("user")[1])
     assign = aa_assignments(n_units, 40, np.random.default_rng(3))
-    num, den = metrics.values["ctr"]
-    codes, _ = metrics.unit("user")
     for row in result.rows:
         p = [ab_test(_relabelled(metrics, "user", a), metrics=["ctr"], unit="user", test=row.test, correction="none",
                      srm_alpha=1e-300).tests[0].p_value for a in assign]

@@ -73,8 +73,8 @@ def gain_figures(study, kinds) -> dict:
     """The lift, cumulative-gain and CAP figures of every system named in ``kinds``."""
     from ..plots.classification import cap_plot, gain_plot, lift_curve_plot
 
-    plans = {"gain": (gain_plot, "Cumulative gain: share of positives in the top of the scores; dashed: random, "
-                                 "dotted: perfect"),
+    plans = {"gain": (gain_plot, ("Cumulative gain: share of positives in the top of the scores; dashed: random, "
+                                  "dotted: perfect")),
              "lift": (lift_curve_plot, "Lift: gain / share targeted; dashed: random (1)"),
              "cap": (cap_plot, "Cumulative accuracy profile; accuracy ratio (= 2 AUC - 1) in the legend")}
     return {kind: (draw(study.y_true, study.scores), caption) for kind, (draw, caption) in plans.items()

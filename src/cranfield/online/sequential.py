@@ -174,7 +174,7 @@ def sequential_ab_test(data, *, metrics=None, unit: str = "impression", control=
     if missing:
         raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
     order = _time_order(time, data)
-    codes, unit_variant, _ = _units(data, unit)
+    codes, _, _ = _units(data, unit)  # also checks that each unit lies in one variant
     variant = data.codes["variant"][order]
     unit_codes = codes[order]
     variant_names = [str(v) for v in data.ids["variant"]]
@@ -227,7 +227,7 @@ def _one(name, y, x, variant, unit_codes, c, t, tau, alpha, impression_ids) -> d
     p = looks["p_value"]
     crossed = np.flatnonzero(p <= alpha)
     first = int(crossed[0]) if crossed.size else None
-    return dict(metric=name, tau=float(tau_used), looks=int(len(y)), lift=float(lift[-1]), variance=float(variance[-1]),
+    return dict(metric=name, tau=float(tau_used), looks=len(y), lift=float(lift[-1]), variance=float(variance[-1]),
                 p_value=float(p[-1]), cs_low=float(looks["cs_low"][-1]), cs_high=float(looks["cs_high"][-1]),
                 first_look=None if first is None else first + 1,
                 first_impression=None if first is None else str(ids[first]))
