@@ -182,6 +182,9 @@ def _finite(value):
               help="Sample-ratio mismatch is flagged below this p-value.")
 @click.option("--covariate", metavar="FILE", type=click.Path(dir_okay=False),
               help="CUPED: CSV/TSV with a header, columns UNIT (the --unit's name) and covariate (pre-period value).")
+@click.option("--cuped", "cuped", type=click.Choice(("welch", "delta")), default="welch", show_default=True,
+              help="With --covariate: adjust the per-unit values and use Welch's t (welch), or adjust the ratio "
+                   "metric itself by the delta method, z test (delta).")
 @click.option("--resamples", type=int, default=2000, show_default=True, help="Bootstrap resamples.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--plot", metavar="FILE", type=click.Path(dir_okay=False), help="Write the lift plot (PNG, SVG, PDF).")
@@ -197,8 +200,8 @@ def _finite(value):
                    "each variant's with its interval, the difference by the bootstrap over units.")
 @_log_options
 @_output_options
-def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resamples, seed, plot, html, sequential,
-       tau, quantiles, metric_names, unit, dwell_threshold, digits, fmt, output):
+def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped, resamples, seed, plot, html,
+       sequential, tau, quantiles, metric_names, unit, dwell_threshold, digits, fmt, output):
     """A/B test of the variants of the click LOG: sample-ratio check first, then each treatment
     against the control on each metric, with lifts, intervals and corrected p-values.
 
@@ -207,6 +210,7 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
       cranfield online ab clicks.csv --unit user
       cranfield online ab clicks.parquet --unit user --split control=0.5,new=0.5 --control control
       cranfield online ab clicks.csv --unit user --test welch --covariate pre_period.csv -m clicks
+      cranfield online ab clicks.csv --unit user --covariate pre_period.csv --cuped delta -m ctr
       cranfield online ab clicks.csv --test bootstrap --resamples 5000 --seed 7 --plot lift.svg --html ab.html
       cranfield online ab clicks.csv --unit user --sequential --tau 0.01 -m ctr
       cranfield online ab clicks.csv --quantile 0.5 --quantile 0.9 -m ttfc
@@ -240,7 +244,7 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
         cov = read_covariate_table(covariate, unit=unit)
     result = ab_test(stats, unit=unit, control=control, test=test, alpha=alpha, correction=correction,
                      expected_split=planned, srm_alpha=srm_alpha, covariate=cov, n_resamples=resamples,
-                     random_state=seed)
+                     random_state=seed, cuped=cuped)
     if plot is not None:
         from ..plots import save_figure
         from ..plots.online import lift_plot
