@@ -42,7 +42,7 @@ class OnlineGroup(click.Group):
 
 @click.group("online", cls=OnlineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def command() -> None:
-    """Online evaluation: metrics of click logs, A/B tests, power and sample sizes.
+    """Online evaluation: metrics of click logs, A/B and A/A tests, power and sample sizes.
 
     A click log is a CSV/TSV (header line) or Parquet table, one row per result shown:
     impression, query, rank, doc, clicked, and optionally timestamp, dwell, variant, user,
@@ -52,6 +52,8 @@ def command() -> None:
     Examples:
       cranfield online metrics clicks.csv --by variant -m ctr -m abandonment
       cranfield online ab clicks.parquet --unit user --split A=0.5,B=0.5 --format markdown
+      cranfield online ab clicks.csv --unit user --sequential --tau 0.01
+      cranfield online aa clicks.csv --unit user --simulations 2000
       cranfield online power --baseline 0.3 --mde 0.01
     """
 
