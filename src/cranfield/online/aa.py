@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .ab import _as_metrics, _check_alpha
+from .ab import _check_alpha, _metric_data
 
 __all__ = ["AA_TESTS", "AARow", "AAResult", "aa_assignments", "aa_simulation"]
 
@@ -102,9 +102,7 @@ def aa_simulation(data, *, metrics=None, unit: str = "impression", tests=AA_TEST
     if isinstance(tests, str) or not tests or any(t not in AA_TESTS for t in tests):
         raise UsageError(f"tests: expected a list of {', '.join(AA_TESTS)}, found {tests!r:.60}")
     rng = as_generator(random_state)
-    names = None if metrics is None else list(dict.fromkeys(metrics))
-    data = _as_metrics(data, names)
-    names = names or list(data.values)
+    data, names = _metric_data(data, metrics)
     codes, ids = data.unit(unit)
     present = np.bincount(codes, minlength=len(ids)) > 0
     n_units = int(present.sum())

@@ -220,6 +220,21 @@ def _as_metrics(data, metric_names) -> ImpressionMetrics:
     raise UsageError(f"expected a ClickLog or ImpressionMetrics, found {type(data).__name__}")
 
 
+def _metric_data(data, metrics) -> tuple[ImpressionMetrics, list]:
+    """``data`` as ImpressionMetrics and the metric names asked for (default: all computed)."""
+    if metrics is not None and (isinstance(metrics, str) or not hasattr(metrics, "__iter__")):
+        raise UsageError(f"metrics: expected a list of metric names, found {metrics!r:.60}")
+    names = None if metrics is None else list(dict.fromkeys(metrics))
+    for name in names or ():
+        parse_metric(name)
+    data = _as_metrics(data, names)
+    names = names or list(data.values)
+    missing = [n for n in names if n not in data.values]
+    if missing:
+        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    return data, names
+
+
 def _covariate_per_unit(covariate, ids: np.ndarray, unit: str) -> np.ndarray:
     """The covariate as a float array aligned with the unit ids; a unit without one is an error."""
     if hasattr(covariate, "to_dict") and not isinstance(covariate, dict):
@@ -365,16 +380,7 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
         raise UsageError(f"correction: expected one of {', '.join(CORRECTIONS)}, found {correction!r}")
     alpha = _check_alpha(alpha, "alpha")
     confidence = 1 - alpha if confidence is None else _check_alpha(confidence, "confidence")
-    if metrics is not None and (isinstance(metrics, str) or not hasattr(metrics, "__iter__")):
-        raise UsageError(f"metrics: expected a list of metric names, found {metrics!r:.60}")
-    names = None if metrics is None else list(dict.fromkeys(metrics))
-    for name in names or ():
-        parse_metric(name)
-    data = _as_metrics(data, names)
-    names = names or list(data.values)
-    missing = [n for n in names if n not in data.values]
-    if missing:
-        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    data, names = _metric_data(data, metrics)
     if test == "bootstrap":
         n_resamples = check_count(n_resamples, "n_resamples", 1)
         as_generator(random_state)

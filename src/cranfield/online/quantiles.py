@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .ab import _as_metrics, _check_alpha, _units, _variant_code
+from .ab import _check_alpha, _metric_data, _units, _variant_code
 
 __all__ = ["QuantileTest", "QuantileResult", "quantile_ab_test", "bootstrap_quantile_difference"]
 
@@ -99,12 +99,7 @@ def quantile_ab_test(data, *, quantiles=(0.5, 0.9), metrics=None, unit: str = "i
     if isinstance(quantiles, (int, float)) or not hasattr(quantiles, "__iter__") or not list(quantiles):
         raise UsageError(f"quantiles: expected a list of numbers in (0, 1), found {quantiles!r:.60}")
     qs = [_check_alpha(q, "quantiles") for q in quantiles]
-    names = None if metrics is None else list(dict.fromkeys(metrics))
-    data = _as_metrics(data, names)
-    names = names or list(data.values)
-    missing = [n for n in names if n not in data.values]
-    if missing:
-        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    data, names = _metric_data(data, metrics)
     codes, unit_variant, present = _units(data, unit)
     variant_names = [str(v) for v in data.ids["variant"]]
     c = 0 if control is None else _variant_code(control, variant_names)

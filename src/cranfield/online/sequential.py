@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .ab import _as_metrics, _check_alpha, _units, _variant_code
+from .ab import _check_alpha, _metric_data, _units, _variant_code
 from .logs import ClickLog
 from .metrics import ImpressionMetrics
 
@@ -167,12 +167,7 @@ def sequential_ab_test(data, *, metrics=None, unit: str = "impression", control=
     alpha = _check_alpha(alpha, "alpha")
     if isinstance(data, ClickLog) and time is None:
         time = impression_times(data)
-    names = None if metrics is None else list(dict.fromkeys(metrics))
-    data = _as_metrics(data, names)
-    names = names or list(data.values)
-    missing = [n for n in names if n not in data.values]
-    if missing:
-        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    data, names = _metric_data(data, metrics)
     order = _time_order(time, data)
     codes, _, _ = _units(data, unit)  # also checks that each unit lies in one variant
     variant = data.codes["variant"][order]
