@@ -71,7 +71,7 @@ def ratio_cuped(y, n, x, m, in_treatment, *, confidence: float = 0.95) -> dict:
         resid = ell - theta * k
         var.append(float(resid @ resid) / size ** 2)
         raw.append(float(ell @ ell) / size ** 2)
-    z_level = special.ndtri(0.5 + confidence / 2)
+    z_level = float(special.ndtri(0.5 + confidence / 2))
     lift = est[1] - est[0]
     se = math.sqrt(var[0] + var[1])
     statistic = lift / se if se > 0 else (0.0 if lift == 0 else math.copysign(math.inf, lift))
