@@ -37,7 +37,7 @@ def _matrices(seed, systems=2, seeds=4, topics=30):
 
 @pytest.mark.parametrize("seed", range(3))
 def test_components_against_statsmodels_anova(seed):
-    matrices, groups, qids = _matrices(seed)
+    matrices, groups, _ = _matrices(seed)
     rows = seed_summary(matrices, groups)
     for row in rows:
         x = np.vstack([matrices["AP"][r] for r in groups[row.system]])
