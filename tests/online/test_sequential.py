@@ -22,7 +22,7 @@ def log():
     return ClickLog.from_columns(**random_log_columns(5, n_users=40, lift=0.1))
 
 
-def _brute_force(m, name, unit, time, tau, alpha):
+def _brute_force(m, name, unit, time, tau, alpha, min_units):
     """Every look from scratch: delta-method variance over the units seen so far, closed-form
     mixture likelihood ratio, running minimum of 1/LR and running intersection of the intervals."""
     num, den = m.values[name]
@@ -35,7 +35,7 @@ def _brute_force(m, name, unit, time, tau, alpha):
         arms = []
         for v in (0, 1):
             g = per_unit[per_unit.v == v]
-            if len(g) < 2 or g.x.sum() == 0:
+            if len(g) < min_units or g.x.sum() == 0:
                 arms = None
                 break
             r = g.y.sum() / g.x.sum()
@@ -52,15 +52,16 @@ def _brute_force(m, name, unit, time, tau, alpha):
     return p_run, low_run, high_run, first
 
 
+@pytest.mark.parametrize("min_units", [2, 10])
 @pytest.mark.parametrize("unit", ["user", "session", "impression"])
 @pytest.mark.parametrize("name", ["ctr", "clicks", "rr"])
-def test_equals_a_brute_force_loop_over_the_looks(log, unit, name):
+def test_equals_a_brute_force_loop_over_the_looks(log, unit, name, min_units):
     m = impression_metrics(log, metrics=[name])
     time = impression_times(log)
     tau = 0.05
-    result = sequential_ab_test(log, metrics=[name], unit=unit, tau=tau, alpha=0.05)
+    result = sequential_ab_test(log, metrics=[name], unit=unit, tau=tau, alpha=0.05, min_units=min_units)
     t = result.tests[0]
-    p, low, high, first = _brute_force(m, name, unit, time, tau, 0.05)
+    p, low, high, first = _brute_force(m, name, unit, time, tau, 0.05, min_units)
     # the library's per-unit squares are running sums, the loop's are recomputed: float reordering only
     assert t.p_value == pytest.approx(p, rel=1e-9)
     assert (t.cs_low, t.cs_high) == pytest.approx((low, high), rel=1e-9)
@@ -134,7 +135,7 @@ def test_looks_without_any_click_carry_no_evidence():
     log = ClickLog.from_columns(impression=np.arange(n), query=np.zeros(n, int), rank=np.ones(n, int),
                                 doc=np.zeros(n, int), clicked=clicked, variant=np.where(np.arange(n) % 2, "B", "A"),
                                 user=np.arange(n) % 50, timestamp=np.arange(n, dtype=float))
-    t = sequential_ab_test(log, metrics=["ctr"], unit="user", tau=0.05).tests[0]
+    t = sequential_ab_test(log, metrics=["ctr"], unit="user", tau=0.05, min_units=2).tests[0]
     assert t.cs_low < t.lift < t.cs_high and t.cs_high - t.cs_low > 0.05
 
 
@@ -152,3 +153,18 @@ def test_cli_sequential_reports_the_library_result(tmp_path, capsys):
     test = json.loads(out)["tests"][0]
     assert status == 0 and test["p_value"] == expected.p_value and test["first_look"] == expected.first_look
     assert cranfield.cli.main(["online", "ab", str(tmp_path / "clicks.csv"), "--tau", "0.1"]) == 2
+
+
+def test_aa_logs_through_the_whole_analysis_stay_below_alpha():
+    """Monte Carlo (seeded, bounded): 60 A/A click logs of 150 users randomised, a look after every
+    impression, CTR by user: the share crossing alpha stays below alpha + 3 sigma with the default
+    min_units (with min_units=2 the plug-in variance of a few users makes it several times alpha)."""
+    alpha, n = 0.05, 60
+    logs = [impression_metrics(ClickLog.from_columns(**random_log_columns(1000 + s, n_users=150, lift=0.0)),
+                               metrics=["ctr"]) for s in range(n)]
+    rate = np.mean([sequential_ab_test(m, unit="user", tau=0.05, correction="none").tests[0].p_value <= alpha
+                    for m in logs])
+    assert rate <= alpha + 3 * math.sqrt(alpha * (1 - alpha) / n)
+    early = np.mean([sequential_ab_test(m, unit="user", tau=0.05, min_units=2).tests[0].p_value <= alpha
+                     for m in logs])
+    assert early > rate

@@ -197,13 +197,15 @@ def _finite(value):
 @click.option("--tau", type=float, default=None, metavar="T",
               help="With --sequential: the prior scale of the lift, in the metric's units (default: 5%% of the "
                    "control's value).")
+@click.option("--min-units", type=int, default=30, show_default=True,
+              help="With --sequential: looks before each variant has this many units carry no evidence.")
 @click.option("--quantile", "quantiles", type=float, multiple=True, metavar="Q",
               help="Compare the Q-quantiles of the per-unit metric instead (repeatable, e.g. 0.5 and 0.9): "
                    "each variant's with its interval, the difference by the bootstrap over units.")
 @_log_options
 @_output_options
 def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped, resamples, seed, plot, html,
-       sequential, tau, quantiles, metric_names, unit, dwell_threshold, digits, fmt, output):
+       sequential, tau, min_units, quantiles, metric_names, unit, dwell_threshold, digits, fmt, output):
     """A/B test of the variants of the click LOG: sample-ratio check first, then each treatment
     against the control on each metric, with lifts, intervals and corrected p-values.
 
@@ -231,7 +233,7 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
         if covariate is not None or plot is not None or html is not None:
             raise UsageError("--sequential takes none of --covariate, --plot, --html")
         return _sequential(log, click_log, stats, unit=unit, control=control, tau=tau, alpha=alpha,
-                           correction=correction, digits=digits, fmt=fmt, output=output)
+                           correction=correction, min_units=min_units, digits=digits, fmt=fmt, output=output)
     if tau is not None:
         raise UsageError("--tau is the prior scale of the mSPRT: use it with --sequential")
     if quantiles:
@@ -266,12 +268,12 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
     _write(text, output)
 
 
-def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction, digits, fmt, output):
+def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction, min_units, digits, fmt, output):
     from ..io.tables import Table, render_table
     from ..online.sequential import impression_times, sequential_ab_test
 
     result = sequential_ab_test(stats, unit=unit, control=control, tau=tau, alpha=alpha, correction=correction,
-                                time=impression_times(click_log))
+                                time=impression_times(click_log), min_units=min_units)
     if fmt == "json":
         return _write(_json({"log": log, **result.to_dict()}), output)
     rows = [[t.metric, f"{t.treatment} vs {t.control}", t.lift, t.cs_low, t.cs_high, t.p_value, t.p_adjusted,

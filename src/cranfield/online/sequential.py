@@ -23,9 +23,12 @@ intersection of
     \Delta_m \pm \sqrt{\frac{V_m (V_m + \tau^2)}{\tau^2}
                        \Big(\log\frac{V_m + \tau^2}{V_m} - 2 \log \alpha\Big)}.
 
-Policies: a look where a variant has fewer than two units or :math:`V_n = 0` (within
-rounding: :math:`10^{-12}` of :math:`(\sum Y_u^2 + R^2 \sum X_u^2) / (\sum X_u)^2`) carries no
-evidence (:math:`p = 1`, an unbounded interval). ``tau`` is in the metric's units (the prior
+Policies: a look where a variant has fewer than ``min_units`` units (default 30) or :math:`V_n = 0`
+(within rounding: :math:`10^{-12}` of :math:`(\sum Y_u^2 + R^2 \sum X_u^2) / (\sum X_u)^2`) carries no
+evidence (:math:`p = 1`, an unbounded interval): the mixture ratio takes the variance as known,
+and a variance estimated from a handful of units is often far too small — with 2 units per arm,
+A/A logs of 200 randomised users crossed α = 0.05 in 29 % of the experiments on CTR (1.5 % with
+30 units). ``tau`` is in the metric's units (the prior
 scale of the lift); by default :math:`\tau = 0.05 |R_C|` at the end of the experiment (a 5 %
 relative lift; this plug-in looks at the data once: give ``tau`` for the strict guarantee).
 Every look is computed at once from cumulative sums over the impressions in time order: the
@@ -151,13 +154,15 @@ def msprt_looks(lift, variance, *, tau: float, alpha: float = 0.05) -> dict:
 
 
 def sequential_ab_test(data, *, metrics=None, unit: str = "impression", control=None, tau: float | None = None,
-                       alpha: float = 0.05, correction: str = "holm", time=None) -> SequentialResult:
+                       alpha: float = 0.05, correction: str = "holm", time=None,
+                       min_units: int = 30) -> SequentialResult:
     """mSPRT of every variant against the ``control`` on each metric, looking after every
     impression in time order (module docstring).
 
     ``data``: a :class:`~cranfield.online.ClickLog` (time: when each impression was shown, from its
     timestamps; impression order without them) or :class:`~cranfield.online.ImpressionMetrics`
-    (``time``: one value per impression; default the impressions' order). ``correction`` adjusts
+    (``time``: one value per impression; default the impressions' order). ``min_units``: looks
+    before each variant has this many units carry no evidence. ``correction`` adjusts
     the final always-valid p-values of all comparisons (:func:`cranfield.stats.adjust_pvalues`).
     """
     from ..stats.corrections import CORRECTIONS, adjust_pvalues
@@ -165,6 +170,8 @@ def sequential_ab_test(data, *, metrics=None, unit: str = "impression", control=
     if correction not in CORRECTIONS:
         raise UsageError(f"correction: expected one of {', '.join(CORRECTIONS)}, found {correction!r}")
     alpha = _check_alpha(alpha, "alpha")
+    if isinstance(min_units, bool) or not isinstance(min_units, (int, np.integer)) or min_units < 2:
+        raise UsageError(f"min_units: expected a whole number >= 2, found {min_units!r:.40}")
     if isinstance(data, ClickLog) and time is None:
         time = impression_times(data)
     data, names = _metric_data(data, metrics)
@@ -181,13 +188,13 @@ def sequential_ab_test(data, *, metrics=None, unit: str = "impression", control=
         y, x = num[order].astype(np.float64), den[order].astype(np.float64)
         for t in range(len(variant_names)):
             if t != c:
-                raw.append(_one(name, y, x, variant, unit_codes, c, t, tau, alpha, impression_ids)
+                raw.append(_one(name, y, x, variant, unit_codes, c, t, tau, alpha, impression_ids, min_units)
                            | {"control": variant_names[c], "treatment": variant_names[t]})
     adjusted = adjust_pvalues([r["p_value"] for r in raw], method=correction) if raw else []
     tests = [SequentialTest(unit=unit, alpha=alpha, correction=correction, p_adjusted=float(q), **r)
              for r, q in zip(raw, adjusted)]
     settings = {"test": "mSPRT (normal mixture)", "unit": unit, "control": variant_names[c], "alpha": alpha,
-                "tau": tau, "correction": correction, "order": "time" if time is not None else "impression",
+                "tau": tau, "min_units": int(min_units), "correction": correction, "order": "time" if time is not None else "impression",
                 **data.settings}
     return SequentialResult(tests, settings)
 
@@ -203,7 +210,7 @@ def _time_order(time, data: ImpressionMetrics) -> np.ndarray:
     return np.argsort(t, kind="stable")
 
 
-def _one(name, y, x, variant, unit_codes, c, t, tau, alpha, impression_ids) -> dict:
+def _one(name, y, x, variant, unit_codes, c, t, tau, alpha, impression_ids, min_units) -> dict:
     keep = (variant == c) | (variant == t)
     y, x, variant, units, ids = y[keep], x[keep], variant[keep], unit_codes[keep], impression_ids[keep]
     rc, vc, nc = _ratio_and_variance(_arm_moments(y, x, units, variant == c))
@@ -217,7 +224,7 @@ def _one(name, y, x, variant, unit_codes, c, t, tau, alpha, impression_ids) -> d
     else:
         tau_used = tau
     lift = rt - rc
-    variance = np.where((nc >= 2) & (nt >= 2), vc + vt, np.nan)
+    variance = np.where((nc >= min_units) & (nt >= min_units), vc + vt, np.nan)
     looks = msprt_looks(lift, variance, tau=tau_used, alpha=alpha)
     p = looks["p_value"]
     crossed = np.flatnonzero(p <= alpha)
