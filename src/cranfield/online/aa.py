@@ -50,9 +50,16 @@ class AAResult:
         return {"settings": dict(self.settings), "rows": [asdict(r) for r in self.rows]}
 
 
-def aa_assignments(n_units: int, n_simulations: int, rng: np.random.Generator) -> np.ndarray:
+def aa_assignments(n_units: int, n_simulations: int, rng=None) -> np.ndarray:
     """Boolean (simulations × units): True where the unit is in arm B (each row a random
-    permutation's second half)."""
+    permutation's second half); ``rng``: a numpy Generator or a seed."""
+    from ..stats._resample import as_generator, check_count
+
+    n_units = check_count(n_units, "n_units", 1, 10**9)
+    n_simulations = check_count(n_simulations, "n_simulations", 1)
+    rng = as_generator(rng)
+    if n_units * n_simulations > 10**9:
+        raise UsageError(f"n_units x n_simulations: {n_units * n_simulations:,} cells is over 10^9; draw in chunks")
     ranks = rng.random((n_simulations, n_units)).argsort(axis=1).argsort(axis=1)
     return ranks >= n_units // 2
 
@@ -99,7 +106,8 @@ def aa_simulation(data, *, metrics=None, unit: str = "impression", tests=AA_TEST
 
     alpha = _check_alpha(alpha, "alpha")
     n_simulations = check_count(n_simulations, "n_simulations", 1)
-    if isinstance(tests, str) or not tests or any(t not in AA_TESTS for t in tests):
+    if isinstance(tests, str) or not isinstance(tests, (list, tuple)) or not tests or \
+            any(t not in AA_TESTS for t in tests):
         raise UsageError(f"tests: expected a list of {', '.join(AA_TESTS)}, found {tests!r:.60}")
     rng = as_generator(random_state)
     data, names = _metric_data(data, metrics)

@@ -28,6 +28,8 @@ import math
 import numpy as np
 
 from ..errors import InputError
+from ._clicklog import as_array
+from .ab import _check_alpha
 
 __all__ = ["ratio_cuped"]
 
@@ -48,8 +50,9 @@ def ratio_cuped(y, n, x, m, in_treatment, *, confidence: float = 0.95) -> dict:
     """
     from scipy import special
 
-    arrays = [np.asarray(a, dtype=np.float64) for a in (y, n, x, m)]
-    t = np.asarray(in_treatment, dtype=bool)
+    arrays = [as_array(a, name, np.float64) for a, name in zip((y, n, x, m), "ynxm")]
+    t = as_array(in_treatment, "in_treatment", bool)
+    confidence = _check_alpha(confidence, "confidence")
     if any(a.shape != t.shape or a.ndim != 1 for a in arrays):
         raise InputError("expected arrays of one value per unit, all of the same length", field="covariate")
     if not all(np.all(np.isfinite(a)) for a in arrays):

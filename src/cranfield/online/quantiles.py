@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._clicklog import as_array
 from .ab import _check_alpha, _metric_data, _units, _variant_code
 
 __all__ = ["QuantileTest", "QuantileResult", "quantile_ab_test", "bootstrap_quantile_difference"]
@@ -67,8 +68,11 @@ def bootstrap_quantile_difference(treatment, control, q: float, *, confidence: f
     by the bootstrap of each sample (module docstring), vectorised over resamples."""
     from ..stats._resample import as_generator, check_count, chunk_rows
 
-    t = np.asarray(treatment, dtype=np.float64)
-    c = np.asarray(control, dtype=np.float64)
+    t = as_array(treatment, "treatment", np.float64)
+    c = as_array(control, "control", np.float64)
+    q, confidence = _check_alpha(q, "q"), _check_alpha(confidence, "confidence")
+    if not (np.all(np.isfinite(t)) and np.all(np.isfinite(c))):
+        raise InputError("expected finite values, found NaN or infinity", field="values")
     if t.ndim != 1 or c.ndim != 1 or t.size < 2 or c.size < 2:
         raise InputError("a quantile difference needs at least two values in each variant", field="variant")
     b = check_count(n_resamples, "n_resamples", 1)

@@ -44,6 +44,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._clicklog import as_array
 from .ab import _check_alpha, _metric_data, _units, _variant_code
 from .logs import ClickLog
 from .metrics import ImpressionMetrics
@@ -137,8 +138,11 @@ def msprt_looks(lift, variance, *, tau: float, alpha: float = 0.05) -> dict:
     >>> [round(float(p), 4) for p in out["p_value"]]
     [1.0, 0.0001]
     """
-    d = np.asarray(lift, dtype=np.float64)
-    v = np.asarray(variance, dtype=np.float64)
+    d = as_array(lift, "lift", np.float64)
+    v = as_array(variance, "variance", np.float64)
+    alpha = _check_alpha(alpha, "alpha")
+    if d.ndim != 1 or v.shape != d.shape:
+        raise UsageError(f"lift, variance: expected two 1-D arrays of the same length, found shapes {d.shape} and {v.shape}")
     if isinstance(tau, bool) or not isinstance(tau, (int, float, np.number)) or not math.isfinite(tau) or tau <= 0:
         raise UsageError(f"tau: expected a number > 0 (the prior scale of the lift), found {tau!r}")
     t2 = float(tau) ** 2

@@ -92,6 +92,11 @@ def seed_summary(matrices, groups, *, confidence: float = 0.95) -> list:
     from .intervals import _check_confidence
 
     confidence = _check_confidence(confidence)
+    if not isinstance(matrices, dict) or not all(isinstance(v, dict) for v in matrices.values()):
+        raise UsageError("matrices: expected {measure: {run: per-topic values}}")
+    if not isinstance(groups, dict) or not groups or \
+            not all(isinstance(v, (list, tuple)) and all(isinstance(r, str) for r in v) for v in groups.values()):
+        raise UsageError("groups: expected {system: [run, ...]} with run names")
     rows = []
     for system, runs in groups.items():
         if len(runs) < 2:
@@ -101,8 +106,12 @@ def seed_summary(matrices, groups, *, confidence: float = 0.95) -> list:
             if missing:
                 raise UsageError(f"--seeds: run {missing[0]!r} of system {system!r} is none of the runs: "
                                  f"{', '.join(per_run)}")
-            x = np.vstack([np.asarray(per_run[r], dtype=np.float64) for r in runs])
-            if x.shape[1] < 2 or not np.all(np.isfinite(x)):
+            try:
+                x = np.vstack([np.asarray(per_run[r], dtype=np.float64) for r in runs])
+            except (TypeError, ValueError) as error:
+                raise InputError(f"system {system!r}, {measure}: expected per-topic scores of the same length "
+                                 f"({' '.join(str(error).split())[:80]})", field="score") from None
+            if x.ndim != 2 or x.shape[1] < 2 or not np.all(np.isfinite(x)):
                 raise InputError(f"system {system!r}, {measure}: expected finite scores on at least 2 topics",
                                  field="score")
             seed_means = x.mean(axis=1)
