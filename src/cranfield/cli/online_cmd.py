@@ -229,6 +229,8 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
             check_output(path)
     planned = _split(split)
     click_log, stats = _read(log, planned, metric_names, dwell_threshold)
+    if sequential and quantiles:
+        raise UsageError("--sequential and --quantile are two analyses: give one")
     if sequential:
         if covariate is not None or plot is not None or html is not None:
             raise UsageError("--sequential takes none of --covariate, --plot, --html")
