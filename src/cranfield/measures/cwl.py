@@ -8,7 +8,7 @@ framework's other statistics are ``etu`` (expected total utility, Σ_i L(i) · �
 (expected total cost, Σ_i L(i) · i, each item costing 1) and ``ei`` (expected items examined,
 1/W(1)). Gains are the relevance levels scaled to [0, 1]: g = min(ℓ, max_rel)/max_rel
 (unjudged and negative judgments 0; ``max_rel`` defaults to the highest level judged in the qrels,
-as ERR's gmax; ir_measures requires it). As cwl_eval, each ranking is truncated or padded with
+as ERR's gmax, and at least 1; ir_measures requires it). As cwl_eval, each ranking is truncated or padded with
 zero-gain items to ``n`` = 1000 items, so that the user may go on past its end.
 
 * INST(T):  C(i) = ((i + T + T_i − 1)/(i + T + T_i))², T_i = T − Σ_{j≤i} g_j (Moffat et al. 2015)
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import UsageError
 from ._common import positive_int
 from .base import Family, Param, register
 
@@ -93,9 +92,7 @@ def _ap(gains, cum, i, measure):
 
 
 def _gain_grid(view, measure, rows: slice, n: int) -> np.ndarray:
-    max_rel = measure.param("max_rel") or int(view.level_values.max(initial=0))
-    if max_rel < 1:
-        raise UsageError(f"{measure}: the qrels judge no level above 0; give max_rel=")
+    max_rel = measure.param("max_rel") or max(int(view.level_values.max(initial=0)), 1)
     lengths = np.minimum(view.num_ret[rows], n)
     q = np.repeat(np.arange(lengths.size), lengths)
     pos = np.arange(q.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
