@@ -50,6 +50,7 @@ SUBCOMMANDS: dict[str, str] = {
     "reusability": "cranfield.cli.pool_cmd:reusability_command",
     "online": "cranfield.cli.online_cmd:command",
     "ndeval": "cranfield.cli.ndeval_cmd:command",
+    "beyond": "cranfield.cli.beyond_cmd:command",
 }
 
 
