@@ -177,7 +177,7 @@ def test_propensities_cli(tmp_path):
     out = subprocess.run([*base, "--propensities", str(tmp_path / "p")], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines()[1].endswith(",2.0")
     (tmp_path / "p").write_text("d1 -1\n")
-    bad = subprocess.run([*base, "--propensities", str(tmp_path / "p")], capture_output=True, text=True)
+    bad = subprocess.run([*base, "--propensities", str(tmp_path / "p")], capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and "p:1: field propensity" in bad.stderr and "Traceback" not in bad.stderr
 
 

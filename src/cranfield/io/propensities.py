@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 import pyarrow as pa
@@ -52,7 +52,7 @@ class Propensities:
         return out
 
 
-def read_propensities(source: "str | os.PathLike | Mapping | Propensities") -> Propensities:
+def read_propensities(source: str | os.PathLike | Mapping | Propensities) -> Propensities:
     """Read propensities from a file path ('-': standard input) or a ``{docno: propensity}`` mapping."""
     if isinstance(source, Propensities):
         return source

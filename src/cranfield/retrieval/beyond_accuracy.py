@@ -46,7 +46,7 @@ from ..errors import UsageError
 from .qrels import read_qrels
 from .run import read_run
 
-__all__ = ["beyond_accuracy", "BEYOND_ACCURACY"]
+__all__ = ["BEYOND_ACCURACY", "beyond_accuracy"]
 
 BEYOND_ACCURACY = ("coverage", "novelty", "gini", "arp", "aplt")
 
