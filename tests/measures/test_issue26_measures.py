@@ -276,3 +276,31 @@ def test_registry_names_and_parameters():
         parse_measure("Compat(p=1)")
     with pytest.raises(Exception, match="needs a cut-off"):
         parse_measure("BPM")
+
+
+# ----------------------------------------------------------------------------- every evaluation path
+
+
+def test_threads_and_blocks_see_the_options(tmp_path, monkeypatch):
+    """The threaded parts and the block-wise (low-memory) reader drop self rows and read
+    propensities as the in-memory path does."""
+    from cranfield.retrieval import parallel
+    from cranfield.retrieval.large import evaluate_path
+
+    rnd = random.Random(8)
+    qrels = {f"q{q}": {f"d{d}": rnd.choice([0, 1, 2]) for d in range(20)} | {f"q{q}": 1} for q in range(30)}
+    lines = [f"q{q} Q0 {d} 0 {rnd.random()} r" for q in range(30) for d in [*(f"d{i}" for i in range(25)), f"q{q}"]]
+    (tmp_path / "run").write_text("\n".join(lines) + "\n")
+    props = {f"d{d}": 1 / (d + 2) for d in range(25)} | {f"q{q}": 0.5 for q in range(30)}
+    names = ["AP", "nDCG@10", "PSP@5", "PSnDCG@10", "Compat", "INST(T=2)"]
+    evaluator = cranfield.Evaluator(qrels, names, ignore_self=True, propensities=props)
+    in_memory = evaluator.evaluate(str(tmp_path / "run"), threads=1)
+    monkeypatch.setattr(parallel, "MIN_ROWS", 0)
+    threaded = evaluator.evaluate(str(tmp_path / "run"), threads=2)
+    blocks = evaluate_path(evaluator, str(tmp_path / "run"), batch_rows=100)
+    without = cranfield.evaluate(qrels, str(tmp_path / "run"), names, propensities=props)
+    for name in names:
+        np.testing.assert_array_equal(threaded.per_query[name], in_memory.per_query[name], err_msg=name)
+        np.testing.assert_array_equal(blocks.per_query[name], in_memory.per_query[name], err_msg=name)
+    assert not np.array_equal(without.per_query["AP"], in_memory.per_query["AP"])
+    assert blocks.settings["ignore_self"] and threaded.settings["propensities"] == "propensities"
