@@ -304,3 +304,11 @@ def test_threads_and_blocks_see_the_options(tmp_path, monkeypatch):
         np.testing.assert_array_equal(blocks.per_query[name], in_memory.per_query[name], err_msg=name)
     assert not np.array_equal(without.per_query["AP"], in_memory.per_query["AP"])
     assert blocks.settings["ignore_self"] and threaded.settings["propensities"] == "propensities"
+
+
+def test_ir_measures_objects_name_the_new_measures():
+    ir_measures = pytest.importorskip("ir_measures")
+    from cranfield.measures.base import parse_measure
+
+    for reference, name in [*CWL_PAIRS[:5], ("Compat(p=0.9)", "Compat(p=0.9)"), ("Compat", "Compat")]:
+        assert parse_measure(ir_measures.parse_measure(reference)) == parse_measure(name)
