@@ -220,6 +220,21 @@ def _as_metrics(data, metric_names) -> ImpressionMetrics:
     raise UsageError(f"expected a ClickLog or ImpressionMetrics, found {type(data).__name__}")
 
 
+def _metric_data(data, metrics) -> tuple[ImpressionMetrics, list]:
+    """``data`` as ImpressionMetrics and the metric names asked for (default: all computed)."""
+    if metrics is not None and (isinstance(metrics, str) or not hasattr(metrics, "__iter__")):
+        raise UsageError(f"metrics: expected a list of metric names, found {metrics!r:.60}")
+    names = None if metrics is None else list(dict.fromkeys(metrics))
+    for name in names or ():
+        parse_metric(name)
+    data = _as_metrics(data, names)
+    names = names or list(data.values)
+    missing = [n for n in names if n not in data.values]
+    if missing:
+        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    return data, names
+
+
 def _covariate_per_unit(covariate, ids: np.ndarray, unit: str) -> np.ndarray:
     """The covariate as a float array aligned with the unit ids; a unit without one is an error."""
     if hasattr(covariate, "to_dict") and not isinstance(covariate, dict):
@@ -347,13 +362,16 @@ def _bootstrap(yc, xc, yt, xt, lift, options):
 
 def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test: str = "delta",
             alpha: float = 0.05, confidence: float | None = None, correction: str = "holm", expected_split=None,
-            srm_alpha: float = 0.001, covariate=None, n_resamples: int = 2000, random_state=0) -> ABResult:
+            srm_alpha: float = 0.001, covariate=None, n_resamples: int = 2000, random_state=0,
+            cuped: str = "welch") -> ABResult:
     """Compare every variant with the ``control`` (default: the first variant id) on each metric.
 
     ``data``: a :class:`~cranfield.online.ClickLog` or :class:`~cranfield.online.ImpressionMetrics`;
     ``metrics``: names (default: every metric computed); ``unit``: the randomisation unit;
     ``test``: one of :data:`TESTS` (module docstring); ``covariate``: a dict unit id →
-    pre-period value for CUPED (then Welch's test); ``correction``: none, bonferroni, holm or bh
+    pre-period value for CUPED: ``cuped="welch"`` adjusts the per-unit values and tests their mean
+    with Welch's t, ``cuped="delta"`` adjusts the ratio metric itself by the delta method
+    (:func:`cranfield.online.cuped.ratio_cuped`, z test); ``correction``: none, bonferroni, holm or bh
     over all comparisons of the call. The sample-ratio check is in ``result.srm``.
     """
     from ..stats._resample import as_generator, check_count
@@ -363,19 +381,12 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
     check_choice(correction, "correction", CORRECTIONS)
     alpha = _check_alpha(alpha, "alpha")
     confidence = 1 - alpha if confidence is None else _check_alpha(confidence, "confidence")
-    if metrics is not None and (isinstance(metrics, str) or not hasattr(metrics, "__iter__")):
-        raise UsageError(f"metrics: expected a list of metric names, found {metrics!r:.60}")
-    names = None if metrics is None else list(dict.fromkeys(metrics))
-    for name in names or ():
-        parse_metric(name)
-    data = _as_metrics(data, names)
-    names = names or list(data.values)
-    missing = [n for n in names if n not in data.values]
-    if missing:
-        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    data, names = _metric_data(data, metrics)
     if test == "bootstrap":
         n_resamples = check_count(n_resamples, "n_resamples", 2)
         as_generator(random_state)
+    if cuped not in ("welch", "delta"):
+        raise UsageError(f"cuped: expected welch (per-unit values) or delta (the ratio metric), found {cuped!r:.40}")
     if covariate is not None and test not in ("delta", "welch"):
         raise UsageError("CUPED adjusts per-unit values and tests them with Welch's t: use test='welch' "
                          "(or 'delta', which then means welch)")
@@ -387,7 +398,7 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
                "random_state": random_state}
     _, unit_ids = data.unit(unit)
     cov = None if covariate is None else _covariate_per_unit(covariate, unit_ids[present], unit)
-    used = "welch" if covariate is not None else test
+    used = cuped if covariate is not None else test
     raw = []
     for name in names:
         num, den = data.values[name]
@@ -396,6 +407,9 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
         x = np.bincount(codes, weights=den, minlength=n_all)[present]
         variant_of = unit_variant[present]
         cuped_values = None
+        if cov is not None and cuped == "delta":
+            raw += _ratio_cuped_rows(name, y, x, cov, variant_of, control_code, variant_names, options)
+            continue
         if cov is not None:
             defined = x > 0
             values = np.zeros(len(y))
@@ -416,10 +430,26 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
     settings = {"unit": unit, "test": used, "control": variant_names[control_code], "alpha": alpha,
                 "confidence": confidence, "correction": correction, "srm_alpha": srm.alpha,
                 "expected_split": None if expected_split is None else {str(k): v for k, v in expected_split.items()},
-                "cuped": covariate is not None, **data.settings}
+                "cuped": covariate is not None, "cuped_method": cuped if covariate is not None else None,
+                **data.settings}
     if used == "bootstrap":
         settings.update(n_resamples=n_resamples, seed=seed)
     return ABResult(srm, tests, settings)
+
+
+def _ratio_cuped_rows(name, y, x, cov, variant_of, c, variant_names, options) -> list:
+    from .cuped import ratio_cuped
+
+    rows = []
+    for t in range(len(variant_names)):
+        if t != c:
+            keep = (variant_of == c) | (variant_of == t)
+            result = ratio_cuped(y[keep], x[keep], cov[keep], np.ones(int(keep.sum())), variant_of[keep] == t,
+                                 confidence=options["confidence"])
+            rows.append(dict(metric=name, treatment=variant_names[t], n_control=int(np.sum(variant_of == c)),
+                             n_treatment=int(np.sum(variant_of == t)), df=None, ci_method="delta (CUPED, ratio)",
+                             **result))
+    return rows
 
 
 def _variant_code(control, names: list) -> int:
