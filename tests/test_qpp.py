@@ -71,7 +71,8 @@ def test_errors(predicted, actual, message):
     (b"1 nan\n", ":1: field value: expected a finite number"),
     (b"1 0.5\n1 0.6\n", ":2: field qid: query '1' listed twice"),
     (b"1 0.5\n2 abc\n", ":2: field value: expected a number"),
-    (b"\xff\xfe1\n", "expected UTF-8"),
+    (b"1 0.5\n\xc3\x28 1\n", "expected UTF-8"),
+    (b"\xff\xfe1\x00 \x000\x00", "UTF-16"),
     (b"", "no query listed"),
 ])
 def test_predictions_grammar_errors(text, message):

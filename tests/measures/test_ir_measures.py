@@ -45,8 +45,8 @@ def _reference(measure, data) -> dict:
 
 def _ours(measure, data) -> dict:
     results = cranfield.evaluate(data[0], data[1], [measure])
-    (values,) = results.per_query.values()
-    return {str(q): float(v) for q, v in zip(results.query_ids, values)}
+    (values,) = results.per_query.values()  # a mapping query id -> value
+    return {str(q): float(v) for q, v in values.items()}
 
 
 @pytest.mark.parametrize("measure", TREC_EVAL_PROVIDED, ids=str)
