@@ -111,6 +111,11 @@ COMMANDS = {
     "pool": lambda p: ["pool", str(p["run"]), str(p["run2"]), "--depth", "5"],
     "reusability": lambda p: ["reusability", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--depth", "5"],
     "beyond": lambda p: ["beyond", str(p["qrels"]), str(p["run"])],
+    "fuse": lambda p: ["fuse", str(p["run"]), str(p["run2"])],
+    "qpp": lambda p: ["qpp", str(p["run"]), str(p["qrels"]), str(p["run2"])],
+    "judges": lambda p: ["judges", str(p["qrels"]), str(p["qrels"]), str(p["run"]), str(p["run2"])],
+    "nuggets": lambda p: ["nuggets", str(p["run"])],
+    "exposure": lambda p: ["exposure", str(p["qrels"]), str(p["run"]), str(p["run2"])],
 }
 TABLE_COMMANDS = ("classify", "calibration", "clustering", "regression")  # their input is the table
 
