@@ -47,7 +47,7 @@ def brute_target(judged: dict, p: float, model: str, u: float, level: int) -> di
 def brute(qrels: dict, samples: list, p=0.5, model="rbp", u=0.5, level=1, groups=None) -> dict:
     per_query = {k: [] for k in ("disparity", "relevance", "loss")}
     if groups:
-        per_query.update({f"group_{k}": [] for k in ("disparity", "relevance", "loss")})
+        per_query.update({f"group_{k}": [] for k in ("disparity", "relevance", "loss")}, awrf=[])
     for q in sorted(qrels, key=str.encode):
         lists = [s[q] for s in samples if q in s]
         if not lists:
@@ -69,7 +69,31 @@ def brute(qrels: dict, samples: list, p=0.5, model="rbp", u=0.5, level=1, groups
             per_query["group_disparity"].append(sum(v * v for v in ge.values()))
             per_query["group_relevance"].append(sum(ge[g] * gt[g] for g in names))
             per_query["group_loss"].append(sum((ge[g] - gt[g]) ** 2 for g in names))
+            per_query["awrf"].append(brute_awrf(qrels[q], lists, groups, p, model, u, level))
     return per_query
+
+
+def brute_awrf(judged: dict, lists: list, groups: dict, p, model, u, level) -> float:
+    """1 − scipy's Jensen–Shannon distance (base 2) between each sample's attention per group and
+    the groups' share of the relevant documents, averaged over the samples."""
+    from scipy.spatial.distance import jensenshannon
+
+    names = sorted({g for gs in groups.values() for g in gs}) + ["(none)"]
+    target = [0.0] * len(names)
+    for d, g in judged.items():
+        if g >= level:
+            for name in groups.get(d, ["(none)"]):
+                target[names.index(name)] += 1
+    if sum(target) == 0:
+        target = [1.0] * len(names)
+    values = []
+    for scores in lists:
+        got = [0.0] * len(names)
+        for d, e in _exposures(_order(scores), judged, p, model, u, level).items():
+            for name in groups.get(d, ["(none)"]):
+                got[names.index(name)] += e
+        values.append(1.0 - jensenshannon(got, target, base=2))
+    return sum(values) / len(values)
 
 
 docs = st.sampled_from(["a", "b", "c", "d", "e", "f"])

@@ -21,7 +21,13 @@ trec_eval ranks a run (score descending, ties by docno descending).
   higher relevance puts it on relevant documents, lower loss is closer to the ideal.
 * **Groups** (a groups file: documents → one or more groups): the exposure of a group is the sum
   over its relevant documents (grade ≥ ``relevance_level``) of their expected (and target)
-  exposure; the same three figures over groups.
+  exposure; the same three figures over groups. And **AWRF**, attention-weighted rank fairness
+  (Sapiezynski, Zeng, Robertson, Mislove & Wilson, WWW 2019; TREC Fair Ranking 2022): per sample,
+  the share of the attention (the browsing model's exposure) each group gets, against the
+  groups' share among the query's relevant documents; AWRF = 1 − their Jensen–Shannon distance
+  (base 2), averaged over the samples (1: attention in proportion to relevant documents). A
+  document with no group counts in a group ``(none)``; a query without relevant documents has the
+  uniform target.
 
 Queries evaluated: those both judged and sampled. Every figure is a bincount over the sampled
 rows: no loop over queries, documents or samples (except splitting one file into its samples).
@@ -153,8 +159,11 @@ def expected_exposure(qrels, samples, *, p: float = 0.5, model: str = "rbp", u: 
     per_query = {name: values[evaluated] for name, values in figures.items()}
     if groups is not None:
         relevant_keys = np.unique(q[grade >= relevance_level] * width + d[grade >= relevance_level])
-        per_query.update(_group_figures(groups, dictionary, keys, eps, star, np.isin(keys, relevant_keys), width,
+        mapping = groups_from_mapping(groups) if hasattr(groups, "items") else read_groups(groups)
+        per_query.update(_group_figures(mapping, dictionary, keys, eps, star, np.isin(keys, relevant_keys), width,
                                         n_q, evaluated))
+        per_query["awrf"] = _awrf(mapping, dictionary, lists, exposure, q[grade >= relevance_level],
+                                  d[grade >= relevance_level], samples_of)[evaluated]
     settings = {"model": model, "p": float(p), **({"u": float(u)} if model == "gerr" else {}),
                 "relevance_level": int(relevance_level), "samples": len(lists.run_names)}
     return ExposureResult(lists.query_index.take(indices(evaluated)).to_pylist(), samples_of[evaluated], per_query,
@@ -241,13 +250,12 @@ def _figures(query_of, eps, star, n_q) -> dict:
             "loss": np.bincount(query_of, weights=(eps - star) ** 2, minlength=n_q)}
 
 
-def _group_figures(groups, dictionary, keys, eps, star, relevant, width, n_q, evaluated) -> dict:
+def _group_figures(mapping, dictionary, keys, eps, star, relevant, width, n_q, evaluated) -> dict:
     """Group exposure per query: Σ over the relevant documents of each group (a document in
     several groups counts in each)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    mapping = groups_from_mapping(groups) if hasattr(groups, "items") else read_groups(groups)
     pair_doc = [docno for docno, names in mapping.items() for _ in names]  # the groups file's entries
     names, group = np.unique(np.array([g for gs in mapping.values() for g in gs], dtype=object).astype(str),
                              return_inverse=True)
@@ -266,3 +274,57 @@ def _group_figures(groups, dictionary, keys, eps, star, relevant, width, n_q, ev
     target = np.bincount(cell, weights=star[key_index] * weight, minlength=n_q * n_g)
     figures = _figures(np.repeat(np.arange(n_q), n_g), exposure, target, n_q)
     return {f"group_{name}": values[evaluated] for name, values in figures.items()}
+
+
+def _memberships(mapping, dictionary):
+    """(document code, group code) of every membership, sorted by document, and the number of
+    groups; a document with no group belongs to the extra group ``(none)``, numbered last."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    pair_doc = [docno for docno, names in mapping.items() for _ in names]  # the groups file's entries
+    names, group = np.unique(np.array([g for gs in mapping.values() for g in gs], dtype=object).astype(str),
+                             return_inverse=True)
+    code = to_numpy(pc.fill_null(pc.index_in(pa.array(pair_doc, pa.string()), value_set=dictionary), -1))
+    keep = code >= 0
+    order = np.argsort(code[keep], kind="stable")
+    return code[keep][order], group.reshape(-1)[keep][order], names.size + 1
+
+
+def _group_cells(doc: np.ndarray, row_key: np.ndarray, member_doc, member_group, n_groups):
+    """Each row expanded to one entry per group of its document: (row index, cell key × groups + group)."""
+    lo = np.searchsorted(member_doc, doc, side="left")
+    count = np.searchsorted(member_doc, doc, side="right") - lo
+    none = count == 0
+    count = np.where(none, 1, count)
+    row = np.repeat(np.arange(doc.size), count)
+    offset = np.arange(row.size) - np.repeat(np.cumsum(count) - count, count)
+    at = np.minimum(lo[row] + offset, max(member_group.size - 1, 0))
+    group = np.where(none[row], n_groups - 1, member_group[at] if member_group.size else 0)
+    return row, row_key[row] * n_groups + group
+
+
+def _awrf(mapping, dictionary, lists, attention, rel_q, rel_d, samples_of) -> np.ndarray:
+    """Attention-weighted rank fairness per query: 1 − the Jensen–Shannon distance (base 2) between
+    the share of attention each group gets in a sampled ranking and the groups' share among the
+    query's relevant documents, averaged over the query's samples."""
+    member_doc, member_group, n_groups = _memberships(mapping, dictionary)
+    n_q = len(lists.query_index)
+    n_cells = len(lists.run_names) * n_q
+    row, cell = _group_cells(lists.d, lists.r * n_q + lists.q, member_doc, member_group, n_groups)
+    got = np.bincount(cell, weights=attention[row], minlength=n_cells * n_groups).reshape(n_cells, n_groups)
+    t_row, t_cell = _group_cells(rel_d, rel_q, member_doc, member_group, n_groups)
+    want = np.bincount(t_cell, minlength=n_q * n_groups).reshape(n_q, n_groups).astype(np.float64)
+    want[want.sum(axis=1) == 0] = 1.0  # no relevant document: the uniform target
+    want /= want.sum(axis=1, keepdims=True)
+    total = got.sum(axis=1, keepdims=True)
+    present = total[:, 0] > 0
+    share = np.divide(got, total, out=np.zeros_like(got), where=total > 0)
+    target = np.tile(want, (len(lists.run_names), 1))
+    middle = (share + target) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(share > 0, share * np.log2(share / middle), 0.0) + \
+            np.where(target > 0, target * np.log2(target / middle), 0.0)
+    fairness = 1.0 - np.sqrt(np.maximum(terms.sum(axis=1) / 2, 0.0))
+    per_query = np.bincount(np.arange(n_cells) % n_q, weights=np.where(present, fairness, 0.0), minlength=n_q)
+    return np.divide(per_query, samples_of, out=np.zeros(n_q), where=samples_of > 0)
