@@ -75,7 +75,8 @@ def test_the_same_refusal_in_python_names_keyword_arguments(first20):
 def test_compare_intersect_notes_each_runs_own_count(first20, capsys):
     code, out, err = run(["compare", QRELS, first20, TFIDF, "-m", "AP", "--missing", "intersect"], capsys)
     assert code == 0, err
-    assert "Queries of each run: bm25s_stem 20, tfidf_cosine 225; compared on 20 (the common queries" in out
+    text = " ".join(out.split())  # notes are wrapped to the terminal's width
+    assert "Queries of each run: bm25s_stem 20, tfidf_cosine 225; compared on 20 (the common queries" in text
 
 
 def test_report_follows_the_same_policy(first20, tmp_path, capsys):
