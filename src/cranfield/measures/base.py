@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import MeasureError
 
-__all__ = ["Measure", "Family", "Param", "register", "get_family", "families", "parse_measure", "parse_measures"]
+__all__ = ["Measure", "Family", "Param", "register", "register_names", "get_family", "families", "parse_measure", "parse_measures"]
 
 
 # ----------------------------------------------------------------------------- parameters
@@ -176,13 +176,24 @@ def register(family: Family) -> Family:
     return family
 
 
-def _load_families() -> None:
-    from . import registry  # noqa: F401  (imports every family module)
+# Other names of measures, registered (like the families) by the modules that own them when the
+# package is imported (measures/__init__ imports the registry): trec_names (trec_eval's names, e.g.
+# ``map``, ``P.5,10``) and condensed (``AP'``, ``condensed_AP``). A resolver maps a text to a list of
+# measures or None; they are tried in registration order before the canonical grammar. This module
+# imports none of them: it is the bottom of the package.
+_RESOLVERS: list[Callable[[str], Any]] = []
+_OTHER_NAMES: list[Callable[[], list[str]]] = []  # names offered in "did you mean" hints
+
+
+def register_names(resolve: Callable[[str], Any], names: Callable[[], list[str]] | None = None) -> None:
+    """Register a resolver of other measure names (and, optionally, the names to suggest)."""
+    _RESOLVERS.append(resolve)
+    if names is not None:
+        _OTHER_NAMES.append(names)
 
 
 def families() -> dict[str, Family]:
     """All registered families by canonical name."""
-    _load_families()
     return dict(_REGISTRY)
 
 
@@ -190,7 +201,6 @@ def get_family(name: str) -> Family:
     family = _REGISTRY.get(name)  # a canonical name (every Measure's): no alias lookup
     if family is not None:
         return family
-    _load_families()
     canonical = _ALIASES.get(name.lower())
     if canonical is None:
         raise MeasureError(_unknown_message(name))
@@ -198,22 +208,13 @@ def get_family(name: str) -> Family:
 
 
 def _unknown_message(name: str) -> str:
-    candidates = sorted(set(_REGISTRY) | set(_trec_names()))
+    candidates = sorted(set(_REGISTRY).union(*(names() for names in _OTHER_NAMES)))
     close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
     lower = {c.lower(): c for c in candidates}
     if name.lower() in lower:
         close = [lower[name.lower()]]
     hint = f"; did you mean {' or '.join(close)}?" if close else ""
     return f"unknown measure {name!r}{hint} (see `cranfield measures` for the list)"
-
-
-def _trec_names() -> list[str]:
-    try:
-        from .trec_names import trec_measure_names
-
-        return trec_measure_names()
-    except ImportError:  # pragma: no cover
-        return []
 
 
 # ----------------------------------------------------------------------------- measure values
@@ -442,19 +443,10 @@ def parse_measures(*texts: "str | Measure | Sequence[str | Measure]") -> list[Me
         text = item.strip()
         if not text:
             raise MeasureError("empty measure name")
-        from .trec_names import from_trec_name
-
-        trec = from_trec_name(text)
-        if trec is not None:
-            result.extend(trec)
+        named = next((found for found in (resolve(text) for resolve in _RESOLVERS) if found is not None), None)
+        if named is not None:  # a trec_eval name (map, P.5,10) or a condensed form (AP', condensed_P@10)
+            result.extend(named)
             continue
-        from .condensed import condensed_name  # AP', nDCG'@10, condensed_P@10 (Sakai 2007)
-
-        named = condensed_name(text)
-        if named is not None:
-            result.append(named)
-            continue
-        _load_families()
         name, dot, _ = text.partition(".")
         if dot and re.fullmatch(r"[A-Za-z_]\w*", name) and name.lower() not in _ALIASES:  # a mistyped trec_eval name
             raise MeasureError(_unknown_message(name))

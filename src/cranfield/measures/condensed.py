@@ -27,6 +27,9 @@ import re
 
 import numpy as np
 
+from .base import Measure, parse_measure, register_names
+from .view import RankedView
+
 __all__ = ["condensed", "view_for", "condensed_name"]
 
 _PRIME = re.compile(r"\s*(?P<name>[A-Za-z_][A-Za-z0-9_\-]*)'(?P<rest>[^']*)")
@@ -40,8 +43,6 @@ def condensed_name(text: str):
     >>> str(condensed_name("nDCG'@10")), str(condensed_name("condensed_P@5")), condensed_name("AP")
     ('nDCG(judged_only=true)@10', 'P(judged_only=true)@5', None)
     """
-    from .base import Measure, parse_measure
-
     match = _PRIME.fullmatch(text)
     inner = match["name"] + match["rest"] if match else None
     if inner is None:
@@ -57,8 +58,6 @@ def condensed(view):
     """The view restricted to judged documents (cached on the view)."""
 
     def build():
-        from .view import RankedView
-
         keep = view.rel >= 0
         counts = np.bincount(view.seg[keep], minlength=view.n_queries)
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
@@ -79,3 +78,11 @@ def condensed(view):
 def view_for(view, measure):
     """The view a measure is computed on: condensed when it has ``judged_only=true``."""
     return condensed(view) if measure.param("judged_only") else view
+
+
+def _condensed_measures(text: str):
+    named = condensed_name(text)
+    return None if named is None else [named]
+
+
+register_names(_condensed_measures)  # parse_measure accepts AP', nDCG'@10, condensed_P@10

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import MeasureError
+from .base import Measure, register_names
 
 __all__ = ["TrecMeasure", "TREC_MEASURES", "NICKNAMES", "from_trec_name", "trec_measure_names", "expand",
            "parse_trec_params"]
@@ -45,8 +46,6 @@ class TrecMeasure:
 
 def _m(name: str, **kwargs) -> Callable[..., object]:
     def build(value=None, version: str = "9"):
-        from .base import Measure
-
         return Measure(name, kwargs, None)
 
     return build
@@ -54,8 +53,6 @@ def _m(name: str, **kwargs) -> Callable[..., object]:
 
 def _cut(name: str, **fixed) -> Callable[..., object]:
     def build(value, version: str = "9"):
-        from .base import Measure
-
         params = dict(fixed)
         if name in ("IPrec",) and version == "10":
             params["rounding"] = "nearest"
@@ -65,15 +62,11 @@ def _cut(name: str, **fixed) -> Callable[..., object]:
 
 
 def _rprec_mult(value, version: str = "9"):
-    from .base import Measure
-
     return Measure("RPrec", {"mult": value})
 
 
 def _gains_measure(name: str, **fixed) -> Callable[..., object]:
     def build(pairs, version: str = "9"):
-        from .base import Measure
-
         params = dict(fixed)
         gains = []
         for key, val in pairs or ():
@@ -91,16 +84,12 @@ def _gains_measure(name: str, **fixed) -> Callable[..., object]:
 
 
 def _utility(values, version: str = "9"):
-    from .base import Measure
-
     if len(values) != 4:
         raise MeasureError(f"utility takes 4 coefficients a,b,c,d, found {len(values)}")
     return Measure("Utility", dict(zip("abcd", values)))
 
 
 def _eleven(values, version: str = "9"):
-    from .base import Measure
-
     params = {"levels": tuple(values)}
     if version == "10":
         params["rounding"] = "nearest"
@@ -110,8 +99,6 @@ def _eleven(values, version: str = "9"):
 def _set_f(values, version: str = "9"):
     """trec_eval's set_F.x is (1 + x)·P·R / (x·P + R): its x is β², not β (m_set_F.c), and is
     used as given (β = sqrt(x) would give back x only to within a rounding)."""
-    from .base import Measure
-
     if values[0] < 0:
         raise MeasureError(f"set_F.{values[0]}: the parameter must be ≥ 0")
     return Measure("SetF", {"beta2": values[0]} if values[0] != 1.0 else {})
@@ -258,3 +245,6 @@ def from_trec_name(text: str, *, version: str = "9") -> list | None:
         if measure.kind == "cut_double":
             return [measure.build(float(value), version)]
     return None
+
+
+register_names(from_trec_name, trec_measure_names)  # parse_measure accepts trec_eval's names
