@@ -49,6 +49,11 @@ class DiversityQrels(TrecTable):
     value_dtype = np.int64
     default_source = "diversity qrels"
 
+    @property
+    def evaluator_class(self):
+        """The evaluator :func:`~cranfield.retrieval.evaluate.evaluate` builds for these qrels."""
+        return DiversityEvaluator
+
     def __init__(self, qid, subtopic, docno, rel, *, source: str | None = None, lines: np.ndarray | None = None,
                  _trusted: bool = False) -> None:
         from ._columns import to_chunked_strings

@@ -200,10 +200,9 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     (1.0, 0.5)
     """
     qrels, run = mapped_columns(qrels, qrels_columns), mapped_columns(run, run_columns)
-    from .diversity import DiversityEvaluator, DiversityQrels
-
-    # diversity qrels (qid subtopic docno rel): the same options, intents kept for ndeval's measures
-    factory = DiversityEvaluator if isinstance(qrels, DiversityQrels) else Evaluator
+    # diversity qrels (qid subtopic docno rel) name their own evaluator (DiversityEvaluator: the same
+    # options, intents kept for ndeval's measures); diversity.py builds on this module, not the reverse
+    factory = getattr(qrels, "evaluator_class", Evaluator)
 
     def make_evaluator():
         return factory(qrels, measures, relevance_level=relevance_level, complete=complete,

@@ -32,6 +32,7 @@ from .._arrow import query_block_starts
 from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
 from ._segments import run_starts
+from .doc_join import DictionaryDocs, PackedDocs, _indices
 from .doc_keys import HashCollision
 
 
@@ -212,8 +213,6 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     rows = np.flatnonzero(keep) if not keep.all() else None
     score = run.score if rows is None else run.score[rows]
     qi = q if rows is None else q[rows]
-    from .doc_join import DictionaryDocs, PackedDocs
-
     docs = PackedDocs.build(run, prepared, qi, rows, q) or DictionaryDocs(run, prepared, rows)
     docs.check_duplicates(qi, rows, run, prepared)
     try:
@@ -242,11 +241,6 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
                       level_values=prepared.judged_levels()[0], level_counts=prepared.level_counts()[evaluated],
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
                       collection_size=collection_size)
-
-
-def _indices(encoded) -> np.ndarray:
-    return np.concatenate([_np(chunk.indices) for chunk in encoded.chunks]).astype(np.int64) \
-        if encoded.num_chunks else np.zeros(0, dtype=np.int64)
 
 
 def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarray:
