@@ -11,10 +11,10 @@ import numpy as np
 
 from ..classification.table import label_column, number_column, positive_label, prediction_column, read_table
 from ..errors import InputError, UsageError
+from ._common import CRITERIA
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 AVERAGES = ("macro", "weighted", "micro", "none")
-CRITERIA = ("accuracy", "f1", "youden", "closest", "cost")
 
 
 def _number(value):

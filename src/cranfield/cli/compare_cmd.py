@@ -6,16 +6,10 @@ import click
 
 from ..errors import UsageError
 from ..report.inputs import baseline_name
+from ._common import CORRECTIONS, FAMILIES, TESTS, ZERO_METHODS
 from ._options import evaluate_options, evaluation_options, input_options, missing_option
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
-TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
-# the library's choices (cranfield.stats.compare.COMPARE_CORRECTIONS / FAMILIES, paired.ZERO_METHODS;
-# tests/stats check they agree), spelt here so that --help does not import numpy
-CORRECTIONS = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "hochberg", "hommel", "bh", "by", "tukey",
-               "randomized-tukey")
-FAMILIES = ("measure", "all")
-ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 
 
 def _permutations(value: str):

@@ -2,32 +2,14 @@
 
 from __future__ import annotations
 
-import re
-
 import click
 
 from ..errors import UsageError
-from .report_cmd import EXIT_CODES, detection_options, retrieval_options, study_from_inputs
+from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems
+from ._study import study_from_inputs
 
 RETRIEVAL_KINDS = ("recall_precision", "per_query_pr", "forest", "differences")
 DETECTION_KINDS = ("roc", "pr", "det", "confusion", "threshold")
-
-
-def unique_stems(figures: dict) -> dict:
-    """The figures under file stems that are safe (letters, digits, ``_.-``) and distinct: two
-    names that sanitise alike (``a/b`` and ``a_b``) get ``a_b`` and ``a_b_2`` instead of one
-    overwriting the other."""
-    out: dict = {}
-    taken: set[str] = set()
-    for stem, value in figures.items():
-        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)
-        candidate, k = safe, 1
-        while candidate.lower() in taken:  # case-insensitive file systems too
-            k += 1
-            candidate = f"{safe}_{k}"
-        taken.add(candidate.lower())
-        out[candidate] = value
-    return out
 
 
 def _pairs(pair_specs, systems, resolve) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .report_cmd import EXIT_CODES
+from ._common import EXIT_CODES, unique_stems
 
 RETRIEVAL_ORDER = ("bm25", "tfidf", "coord_title")  # strongest to weakest
 
@@ -82,8 +82,6 @@ def command(detection, output_dir, fmt, permutations, seed, quiet, online=False)
         if not detection:
             table += "\n" + demo_text(pools, reuse)
         step("drawing")
-        from .curves_cmd import unique_stems
-
         figures = unique_stems(figures_of(study))
         report = to_html(study, figures=figures, title=title, command=None)
         if not detection:
