@@ -29,7 +29,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import MeasureError
 
-__all__ = ["Measure", "Family", "Param", "register", "register_names", "get_family", "families", "parse_measure", "parse_measures"]
+__all__ = ["Measure", "Family", "Param", "register", "register_names", "get_family", "families", "parse_measure",
+           "parse_measures"]
 
 
 # ----------------------------------------------------------------------------- parameters
