@@ -76,7 +76,7 @@ import numpy as np
 
 from .._arrow import indices
 from .._arrow import to_numpy as _np
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 __all__ = ["DIALECTS", "TrecFormat", "QRELS", "RUN", "DIVERSITY_QRELS", "Parsed", "check_dialect", "format_of",
            "parse_lines", "first_nul_error", "BOM"]
@@ -113,8 +113,6 @@ def format_of(kind: str) -> TrecFormat:
 
 def check_dialect(dialect: str) -> str:
     if dialect not in DIALECTS:
-        from ..errors import UsageError
-
         raise UsageError(f"unknown TREC dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
     return dialect
 
