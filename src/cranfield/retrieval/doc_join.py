@@ -16,7 +16,7 @@ import numpy as np
 from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from ..errors import InputError
-from .doc_keys import HashCollision
+from .doc_keys import HashCollision, ordered, packed_keys, packed_width
 from ..measures.view import NONPOOL, UNJUDGED
 from .run import Run
 
@@ -40,8 +40,6 @@ class PackedDocs:
 
     @classmethod
     def build(cls, run: Run, prepared, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
-        from .doc_keys import packed_keys, packed_width
-
         run_width = packed_width(run.longest_docno())
         judged_width = prepared.packed_width()
         if run_width is None or judged_width is None:
@@ -72,8 +70,6 @@ class PackedDocs:
         DictionaryDocs(run, prepared, rows).check_duplicates(qi, rows, run, prepared)
 
     def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
-        from .doc_keys import ordered
-
         w = ordered(self.words[source_rows])
         m = w.shape[0]
         rank = _dense_rank(w[:, 0])  # rank of each docno among these rows, byte-wise

@@ -6,9 +6,13 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .._arrow import release_unused_memory
 from ..errors import UsageError
+from ..io.ecosystem import with_columns
 from ..measures.base import Measure, parse_measures
 from ..measures.condensed import view_for
+from . import parallel  # its settings looked up when called (the tests lower them)
+from .parallel import available_threads
 from .qrels import Qrels, read_qrels
 from .ranked import RankedView, prepare_qrels, rank
 from .results import Results, aggregate, micro_aggregate
@@ -63,8 +67,6 @@ class Evaluator:
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""
-        from .._arrow import release_unused_memory
-
         view = rank(self._prepared, read_run(run), **self.options)
         release_unused_memory()
         return view
@@ -79,13 +81,11 @@ class Evaluator:
         ``{name: array}`` read from the ranked view (trec_eval's relstring); they are added to
         ``per_query``, without aggregates.
         """
-        from .parallel import MIN_ROWS, available_threads, evaluate_parallel
-
         run = read_run(run, name=name)
         run_name = name or run.name or "run"
         threads = available_threads() if threads is None else max(1, int(threads))
-        if len(run) >= MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":  # in parts
-            results = evaluate_parallel(self, run, run_name, threads, extras=extras)
+        if len(run) >= parallel.MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":  # in parts
+            results = parallel.evaluate_parallel(self, run, run_name, threads, extras=extras)
             if results is not None:
                 return results
         return self.results_from_view(self.view(run), run_name, self.measures, extras=extras)
@@ -166,8 +166,6 @@ def mapped_columns(data, columns: "dict[str, str] | None"):
     """``data`` with its columns named by ``columns`` (role -> column), or ``data`` itself."""
     if not columns:
         return data
-    from ..io.ecosystem import with_columns
-
     try:
         return with_columns(data, **dict(columns))
     except TypeError:

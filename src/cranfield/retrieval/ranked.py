@@ -33,7 +33,8 @@ from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
 from ._segments import run_starts
 from .doc_join import DictionaryDocs, PackedDocs, _indices
-from .doc_keys import HashCollision
+from . import doc_keys  # doc_keys.mix looked up when called (the tests weaken it to force collisions)
+from .doc_keys import HashCollision, KeyTable, packed_width, packed_words
 
 
 @dataclass
@@ -53,8 +54,6 @@ class PreparedQrels:
     _exact: dict = field(default_factory=dict, repr=False)
 
     def packed_width(self) -> int | None:
-        from .doc_keys import packed_width
-
         if "width" not in self._packed:
             self._packed["width"] = packed_width(self.qrels.longest_docno())
         return self._packed["width"]
@@ -62,13 +61,11 @@ class PreparedQrels:
     def packed(self, n_words: int) -> "PackedJudgments | None":
         """Judgments keyed by mix(query, packed docno), for runs whose ids pack into ``n_words``
         words, or None if the judged ids do not pack."""
-        from .doc_keys import KeyTable, mix, packed_words
-
         if n_words not in self._packed:
             words = packed_words(self.qrels.docno, n_words)
             if words is None:
                 return None
-            keys = mix(self.q, words, len(self.query_ids))
+            keys = doc_keys.mix(self.q, words, len(self.query_ids))
             self._packed[n_words] = PackedJudgments(keys, KeyTable(keys, self.q, len(self.query_ids)), self.q,
                                                      words, self.rel)
         return self._packed[n_words]

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import MeasureError, UsageError
-from ..measures.base import Measure
+from ..errors import InputError, MeasureError, UsageError
+from ..io.sources import read_all
+from ..measures._gains import gain_view
+from ..measures.base import Measure, _unknown_message
 from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
 from .parallel import available_threads
@@ -66,8 +68,6 @@ def _marked(measure_args: tuple[str, ...], version: str) -> tuple[list[str], dic
             raise MeasureError(f"trec_eval: measure '{name}' is new in trec_eval 10.0; trec_eval 9.0.8 refuses it "
                                f"(use --trec-eval-version 10)")
         else:
-            from ..measures.base import _unknown_message
-
             hint = _unknown_message(name).split(";", 1)[1] if ";" in _unknown_message(name) else ""
             raise MeasureError(f"trec_eval: illegal measure '{arg}'" + (f";{hint}" if hint else ""))
     order = [m.name for m in TREC_MEASURES if m.name in marked]
@@ -143,8 +143,6 @@ _EMPTY_IDEAL = "empty ideal ranking: "
 
 def _empty_ideal(view, measure) -> np.ndarray:
     """Per query of ``view``: whether ``measure``'s (RnDCG) ideal ranking has no positive gain."""
-    from ..measures._gains import gain_view
-
     return gain_view(view, measure.param("gains"), "linear", measure.param("ideal")).ideal_len == 0
 
 
@@ -166,8 +164,6 @@ def _refuse_negative_first_query(qrels_data, query_ids: np.ndarray, in_run: np.n
         return
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from ..errors import InputError
 
     first = str(query_ids[int(np.argmax(in_run))])
     grades = pc.filter(pa.array(qrels_data.values), pc.equal(qrels_data.qid, first))
@@ -297,10 +293,6 @@ MISSING_ZSCORE = -1000000.0
 
 
 def _load_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
-    from ..errors import InputError
-
-    from ..io.sources import read_all
-
     table: dict[tuple[str, str], tuple[float, float]] = {}
     try:
         text = read_all(path, display_name=path).decode("utf-8")  # the one opener: errors are InputError
