@@ -16,6 +16,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.tables import Table
 from ._validation import check_lengths, check_weights, encode_labels, resolve_pos_label, warn_undefined
 from .rates import RATES, compute_rate, counts_from_matrix, get_rate
 
@@ -206,8 +207,6 @@ class ConfusionMatrix:
 
     def table(self, *, digits: int = 4):
         """The matrix as a :class:`cranfield.io.tables.Table` (rows = actual)."""
-        from ..io.tables import Table
-
         rows = [[f"actual {label}", *row] for label, row in zip(self._labels, self._matrix.tolist())]
         return Table(["", *[f"predicted {label}" for label in self._labels]], rows, digits=digits)
 

@@ -22,9 +22,11 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.tables import Table
 from ._counts import (ScoreCounts, _ap_from_counts, _auc_from_counts, _counts_unweighted,  # noqa: F401  (re-exported)
                       _counts_weighted, _increments, _score_counts, score_counts)
-from ._validation import AVERAGE_CHOICES, _is_matrix, binary_truth, check_flag, check_lengths, check_scores, check_weights, is_choice
+from ._validation import (AVERAGE_CHOICES, _is_matrix, binary_truth, check_flag, check_lengths, check_scores, check_weights,
+                          is_choice)
 from .multiclass import _check_average, average_precision_multiclass, multi_input, roc_auc_multiclass
 
 __all__ = ["ScoreCounts", "Curve", "BinnedCounts", "score_counts", "roc_curve", "pr_curve", "det_curve", "roc_auc",
@@ -78,8 +80,6 @@ class Curve:
         return np.column_stack([self.x, self.y])
 
     def table(self, *, digits: int = 4):
-        from ..io.tables import Table
-
         rows = [[t, a, b] for t, a, b in zip(self.thresholds.tolist(), self.x.tolist(), self.y.tolist())]
         return Table(["threshold", self.x_name, self.y_name], rows, title=f"{self.kind.upper()} curve",
                      digits=digits)

@@ -32,6 +32,7 @@ from ..errors import InputError, UsageError
 from ._counts import _ap_from_counts, _auc_from_counts, _counts_weighted
 from ._validation import (AVERAGE_CHOICES, _indicator, _is_matrix, _show, as_matrix, check_flag,  # noqa: F401
                           check_lengths, check_weights, encode_labels, is_choice, score_matrix, warn_undefined)
+from ._validation import check_scores
 from .label_ranking import row_rank_counts
 
 __all__ = ["average_precision_multiclass", "roc_auc_multiclass", "top_k_accuracy"]
@@ -303,8 +304,6 @@ def top_k_accuracy(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = T
         raise UsageError(f"k must be a positive integer, found {k!r}")
     normalize = check_flag(normalize, "normalize")
     if not _is_matrix(y_score):
-        from ._validation import check_scores
-
         scores = check_scores(y_score)
         classes, (codes,) = encode_labels((y_true, "y_true"), labels=labels)
         n = check_lengths(y_true=codes, y_score=scores)

@@ -9,7 +9,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .._arrow import to_numpy
+from ..classification._validation import EXACT_INTEGERS, MAX_CLASSES, check_labels, check_scores, resolve_pos_label
 from ..errors import InputError, UsageError
+from ..io.sources import read_all
 
 __all__ = ["read_table", "label_column", "number_column", "prediction_column", "parse_label", "positive_label"]
 
@@ -50,8 +53,6 @@ def read_table(path: str):
     by extension), read once through :func:`cranfield.io.sources.read_all`, so gzip, bz2, xz and zstd
     are recognised by their magic bytes and FIFOs and pipes are read once."""
     import pyarrow as pa
-
-    from ..io.sources import read_all
 
     name = _plain_name(path)
     try:
@@ -106,8 +107,6 @@ def _column(table, name: str, path: str, first_line: int):
 
 def number_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     """A score column as finite float64 (the rules of :func:`cranfield.classification._validation.check_scores`)."""
-    from ..classification._validation import check_scores
-
     column = _column(table, name, path, first_line)
     import pyarrow as pa
 
@@ -146,9 +145,6 @@ def _with_integer_texts(table, data, path: str):
     import pyarrow.compute as pc
     from pyarrow import csv
 
-    from .._arrow import to_numpy
-    from ..classification._validation import EXACT_INTEGERS
-
     huge = {}  # column -> its rows beyond 2**53 (only those values float64 may tie); a loop over columns
     for name, column in zip(table.column_names, table.columns):
         if pa.types.is_floating(column.type) and table.column_names.count(name) == 1:
@@ -178,16 +174,12 @@ def _integer_texts_of(table, name: str) -> list:
 
 def label_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     """A label column (one type, no missing value: the rules of ``check_labels``)."""
-    from ..classification._validation import check_labels
-
     values = _column(table, name, path, first_line).to_numpy(zero_copy_only=False)
     return check_labels(values, name, source=path, first_line=first_line)
 
 
 def prediction_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     """The ``--pred`` column: classes, not scores — whole numbers if numeric, at most MAX_CLASSES."""
-    from ..classification._validation import MAX_CLASSES
-
     values = label_column(table, name, path, first_line)
     if values.dtype.kind == "f":
         fractional = values != np.round(values)
@@ -225,8 +217,6 @@ def parse_label(text: str, values: np.ndarray):
 
 
 def positive_label(truth: np.ndarray, others: list[np.ndarray], positive_text: str | None, needed: bool):
-    from ..classification._validation import resolve_pos_label
-
     if positive_text is not None:
         return parse_label(positive_text, truth)
     classes = sorted(set(np.unique(truth).tolist()).union(*[np.unique(o).tolist() for o in others]))

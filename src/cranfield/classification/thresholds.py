@@ -14,6 +14,7 @@ from typing import Any, Hashable
 import numpy as np
 
 from ..errors import InputError, UsageError
+from .confusion import ConfusionMatrix
 from .curves import _score_counts, _with_start
 
 __all__ = ["OperatingPoint", "CRITERIA", "best_threshold", "operating_point"]
@@ -45,8 +46,6 @@ class OperatingPoint:
 
     def confusion_matrix(self):
         """The binary :class:`~cranfield.classification.confusion.ConfusionMatrix` at this point."""
-        from .confusion import ConfusionMatrix
-
         return ConfusionMatrix.from_counts(tp=self.tp, fp=self.fp, fn=self.fn, tn=self.tn)
 
 
