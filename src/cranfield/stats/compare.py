@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..retrieval.evaluate import Evaluator, mapped_columns
 from ._inputs import MISSING_POLICIES, align, normalise_values
 from ._report import comparison_dict, comparison_frame, comparison_html, pairs_table, render_comparison, summary_table
 from ._report import query_counts_note
@@ -426,8 +427,6 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     >>> c.summary("AP", "good").mean, c.summary("AP", "bad").mean, c.pair("AP", "good", "bad").diff
     (1.0, 0.5, 0.5)
     """
-    from ..retrieval.evaluate import Evaluator, mapped_columns
-
     alpha = _check_options(test, correction, ci, alpha, missing, zero_method, family)
     qrels = mapped_columns(qrels, qrels_columns)
     if isinstance(runs, Mapping):
