@@ -20,6 +20,8 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from ..classification._validation import resolve_pos_label
+from ..classification.measures import get_measure
 from ..errors import InputError, UsageError
 
 __all__ = ["Task", "Metric", "resolve_metrics", "make_task", "clone", "take", "fit", "outputs", "score_all"]
@@ -82,8 +84,6 @@ def _metric_name(name: str, params: dict) -> str:
 def resolve_metrics(metrics: Any) -> list[Metric]:
     """``metrics``: a name, or a sequence of names and ``(name, {params})`` pairs, e.g.
     ``["accuracy", "roc_auc", ("fbeta", {"beta": 2})]``."""
-    from ..classification.measures import get_measure
-
     if isinstance(metrics, str) or (isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)):
         metrics = [metrics]
     result: list[Metric] = []
@@ -106,8 +106,6 @@ def resolve_metrics(metrics: Any) -> list[Metric]:
 
 def make_task(y: np.ndarray, metrics: Sequence[Metric], pos_label: Hashable | None) -> Task:
     """Binary, multi-class or regression, from ``y`` and the measures asked for."""
-    from ..classification._validation import resolve_pos_label
-
     if any(m.needs == "values" for m in metrics):
         if any(m.needs != "values" for m in metrics):
             raise UsageError("metrics mix regression errors with classification measures")

@@ -27,7 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from ..classification.measures import get_measure
 from ..errors import InputError, UsageError
+from ..stats.intervals import Interval
 
 __all__ = ["CorrectedTTest", "corrected_ttest", "corrected_interval", "corrected_variance_factor"]
 
@@ -98,8 +100,6 @@ def corrected_interval(values, *, n_train: float, n_test: float, confidence: flo
     2003). Returns a :class:`cranfield.stats.intervals.Interval` (method ``"corrected"``)."""
     from scipy import stats
 
-    from ..stats.intervals import Interval
-
     if not 0 < confidence < 1:
         raise UsageError(f"confidence: expected a number strictly between 0 and 1, found {confidence!r}")
     x = _values(values, "values")
@@ -110,8 +110,6 @@ def corrected_interval(values, *, n_train: float, n_test: float, confidence: flo
 
 
 def _from_cross_validation(a: Any, b: Any, metric: str | None) -> tuple[np.ndarray, np.ndarray, float, float, str]:
-    from ..classification.measures import get_measure
-
     if metric is None:
         if len(a.metrics) != 1:
             raise UsageError(f"metric=: which of {', '.join(a.metrics)}?")
