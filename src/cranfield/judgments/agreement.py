@@ -52,7 +52,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._arrow import to_numpy
+from ..correlation import kendall_tau, tau_ap
 from ..errors import InputError, UsageError
+from ..retrieval.evaluate import Evaluator
+from ..retrieval.qrels import read_qrels
+from ..retrieval.run import read_run
+from ..stats._resample import as_generator, bootstrap_counts, check_count
 
 __all__ = ["assessor_agreement", "Agreement", "AgreementFigure", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
            "ranking_agreement", "RankingAgreement", "MISSING_POLICIES", "KAPPA_WEIGHTS", "ALPHA_LEVELS"]
@@ -270,8 +276,6 @@ class Agreement:
 
 
 def _qrels_list(qrels, names):
-    from ..retrieval.qrels import read_qrels
-
     if isinstance(qrels, (str, bytes, dict)) or not hasattr(qrels, "__len__"):
         raise UsageError("qrels: expected a list of two or more qrels (paths, dicts, frames or Qrels)")
     items = list(qrels)
@@ -294,8 +298,6 @@ def _qrels_list(qrels, names):
 def _aligned(qrels: list, missing: str):
     """(units × sets label matrix, present mask, unit query index, query ids)."""
     import pyarrow as pa
-
-    from .._arrow import to_numpy
 
     qid = pa.chunked_array([c for q in qrels for c in q.qid.chunks], pa.string())
     doc = pa.chunked_array([c for q in qrels for c in q.docno.chunks], pa.string())
@@ -357,8 +359,6 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     >>> a.figure("overlap").overall, round(a.figure("percent_agreement").overall, 4)
     (0.6666666666666666, 0.6667)
     """
-    from ..stats._resample import as_generator, bootstrap_counts, check_count
-
     _check_choice(missing, MISSING_POLICIES, "missing")
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
         raise UsageError(f"relevance_level: expected an integer, found {relevance_level!r}")
@@ -483,10 +483,6 @@ def ranking_agreement(qrels, runs, *, measure: str = "AP", names=None, relevance
     Kendall's τ-b and τ_AP (:mod:`cranfield.correlation`; τ_AP of the column set's ranking against
     the row set's as reference, NaN when tied scores make it undefined), as in Voorhees (2000).
     """
-    from ..correlation import kendall_tau, tau_ap
-    from ..retrieval.evaluate import Evaluator
-    from ..retrieval.run import read_run
-
     if isinstance(runs, (str, bytes, dict)) or not hasattr(runs, "__len__"):
         raise UsageError("runs: expected a list of two or more runs")
     runs = [read_run(r) for r in runs]
