@@ -45,6 +45,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..stats._resample import as_generator, bootstrap_counts, check_count
+from ..stats.corrections import CORRECTIONS, adjust_pvalues
 from .logs import ClickLog
 from .metrics import ImpressionMetrics, impression_metrics, parse_metric
 
@@ -321,8 +323,6 @@ def _compare(name, y, x, variant_of, c, t, test, options, cuped_values):
 
 
 def _bootstrap(yc, xc, yt, xt, lift, options):
-    from ..stats._resample import as_generator, bootstrap_counts
-
     b = options["n_resamples"]
     if (len(yc) + len(yt)) * b > MAX_BOOTSTRAP_CELLS:
         raise UsageError(f"n_resamples: {len(yc) + len(yt):,} units x {b:,} resamples is over the limit of "
@@ -353,9 +353,6 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
     pre-period value for CUPED (then Welch's test); ``correction``: none, bonferroni, holm or bh
     over all comparisons of the call. The sample-ratio check is in ``result.srm``.
     """
-    from ..stats._resample import as_generator, check_count
-    from ..stats.corrections import CORRECTIONS, adjust_pvalues
-
     if test not in TESTS:
         raise UsageError(f"test: expected one of {', '.join(TESTS)}, found {test!r}")
     if correction not in CORRECTIONS:

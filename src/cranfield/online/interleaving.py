@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..retrieval.run import read_run
 from ._clicklog import as_array, check_count, check_probability, check_seed
 
 __all__ = [
@@ -91,8 +92,6 @@ class Interleaving:
 
 
 def _run_columns(run):
-    from ..retrieval.run import read_run
-
     run = read_run(run)
     return (run.qid.to_numpy().astype(str) if hasattr(run.qid, "to_numpy") else np.asarray(run.qid).astype(str),
             run.docno.to_numpy().astype(str) if hasattr(run.docno, "to_numpy") else np.asarray(run.docno).astype(str),

@@ -38,6 +38,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.clicklog import parse_click_table, read_click_table
 from ._clicklog import check_count
 from .interleaving import (
     METHODS,
@@ -77,8 +78,6 @@ def interleaving_from_log(log, *, method: str = "team_draft", runs=None, depth: 
     >>> il.names, interleaving_credit(il, clicked).tolist()
     (('bm25', 'tfidf'), [[1.0, 0.0], [1.0, 0.0]])
     """
-    from ..io.clicklog import parse_click_table, read_click_table
-
     if method not in METHODS:
         raise UsageError(f"method: expected one of {', '.join(METHODS)}, found {method!r}")
     check_count(depth, "depth", high=10**4)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UsageError
+from ..io.clicklog import parse_click_table, read_click_table
 
 __all__ = ["ClickLog", "read_click_log"]
 
@@ -62,8 +63,6 @@ class ClickLog:
         >>> log.doc_ids[log.doc].tolist(), log.clicked.tolist()
         (['a', 'b'], [True, False])
         """
-        from ..io.clicklog import parse_click_table
-
         if not isinstance(source, str):
             raise UsageError(f"source: expected a name (str), found {type(source).__name__}")
         return cls(**parse_click_table(columns, source=source, first_line=1, expected_variants=expected_variants),
@@ -126,8 +125,6 @@ def read_click_log(source, *, expected_variants=None) -> ClickLog:
     polars DataFrame, a pyarrow Table or a dict of columns (the grammar:
     :mod:`cranfield.io.clicklog`). ``expected_variants``: the variants of the planned split; a
     variant missing from the log, or one not planned, is an error."""
-    from ..io.clicklog import parse_click_table, read_click_table
-
     columns, name, first = read_click_table(source)
     return ClickLog(**parse_click_table(columns, source=name, first_line=first, expected_variants=expected_variants),
                     source=name)

@@ -42,7 +42,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..dask._deps import compute, current_client, require_dask
 from ..errors import InputError, UsageError
+from ..io.clicklog import parse_click_table, read_click_table
+from ..stats import proportion_ci
 from .logs import ClickLog
 
 __all__ = ["METRICS", "ImpressionMetrics", "MetricSummary", "impression_metrics", "summarize", "merge_impression_metrics",
@@ -243,8 +246,6 @@ def summarize(metrics: ImpressionMetrics, *, by: str = "variant", unit: str = "i
     clusters are the randomisation ``unit`` (impression, session or user)."""
     from scipy import special
 
-    from ..stats import proportion_ci
-
     if not isinstance(metrics, ImpressionMetrics):
         raise UsageError(f"metrics: expected ImpressionMetrics, found {type(metrics).__name__}")
     if by not in GROUPS:
@@ -323,8 +324,6 @@ def dask_impression_metrics(frame, *, metrics=("ctr", "ctr@3", "abandonment", "r
     """:func:`impression_metrics` of a Dask DataFrame in the click-log format, computed per
     partition (each read through the one grammar) and merged exactly
     (:func:`merge_impression_metrics`). Each impression must lie in one partition."""
-    from ..dask._deps import compute, current_client, require_dask
-
     dask = require_dask()
     if not hasattr(frame, "to_delayed"):
         raise UsageError(f"frame: expected a dask DataFrame, found {type(frame).__name__}")
@@ -334,9 +333,6 @@ def dask_impression_metrics(frame, *, metrics=("ctr", "ctr@3", "abandonment", "r
 
 
 def _partition_metrics(chunk, metrics, dwell_threshold, index):
-    from .logs import ClickLog
-    from ..io.clicklog import parse_click_table, read_click_table
-
     columns, _, _ = read_click_table(chunk)
     name = f"click log partition {index}"
     log = ClickLog(**parse_click_table(columns, source=name), source=name)
