@@ -7,6 +7,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
+from ..classification._validation import check_scores
 from ..errors import InputError, UsageError
 from ._deps import compute, current_client, require_dask
 from .counts import ScoreStats
@@ -111,8 +112,6 @@ def _column(frame, name):
 
 
 def _min_max(scores):
-    from ..classification._validation import check_scores
-
     try:
         values = check_scores(scores)
     except InputError:  # the statistics of the partition report it, with the sample's index
