@@ -10,7 +10,12 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from ..classification.confusion import ConfusionMatrix
+from ..classification.curves import (average_precision, det_curve, equal_error_rate, pr_curve, roc_auc, roc_curve,
+                                     threshold_sweep)
+from ..classification.thresholds import best_threshold
 from ..errors import UsageError
+from ..stats.roc import sensitivity_ci
 from ._base import colors, named_scores, new_axes
 from ._style import FONT_SIZES, NEUTRALS, outside_legend, styled, wrap_title
 
@@ -30,8 +35,6 @@ def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     interval of the sensitivity at 101 specificities (:func:`cranfield.stats.sensitivity_ci`, as
     pROC's ``ci.se``; ``band_resamples`` resamples, seeded by ``random_state``); unweighted only.
     """
-    from ..classification.curves import roc_auc, roc_curve
-
     if band is not None and sample_weight is not None:
         raise UsageError("band: the bootstrap band of the ROC curve is computed without sample weights")
     figure, ax = new_axes(ax, size=(5.6, 5.0))
@@ -41,8 +44,6 @@ def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
         auc = roc_auc(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         ax.plot(curve.x, curve.y, color=color, linewidth=1.8, label=f"{name} (AUC = {auc:.3f})")
         if band is not None:
-            from ..stats.roc import sensitivity_ci
-
             labels = np.asarray(y_true) == (1 if pos_label is None else pos_label)
             specificities = np.linspace(0, 1, 101)
             interval = sensitivity_ci(labels, s, specificities, confidence=band, n_resamples=band_resamples,
@@ -63,8 +64,6 @@ def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
             title: str | None = None, ax=None):
     """Precision–recall curves (steps, as average precision sums them) with each system's AP in
     the legend and the no-skill line at the prevalence of the positive class."""
-    from ..classification.curves import average_precision, pr_curve
-
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
     prevalence = None
@@ -88,8 +87,6 @@ def det_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     """DET curves: miss rate (FNR) against false-alarm rate (FPR) on normal-deviate axes
     (probit scale, ticks in percent), with each system's equal error rate in the legend."""
     from scipy.special import ndtri
-
-    from ..classification.curves import det_curve, equal_error_rate
 
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
@@ -125,8 +122,6 @@ def confusion_matrix_plot(cm, *, normalize: str | None = None, labels: Sequence 
     or with ``normalize`` ("actual": rows sum to 1, "predicted", "all") the proportions; each
     cell shows its count and, when normalised, its percentage. ``cm``: a ConfusionMatrix, or a
     square array with ``labels``."""
-    from ..classification.confusion import ConfusionMatrix
-
     if not isinstance(cm, ConfusionMatrix):
         matrix = np.asarray(cm)
         if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
@@ -169,9 +164,6 @@ def threshold_plot(y_true: Any, y_score: Any, *, metrics: Sequence[str] = ("prec
     """Metrics against the decision threshold (positive iff score ≥ threshold) for one system,
     with the operating point that optimises ``criterion`` (see :func:`cranfield.best_threshold`;
     e.g. ``cost_fn=5`` for criterion "cost") marked by a vertical line."""
-    from ..classification.curves import threshold_sweep
-    from ..classification.thresholds import best_threshold
-
     scores = named_scores(y_score)
     if len(scores) != 1:
         raise UsageError(f"threshold_plot draws one system; found {len(scores)} score arrays")
