@@ -10,7 +10,7 @@ from typing import Iterator
 
 import click
 
-from ..errors import UsageError
+from ..errors import CranfieldError, UsageError
 
 # the query-set policy's choices as the command line spells them (see cranfield.stats.compare.QuerySetError)
 CLI_TERMS = {"intersect": "--missing intersect", "zero": "--missing zero", "complete": "-c"}
@@ -73,8 +73,7 @@ CLI_SPELLING = {"aggregate='macro'": "--aggregate macro", "aggregate='micro'": "
 @contextlib.contextmanager
 def cli_terms() -> Iterator[None]:
     """Errors that name Python keyword arguments, re-raised with the command line's flags."""
-    from ..errors import CranfieldError
-    from ..stats.compare import QuerySetError
+    from ..stats.compare import QuerySetError  # lazy (start-up): every command imports _options, few need stats
 
     try:
         yield

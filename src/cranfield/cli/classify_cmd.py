@@ -9,8 +9,18 @@ from typing import Sequence
 import click
 import numpy as np
 
+from ..classification import ConfusionMatrix
+from ..classification._validation import binary_truth, check_class_count, check_same_kind
+from ..classification.confusion import SUMMARY_RATES
+from ..classification.curves import average_precision, equal_error_rate, roc_auc
+from ..classification.multiclass import average_precision_multiclass, roc_auc_multiclass, top_k_accuracy
+from ..classification.rates import get_rate
 from ..classification.table import label_column, number_column, positive_label, prediction_column, read_table
+from ..classification.table import parse_label
+from ..classification.thresholds import best_threshold
 from ..errors import InputError, UsageError
+from ..io.atomic import write_text_output
+from ..io.tables import Table, render_table
 from ._common import CRITERIA
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
@@ -85,8 +95,6 @@ def evaluate_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
     values = {name: number_column(table, name, path, first_line) for name in scores}
     if len(y_true) == 0:
         raise InputError("no rows", source=path)
-    from ..classification._validation import check_class_count, check_same_kind
-
     check_class_count(len(np.unique(y_true)), truth, source=path)
     if y_pred is not None:
         check_same_kind((y_true, truth), (y_pred, pred), source=path, first_line=first_line)
@@ -105,14 +113,8 @@ def evaluate_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
 def _system_report(path: str, truth: str, y_true: np.ndarray, pos, system: str | None, y_score: np.ndarray | None,
                    y_pred: np.ndarray | None, *, threshold: float | None, optimize: str | None, cost_fp: float,
                    cost_fn: float, classes: list | None = None, average: str = "macro") -> dict:
-    from ..classification import ConfusionMatrix
-    from ..classification.curves import average_precision, equal_error_rate, roc_auc
-    from ..classification.thresholds import best_threshold
-
     report: dict = {"file": path, "n": int(len(y_true)), "system": system, "threshold": None, "criterion": None}
     if y_score is not None:
-        from ..classification._validation import binary_truth
-
         is_pos = binary_truth(y_true, pos)
         if y_pred is None:
             if optimize is not None:
@@ -156,9 +158,6 @@ def _add_matrix(report: dict, cm, average: str) -> None:
         report["average"] = "binary"
         report["metrics"] = summary["metrics"]
     else:
-        from ..classification.confusion import SUMMARY_RATES
-        from ..classification.rates import get_rate
-
         report["average"] = average
         how = None if average == "none" else average
         report["metrics"] = {name: _number(cm.rate(name, average=how if get_rate(name).scope == "counts" else "auto"))
@@ -174,8 +173,6 @@ def _parse_labels(labels: Sequence[str] | None, y_true: np.ndarray, others: list
     prediction) column must be one of them (an error names the first line that is not)."""
     if labels is None:
         return None
-    from ..classification.table import parse_label
-
     texts = [t.strip() for item in labels for t in str(item).split(",") if t.strip()]
     if not texts:
         raise UsageError("--labels: expected a comma-separated list of classes")
@@ -197,10 +194,6 @@ def _parse_labels(labels: Sequence[str] | None, y_true: np.ndarray, others: list
 
 def _class_scores_report(path: str, truth: str, columns: list[str], pred: str | None, labels: Sequence[str] | None,
                          average: str, multi_class: str) -> dict:
-    from ..classification import ConfusionMatrix
-    from ..classification._validation import check_class_count, check_same_kind
-    from ..classification.multiclass import average_precision_multiclass, roc_auc_multiclass, top_k_accuracy
-
     if truth in columns or truth == pred:
         raise UsageError(f"the truth column {truth!r} cannot also be a --class-score or --pred column")
     if len(columns) < 2:
@@ -275,8 +268,6 @@ def _notes(report: dict) -> list[str]:
 
 
 def _matrix_table(report: dict, digits: int, title: str = "confusion matrix (rows = actual)"):
-    from ..io.tables import Table
-
     cm = report["confusion_matrix"]
     return Table(["actual \\ predicted", *[str(v) for v in cm["labels"]]],
                  [[str(label), *row] for label, row in zip(cm["labels"], cm["matrix"])], title=title, digits=digits)
@@ -284,8 +275,6 @@ def _matrix_table(report: dict, digits: int, title: str = "confusion matrix (row
 
 def _tables(report: dict, digits: int):
     """(confusion matrix tables, measures table): one system, or one tidy table with a system column."""
-    from ..io.tables import Table
-
     if "systems" not in report:
         metrics = Table(["measure", "value"], _measure_rows(report), title="measures", digits=digits,
                         notes=_notes(report))
@@ -340,9 +329,6 @@ def command(file, truth, score, pred, threshold, optimize, cost_fp, cost_fn, pos
           --class-score pc --average weighted --multi-class ovo
       cranfield classify gold.tsv --truth gold --pred system --average none --labels a,b,c
     """
-    from ..io.atomic import write_text_output
-    from ..io.tables import render_table
-
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         report = evaluate_file(file, truth=truth, score=score, pred=pred, threshold=threshold, optimize=optimize,

@@ -5,9 +5,11 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
-from ..report.inputs import baseline_name
+from ..io.atomic import write_text_output
+from ..report.inputs import baseline_name, read_qrels_file, read_runs
+from ..stats.compare import MonteCarloFloorWarning, compare
 from ._common import CORRECTIONS, FAMILIES, TESTS, ZERO_METHODS
-from ._options import evaluate_options, evaluation_options, input_options, missing_option
+from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 
@@ -66,11 +68,6 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
       cranfield compare qrels.txt a.run b.run --format json --output cmp.json
       cranfield compare qrels.txt *.run --test randomization --permutations auto --family all -m AP -m P@10
     """
-    import cranfield
-    from ..io.atomic import write_text_output
-    from ..report.inputs import read_qrels_file, read_runs
-    from ._options import cli_terms, run_specs
-
     specs = run_specs(runs, names)
     if len(specs) < 2:
         raise UsageError(f"expected at least 2 runs to compare, found {len(specs)}")
@@ -78,11 +75,9 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
     named = read_runs(specs, run_columns=run_columns)
     import warnings
 
-    from ..stats.compare import MonteCarloFloorWarning
-
     with cli_terms(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MonteCarloFloorWarning)
-        comparison = cranfield.compare(qrels_data, named, list(measures) or ["AP"], test=test, correction=correction,
+        comparison = compare(qrels_data, named, list(measures) or ["AP"], test=test, correction=correction,
                                        baseline=baseline_name(baseline, named, [p for p, _ in specs]), alpha=alpha,
                                        ci=ci, n_permutations=_permutations(permutations), random_state=seed, missing=missing,
                                        zero_method=zero_method, family=family,

@@ -5,6 +5,11 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
+from ..plots._base import save_figures
+from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
+from ..report.detection import detection_figures
+from ..report.inputs import baseline_name
+from ..report.progress import steps
 from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems
 from ._study import study_from_inputs
 
@@ -28,8 +33,6 @@ def _pairs(pair_specs, systems, resolve) -> list[tuple[str, str]]:
 def retrieval_selection(study, kinds, pairs) -> dict:
     """The chosen retrieval figures (see ``--only`` and ``--pair``), as ``{stem: (draw, caption)}``
     where ``draw()`` makes the Figure (so that drawing can show its progress)."""
-    from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
-
     c = study.comparison
     plans = {}
     if "recall_precision" in kinds:
@@ -82,9 +85,6 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
       cranfield curves qrels.txt a.run b.run c.run --only differences --pair a.run,c.run -o plots/
       cranfield curves scores.csv --truth label --score model_a --score model_b --only roc -o plots/
     """
-    from ..plots._base import save_figures
-    from ..report.progress import steps
-
     classifier = truth is not None or bool(scores)
     kinds = set(only) or set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)
     if pair_specs:
@@ -104,8 +104,6 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
                                         step=step, **retrieval)
         if kind == "retrieval":
-            from ..report.inputs import baseline_name
-
             paths = [str(p) for p in study.run_paths.values()]
 
             def resolve(name, option):
@@ -122,8 +120,6 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
                 figures[stem] = (draw(), caption)
                 advance()
         else:
-            from ..report.detection import detection_figures
-
             step("drawing")
             figures = {stem: value for stem, value in detection_figures(study).items()
                        if any(stem == k or stem.startswith(k + "_") for k in kinds)}

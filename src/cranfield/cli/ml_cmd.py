@@ -9,8 +9,14 @@ import math
 import click
 import numpy as np
 
+from ..classification import calibration as cal, clustering as cl, regression as rg
 from ..classification.table import label_column, number_column, positive_label, read_table
 from ..errors import CranfieldError, InputError, UsageError
+from ..io.atomic import write_text_output
+from ..io.tables import Table, render_table
+from ..plots._base import save_figure
+from ..plots.calibration import reliability_plot
+from ..plots.regression import predicted_vs_true_plot, residual_plot as draw_residuals
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 
@@ -23,9 +29,6 @@ def _number(value):
 
 
 def _emit(tables, document: dict, fmt: str, digits: int, output: str | None) -> None:
-    from ..io.atomic import write_text_output
-    from ..io.tables import render_table
-
     if fmt == "json":
         text = json.dumps(document, indent=2, allow_nan=False) + "\n"
     elif fmt in ("csv", "tsv"):
@@ -38,8 +41,6 @@ def _emit(tables, document: dict, fmt: str, digits: int, output: str | None) -> 
 def _save(figure, path: str | None) -> None:
     if path is None:
         return
-    from ..plots._base import save_figure
-
     save_figure(figure, path)
 
 
@@ -55,8 +56,6 @@ def calibration_report(path: str, *, label: str, score: str, bins: int = 10, str
                        positive: str | None = None, clip: float | None = None, bootstrap: int = 0,
                        seed: int = 0) -> dict:
     """The JSON-ready report of ``cranfield calibration`` (library entry point of the command)."""
-    from ..classification import calibration as cal
-
     if label == score:
         raise UsageError(f"the label column {label!r} cannot also be the --score column")
     table, first = read_table(path)
@@ -128,8 +127,6 @@ def calibration_command(table, label, score, bins, strategy, positive, clip, boo
       cranfield calibration preds.parquet --label y --score p --bins 15 --strategy quantile --plot rel.png
       cranfield calibration preds.csv --label y --score prob --bootstrap 1000 --seed 7 --format json
     """
-    from ..io.tables import Table
-
     report = calibration_report(table, label=label, score=score, bins=bins, strategy=strategy, positive=positive,
                                 clip=clip, bootstrap=bootstrap, seed=seed)
     rows = []
@@ -147,8 +144,6 @@ def calibration_command(table, label, score, bins, strategy, positive, clip, boo
                     [[b["bin"], b["weight"], b["mean_predicted"], b["fraction_positive"]] for b in report["bins"]],
                     title="reliability diagram (non-empty bins)", digits=digits)
     if plot is not None:
-        from ..plots.calibration import reliability_plot
-
         t, first = read_table(table)
         y_true, y_prob = label_column(t, label, table, first), number_column(t, score, table, first)
         _save(reliability_plot(y_true, {score: y_prob}, n_bins=bins, strategy=strategy,
@@ -171,8 +166,6 @@ def _two_columns(path: str, first_name: str, second_name: str, column, options: 
 
 def clustering_report(path: str, *, labels_true: str, labels_pred: str, features: tuple[str, ...] = ()) -> dict:
     """The JSON-ready report of ``cranfield clustering``."""
-    from ..classification import clustering as cl
-
     table, first, truth, pred = _two_columns(path, labels_true, labels_pred, label_column,
                                              ("--labels-true", "--labels-pred"))
     external = {
@@ -216,8 +209,6 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
       cranfield clustering clusters.parquet --labels-true y --labels-pred k --features x1,x2,x3
       cranfield clustering clusters.tsv --labels-true y --labels-pred k --format json
     """
-    from ..io.tables import Table
-
     names = tuple(dict.fromkeys(part.strip() for spec in features for part in spec.split(",") if part.strip()))
     report = clustering_report(table, labels_true=labels_true, labels_pred=labels_pred, features=names)
     rows = [["external", k, v] for k, v in report["external"].items()] + \
@@ -233,8 +224,6 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
 # ------------------------------------------------------------------------------ regression
 def regression_report(path: str, *, true: str, pred: str) -> dict:
     """The JSON-ready report of ``cranfield regression``."""
-    from ..classification import regression as rg
-
     _, _, y, yhat = _two_columns(path, true, pred, number_column, ("--true", "--pred"))
     measures = {"r2": rg.r2_score(y, yhat), "explained_variance": rg.explained_variance_score(y, yhat),
                 "mse": rg.mean_squared_error(y, yhat), "rmse": rg.root_mean_squared_error(y, yhat),
@@ -274,12 +263,8 @@ def regression_command(table, true_column, pred, plot, residual_plot, fmt, digit
       cranfield regression preds.parquet --true y --pred yhat --plot pvt.png --residual-plot res.png
       cranfield regression preds.tsv --true y --pred yhat --format markdown
     """
-    from ..io.tables import Table
-
     report = regression_report(table, true=true_column, pred=pred)
     if plot is not None or residual_plot is not None:
-        from ..plots.regression import predicted_vs_true_plot, residual_plot as draw_residuals
-
         t, first = read_table(table)
         y, yhat = number_column(t, true_column, table, first), number_column(t, pred, table, first)
         if plot is not None:

@@ -10,6 +10,17 @@ import math
 import click
 
 from ..errors import UsageError
+from ..io.atomic import check_output, write_text_output
+from ..io.clicklog import read_covariate_table
+from ..io.tables import Table, render_table
+from ..online import ab_test, impression_metrics, power as power_of, read_click_log, summarize
+from ..online.metrics import MetricSummary
+from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
+                            proportion_from_effect_size, sample_size)
+from ..plots import save_figure
+from ..plots.online import lift_plot, power_curve_plot
+from ..report.online import ab_table, online_document, srm_table
+from ._inputs import _registering_inputs
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 
@@ -33,8 +44,6 @@ class OnlineGroup(click.Group):
     def get_command(self, ctx, cmd_name: str):
         if cmd_name not in COMMANDS:
             return None
-        from . import _registering_inputs
-
         module_name, attribute = COMMANDS[cmd_name].split(":")
         return _registering_inputs(getattr(importlib.import_module(module_name), attribute))
 
@@ -99,16 +108,12 @@ def _split(text: str | None) -> dict | None:
 
 
 def _read(log: str, split: dict | None, metric_names, dwell_threshold):
-    from ..online import impression_metrics, read_click_log
-
     names = list(metric_names) or ["ctr", "ctr@3", "abandonment", "rr", "clicks", "skips"]
     click_log = read_click_log(log, expected_variants=None if split is None else list(split))
     return click_log, impression_metrics(click_log, metrics=names, dwell_threshold=dwell_threshold)
 
 
 def _write(text: str, output) -> None:
-    from ..io.atomic import write_text_output
-
     write_text_output(text if text.endswith("\n") else text + "\n", output)
 
 
@@ -145,10 +150,6 @@ def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold,
       cranfield online metrics clicks.tsv --by query -m ctr@5 -m rr --format csv -o per_query.csv
       cranfield online metrics clicks.parquet --unit user -m sat_clicks --dwell-threshold 30
     """
-    from ..online import summarize
-    from ..online.metrics import MetricSummary
-    from ..io.tables import Table, render_table
-
     _, stats = _read(log, _split(split), metric_names, dwell_threshold)
     summary = summarize(stats, by=by, unit=unit, ci=ci, confidence=confidence)
     if fmt == "json":
@@ -199,11 +200,6 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
       cranfield online ab clicks.csv --unit user --test welch --covariate pre_period.csv -m clicks
       cranfield online ab clicks.csv --test bootstrap --resamples 5000 --seed 7 --plot lift.svg --html ab.html
     """
-    from ..io.atomic import check_output
-    from ..online import ab_test
-    from ..report.online import ab_table, srm_table
-    from ..io.tables import render_table
-
     for path in (plot, html):
         if path is not None:
             check_output(path)
@@ -211,21 +207,13 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
     _, stats = _read(log, planned, metric_names, dwell_threshold)
     cov = None
     if covariate is not None:
-        from ..io.clicklog import read_covariate_table
-
         cov = read_covariate_table(covariate, unit=unit)
     result = ab_test(stats, unit=unit, control=control, test=test, alpha=alpha, correction=correction,
                      expected_split=planned, srm_alpha=srm_alpha, covariate=cov, n_resamples=resamples,
                      random_state=seed)
     if plot is not None:
-        from ..plots import save_figure
-        from ..plots.online import lift_plot
-
         save_figure(lift_plot(result), plot)
     if html is not None:
-        from ..io.atomic import write_text_output
-        from ..report.online import online_document
-
         write_text_output(online_document(result, digits=digits), html)
     if fmt == "json":
         return _write(_json({"log": log, **result.to_dict()}), output)
@@ -264,11 +252,6 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
       cranfield online power --sd 1.8 --mde 0.05 --test t
       cranfield online power --baseline 0.30 -n 20000 --plot power.svg
     """
-    from ..online import power as power_of
-    from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
-                                proportion_from_effect_size, sample_size)
-    from ..io.tables import Table, render_table
-
     if baseline is not None and sd is not None:
         raise UsageError("give --baseline (a proportion) or --sd (a mean metric), not both")
     if (mde is None) == (effect_size is None) and n1 is None:
@@ -307,9 +290,6 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
     settings = {"alpha": alpha, "power": target, "ratio": ratio, "alternative": alternative, "test": test,
                 "baseline": baseline, "sd": sd, "mde": mde, "relative": relative, "effect_size": effect_size, "n1": n1}
     if plot is not None:
-        from ..plots import save_figure
-        from ..plots.online import power_curve_plot
-
         curve = [d] if d is not None else [minimum_detectable_effect(n1, power=target, **options)]
         save_figure(power_curve_plot(curve, n1=None if n1 is None else max(n1, 4.0), target=target, **options), plot)
     if fmt == "json":

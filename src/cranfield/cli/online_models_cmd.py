@@ -8,6 +8,19 @@ import json
 import click
 
 from ..errors import UsageError
+from ..io.atomic import write_text_output
+from ..io.tables import Table, render_table
+from ..online.click_models import evaluate_click_model, fit_click_model, write_inferred_qrels
+from ..online.interleaving import (interleave as make, interleaving_credit, interleaving_outcome,
+                                   multileaving_preferences, ranked_lists)
+from ..online.interleaving_log import interleaving_from_log
+from ..online.logs import read_click_log
+from ..online import simulation  # simulation.cranfield_online_demo looked up when called (the tests shorten it)
+from ..online.simulation import (_grades, _lookup_grades, grade_attractiveness, simulate_clicks, simulate_experiment,
+                                 simulate_log)
+from ..plots._base import save_figure
+from ..plots.online_models import ctr_by_rank_plot, interleaving_outcome_plot, sensitivity_plot
+from ..stats._report import p_text
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -38,9 +51,6 @@ def _plain(value):
 
 
 def _emit(tables: list, document: dict, fmt: str, output: str | None) -> None:
-    from ..io.atomic import write_text_output
-    from ..io.tables import render_table
-
     if fmt == "json":
         text = json.dumps(_plain(document), indent=2, ensure_ascii=False) + "\n"
     else:
@@ -50,8 +60,6 @@ def _emit(tables: list, document: dict, fmt: str, output: str | None) -> None:
 
 def _save_plot(figure, path: str | None) -> None:
     if path is not None:
-        from ..plots._base import save_figure
-
         save_figure(figure, path)
 
 
@@ -100,10 +108,6 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
     """
     import numpy as np
 
-    from ..online.interleaving import interleave as make
-    from ..online.interleaving import ranked_lists
-    from ..io.tables import Table
-
     given = _explicit(("model", "impressions", "length", "per", "tau", "plot"))
     if "tau" in given and method != "probabilistic":
         raise UsageError("--tau applies to --method probabilistic")
@@ -135,14 +139,6 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
                     "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
         _emit([table], document, fmt, output)
         return
-    from ..online.interleaving import interleaving_credit
-    from ..online.simulation import (
-        _grades,
-        _lookup_grades,
-        grade_attractiveness,
-        simulate_clicks,
-    )
-
     rng = np.random.default_rng(seed)
     n_q = len(lists.query_ids)
     rows = np.arange(n_q) if impressions is None else rng.integers(0, n_q, impressions)
@@ -165,9 +161,6 @@ def _explicit(names) -> set:
 
 
 def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output) -> None:
-    from ..online.interleaving import interleaving_credit
-    from ..online.interleaving_log import interleaving_from_log
-
     if len(runs) == 1:
         raise UsageError("expected no run (team methods: the log's team column) or the runs of the experiment, "
                          "found one")
@@ -180,10 +173,6 @@ def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output
 def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: str) -> None:
     """Wins, ties, losses and Δ of each pair of runs (one row for two runs), and for three runs
     or more the multileaving preference matrix."""
-    from ..online.interleaving import interleaving_outcome, multileaving_preferences
-    from ..io.tables import Table
-    from ..stats._report import p_text
-
     groups = il.query_ids if per == "query" else None
     settings = {**settings, "per": per}
     names = list(il.names)
@@ -209,8 +198,6 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
                     "settings": {**out["settings"], **settings}}
     _emit(tables, document, fmt, output)
     if plot:
-        from ..plots.online_models import interleaving_outcome_plot
-
         _save_plot(interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes}), plot)
 
 
@@ -246,14 +233,6 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
       cranfield online click-model clicks.parquet -m dbn --qrels-out inferred.qrels --thresholds 0.2,0.5
       cranfield online click-model clicks.csv -m cascade --plot ctr.png --format json -o fit.json
     """
-    from ..online.click_models import (
-        evaluate_click_model,
-        fit_click_model,
-        write_inferred_qrels,
-    )
-    from ..online.logs import read_click_log
-    from ..io.tables import Table
-
     cuts = _numbers(thresholds, "thresholds")
     data = read_click_log(log)
     held_out = read_click_log(test_log) if test_log else data
@@ -280,8 +259,6 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
                                 max_rank=max_rank)
         write_inferred_qrels(first, qrels_out, thresholds=cuts, probabilities=probabilities)
     if plot:
-        from ..plots.online_models import ctr_by_rank_plot
-
         _save_plot(ctr_by_rank_plot(evaluations), plot)
 
 
@@ -322,16 +299,12 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
       cranfield online simulate qrels.txt a.run b.run --impressions 500,2000,8000 --plot sensitivity.png
       cranfield online simulate qrels.txt a.run --log-out clicks.csv --impressions 100000 --model dbn
     """
-    from ..io.tables import Table
-
     sizes = _numbers(impressions, "impressions", int)
     if log_out is not None:
         _write_log(qrels, run_a, log_out, model=model, impressions=max(sizes or [0]), depth=depth, seed=seed)
         return
     if run_b is None:
         raise UsageError("expected RUN_B (or --log-out to simulate a log of RUN_A)")
-    from ..online.simulation import simulate_experiment
-
     out = simulate_experiment(qrels, run_a, run_b, model=model, method=method, impressions=sizes,
                               repetitions=repetitions, depth=depth, alpha=alpha, power=power, ab_metric=ab_metric,
                               seed=seed)
@@ -347,17 +320,12 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
                          f"interleaving {need['interleaving'] or 'more than tried'}"])
     _emit([table], out, fmt, output)
     if plot:
-        from ..plots.online_models import sensitivity_plot
-
         _save_plot(sensitivity_plot(out), plot)
 
 
 def _write_log(qrels, run, path, **options) -> None:
     import csv
     import io
-
-    from ..io.atomic import write_text_output
-    from ..online.simulation import simulate_log
 
     log = simulate_log(qrels, run, **options)
     buffer = io.StringIO()
@@ -374,13 +342,7 @@ def run_online_demo(folder, *, fmt: str = "png", seed: int = 0, quiet: bool = Fa
     and write the sensitivity plot and the numbers (JSON) into ``folder``."""
     from pathlib import Path
 
-    from ..io.atomic import write_text_output
-    from ..online.simulation import cranfield_online_demo
-    from ..plots._base import save_figure
-    from ..plots.online_models import sensitivity_plot
-    from ..io.tables import Table, render_table
-
-    out = cranfield_online_demo(seed=seed)
+    out = simulation.cranfield_online_demo(seed=seed)
     a, b = out["names"]
     need = {k: out[k]["impressions_needed"] for k in ("ab", "interleaving")}
     table = Table(["impressions", "A/B detects", "interleaving detects"],

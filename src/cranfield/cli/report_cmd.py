@@ -9,6 +9,10 @@ import sys
 import click
 
 from ..errors import UsageError
+from ..io.atomic import write_text_output
+from ..report.detection import detection_figures, detection_html
+from ..report.progress import steps
+from ..report.retrieval import retrieval_figures, retrieval_html
 from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems
 from ._study import study_from_inputs
 
@@ -44,9 +48,6 @@ def command(inputs, output, title, truth, scores, positive, optimize, quiet, **r
       cranfield report qrels.txt --name bm25=a.run --name tfidf=b.run -c -l 2 -o report.html
       cranfield report scores.csv --truth label --score model_a --score model_b -o report.html
     """
-    from ..io.atomic import write_text_output
-    from ..report.progress import steps
-
     if inputs and str(inputs[0]).startswith("irds:") and truth is None and not scores:
         raise UsageError(f"report records each input file's SHA-256, and {inputs[0]} is no file: save the judgments "
                          f"first (python -c \"import cranfield; cranfield.read_qrels('{inputs[0]}').to_trec('qrels.txt')\") "
@@ -55,12 +56,8 @@ def command(inputs, output, title, truth, scores, positive, optimize, quiet, **r
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
                                         step=step, **retrieval)
         step("drawing charts")
-        if kind == "retrieval":
-            from ..report.retrieval import retrieval_figures as figures_of
-            from ..report.retrieval import retrieval_html as to_html
-        else:
-            from ..report.detection import detection_figures as figures_of
-            from ..report.detection import detection_html as to_html
+        figures_of, to_html = ((retrieval_figures, retrieval_html) if kind == "retrieval"
+                               else (detection_figures, detection_html))
         text = to_html(study, figures=unique_stems(figures_of(study)), title=title, command=command_line())
         step(f"writing {output}")
         write_text_output(text, output)
