@@ -58,10 +58,7 @@ from typing import Any
 
 import numpy as np
 
-from .._arrow import to_numpy
 from ..errors import InputError, UsageError
-from .sources import display_name_of, open_input
-from .values import id_column
 
 __all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "read_covariate_table", "DEFAULT_VARIANT"]
 
@@ -117,6 +114,8 @@ def _read_file(source) -> tuple[dict, str, int]:
     text_types: dict = {}  # every known column as text (ids too: dictionaries per block would need unifying)
     from pyarrow import csv
 
+    from .sources import display_name_of, open_input
+
     name = display_name_of(source)
     plain = _plain_name(name)
     try:
@@ -170,6 +169,8 @@ def _text_numbers(values, source: str, field: str, first: int, *, pattern: str, 
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from .._arrow import to_numpy
+
     array = values if _is_arrow(values) else pa.chunked_array([pa.array(values)])
     if array.null_count:
         array = pc.fill_null(array, "")
@@ -192,6 +193,8 @@ def _typed_numbers(values, source: str, field: str, first: int, *, expected: str
     missing value where ``allow_missing``; booleans, text and infinities are errors."""
     import pyarrow as pa
     import pyarrow.compute as pc
+
+    from .._arrow import to_numpy
 
     if _is_arrow(values):
         kind = values.type
@@ -235,6 +238,8 @@ def _typed_numbers(values, source: str, field: str, first: int, *, expected: str
 def _first_null(values) -> int:
     import pyarrow.compute as pc
 
+    from .._arrow import to_numpy
+
     return int(np.flatnonzero(to_numpy(pc.is_null(values)))[0])
 
 
@@ -274,6 +279,8 @@ def _ranks(values, source: str, first: int) -> np.ndarray:
 def _clicks(values, source: str, first: int) -> np.ndarray:
     import pyarrow as pa
     import pyarrow.compute as pc
+
+    from .._arrow import to_numpy
 
     expected = "1, 0, true or false"
     if _is_arrow(values) and values.null_count:
@@ -315,6 +322,8 @@ def _codes(values, source: str, field: str, first: int, *, sort: bool = True) ->
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from .._arrow import to_numpy
+
     if _is_arrow(values) and (pa.types.is_floating(values.type) or pa.types.is_boolean(values.type)) or \
             (isinstance(values, np.ndarray) and values.dtype.kind in "fb"):
         kind = values.type if _is_arrow(values) else values.dtype
@@ -343,6 +352,9 @@ def _encode(values, source: str, field: str, first: int):
     """``(codes, Arrow array of the distinct ids in order of first appearance)``, ids checked."""
     import pyarrow as pa
 
+    from .._arrow import to_numpy
+    from .values import id_column
+
     if _is_arrow(values) and pa.types.is_dictionary(values.type) and isinstance(values, pa.ChunkedArray) and \
             sum(len(c.dictionary) for c in values.chunks) > len(values):  # unifying would cost more than encoding
         values = pa.chunked_array([c.dictionary_decode() for c in values.chunks], values.type.value_type)
@@ -362,6 +374,8 @@ def _runs(values):
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from .._arrow import to_numpy
+
     n = len(values)
     if n < 1024 or values.null_count:
         return None
@@ -378,6 +392,9 @@ def _dictionary_codes(values, source: str, field: str, first: int):
     the id rules are checked on the distinct values used, an error names the first row holding
     the bad one."""
     import pyarrow as pa
+
+    from .._arrow import to_numpy
+    from .values import id_column
 
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())

@@ -374,7 +374,7 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     rng = as_generator(random_state)
     qrels, names = _qrels_list(qrels, names)
     labels, present, query, query_ids = _aligned(qrels, missing)
-    n_sets, n_queries = len(qrels), len(query_ids)
+    n_queries = len(query_ids)
     if n_queries == 0:
         raise InputError("no (query, document) pair is judged by every set; nothing to compare (try missing='keep')",
                          source=", ".join(names))
@@ -386,7 +386,22 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     cat = np.full(labels.shape, -1, dtype=np.int64)
     cat[present] = inverse.reshape(-1)
     relevant = values >= relevance_level
-    stats: list[tuple[str, tuple, np.ndarray, object]] = []  # (statistic, sets, per-query counts, kernel)
+    stats = (_pairwise_statistics(cat, query, n_queries, k, names, relevant)
+             + _all_sets_statistics(cat, query, n_queries, k, names, relevant, values, levels))
+    draws = list(bootstrap_counts(n_queries, n_resamples, rng)) if n_resamples else []
+    figures = _figures(stats, names, cat, draws, confidence)
+    settings = {"missing": missing, "relevance_level": int(relevance_level), "n_resamples": n_resamples,
+                "confidence": confidence, "random_state": random_state if isinstance(random_state, (int, type(None)))
+                else repr(random_state), "labels": values.tolist(), "interval": "bootstrap percentile over queries"}
+    return Agreement(names=names, query_ids=query_ids, figures=figures, settings=settings)
+
+
+def _pairwise_statistics(cat: np.ndarray, query: np.ndarray, n_queries: int, k: int, names: list,
+                         relevant: np.ndarray) -> list:
+    """``(statistic, sets, per-query counts, kernel)`` of each pair of sets: percent agreement, Cohen's
+    kappas, overlap of the relevant sets."""
+    n_sets = cat.shape[1]
+    stats: list[tuple[str, tuple, np.ndarray, object]] = []
     for a in range(n_sets):
         for b in range(a + 1, n_sets):
             tables = _pair_tables(cat, query, n_queries, k, a, b)
@@ -401,6 +416,15 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
             both = tables[:, relevant][:, :, relevant].sum(axis=(1, 2))
             union = tables[:, relevant].sum(axis=(1, 2)) + tables[:, :, relevant].sum(axis=(1, 2)) - both
             stats.append(("overlap", sets, np.stack((both, union), 1).astype(np.float64), _ratio))
+    return stats
+
+
+def _all_sets_statistics(cat: np.ndarray, query: np.ndarray, n_queries: int, k: int, names: list,
+                         relevant: np.ndarray, values: np.ndarray, levels: tuple) -> list:
+    """The statistics of all the sets together: percent agreement and overlap (more than two sets),
+    Fleiss' kappa, Krippendorff's alphas (at each of ``levels``)."""
+    n_sets = cat.shape[1]
+    stats: list[tuple[str, tuple, np.ndarray, object]] = []
     complete = (cat >= 0).all(axis=1)
     n_all = np.bincount(query[complete], minlength=n_queries).astype(np.float64)
     if n_sets > 2:
@@ -425,7 +449,11 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     for level in levels:
         stats.append((f"krippendorff_alpha_{level}", tuple(names), coincidence,
                       lambda s, lv=level: _alpha(s.reshape(*s.shape[:-1], k, k), lv, values.astype(np.float64))))
-    draws = list(bootstrap_counts(n_queries, n_resamples, rng)) if n_resamples else []
+    return stats
+
+
+def _figures(stats: list, names: list, cat: np.ndarray, draws: list, confidence: float) -> list:
+    """One :class:`AgreementFigure` per statistic: overall, per-query mean, bootstrap interval."""
     figures = []
     tail = (1.0 - confidence) / 2.0
     for statistic, sets, per_query, kernel in stats:
@@ -441,10 +469,7 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
         mean = float(defined.mean()) if defined.size else math.nan
         pairs = _pairs_of(statistic, sets, names, cat)
         figures.append(AgreementFigure(statistic, sets, overall, low, high, mean, pairs, by_query))
-    settings = {"missing": missing, "relevance_level": int(relevance_level), "n_resamples": n_resamples,
-                "confidence": confidence, "random_state": random_state if isinstance(random_state, (int, type(None)))
-                else repr(random_state), "labels": values.tolist(), "interval": "bootstrap percentile over queries"}
-    return Agreement(names=names, query_ids=query_ids, figures=figures, settings=settings)
+    return figures
 
 
 def _pairs_of(statistic: str, sets: tuple, names: list, cat: np.ndarray) -> int:
