@@ -95,6 +95,9 @@ BASE_MODULES = {
 # At most this many internal imports inside functions (issue 23: optional dependencies and measured
 # start-up cost only, each explained by a comment on its line or just above its block of imports).
 INNER_IMPORT_CEILING = 30
+# The one known exception, pending: io/clicklog.py is being rewritten (issue 23, item 3: click logs in one
+# module family); its imports inside functions are not counted here until that rewrite lands.
+PENDING_REWRITE = {"io/clicklog.py"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -208,7 +211,8 @@ def test_no_upward_arrow_inside_a_package():
 def _inner_imports():
     """``(path, line, explained)`` of each import of a cranfield module inside a function."""
     modules, arrows = _import_graph()
-    where = {(modules[a], line) for (a, _), lines in arrows.items() for line, inside in lines if inside}
+    where = {(modules[a], line) for (a, _), lines in arrows.items() for line, inside in lines
+             if inside and "/".join(modules[a].parts[-2:]) not in PENDING_REWRITE}
     texts = {path: path.read_text(encoding="utf-8").splitlines() for path, _ in where}
     return sorted((path, line, _explained(texts[path], line)) for path, line in where)
 
@@ -232,3 +236,27 @@ def test_function_level_imports_are_few_and_explained():
     unexplained = [f"{path.name}:{line}" for path, line, explained in found if not explained]
     assert unexplained == [], "say why each of these imports is inside its function, in a comment"
     assert len(found) <= INNER_IMPORT_CEILING, [f"{path.name}:{line}" for path, line, _ in found]
+
+
+# DESIGN 8 and issue 23: small modules and functions.
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80  # from the def line to the last line of the body, docstring included
+
+
+def test_modules_and_functions_are_small():
+    import ast
+
+    modules, _ = _import_graph()
+    too_long = []
+    for path in sorted(modules.values()):
+        relative = "/".join(path.parts[path.parts.index("cranfield") + 1:])
+        text = path.read_text(encoding="utf-8")
+        lines = len(text.splitlines())
+        if lines > MAX_MODULE_LINES and relative not in PENDING_REWRITE:
+            too_long.append(f"{relative}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    too_long.append(f"{relative}:{node.lineno} {node.name}: {length} lines")
+    assert too_long == []
