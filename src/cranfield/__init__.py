@@ -34,6 +34,8 @@ _LAZY: dict[str, str] = {
     "parse_measures": "cranfield.measures.base",
     "registry": "cranfield.measures.registry",
     "correlation": "cranfield.correlation",
+    "fusion": "cranfield.fusion",
+    "fuse": "cranfield.fusion",
     "pr_table": "cranfield.retrieval.pr_table",
     "iprec_table": "cranfield.retrieval.pr_table",
     "with_columns": "cranfield.io.ecosystem",

@@ -28,13 +28,15 @@ an error, never a NaN. Counting is vectorised (merge-sort inversion counts, O(n 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from .errors import UsageError
 
-__all__ = ["kendall_tau", "spearman_rho", "tau_ap", "kendall_distance"]
+__all__ = ["kendall_tau", "spearman_rho", "tau_ap", "kendall_distance", "rbo", "RBO", "RBO_TIES", "qpp_evaluation",
+           "QPPEvaluation"]
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -228,3 +230,243 @@ def kendall_distance(ranking: "Sequence | Mapping", qrels_of_query: Mapping[Any,
         raise UsageError("qrels_of_query: relevance values must be numbers") from None
     relevance = np.maximum(relevance, 0.0)  # negative judgments (unjudged) count as 0
     return int(_greater_before(-relevance).sum())
+
+
+# ----------------------------------------------------------------------------- rank-biased overlap
+
+RBO_TIES = ("a", "b", "w")
+
+
+class RBO(float):
+    """Rank-biased overlap: the float value is the extrapolated RBO (``ext``); ``min`` and ``max``
+    bound the value the rankings could reach if seen to any depth; ``res`` = max − min."""
+
+    ext: float
+    min: float
+    max: float
+    res: float
+    p: float
+    ties: str
+
+    def __new__(cls, ext: float, low: float, high: float, p: float, ties: str) -> "RBO":
+        value = super().__new__(cls, ext)
+        value.ext, value.min, value.max, value.res = float(ext), float(low), float(high), float(high - low)
+        value.p, value.ties = p, ties
+        return value
+
+    def __repr__(self) -> str:
+        return (f"RBO(ext={self.ext!r}, min={self.min!r}, max={self.max!r}, res={self.res!r}, p={self.p!r}, "
+                f"ties={self.ties!r})")
+
+
+def rbo(a: "Sequence | Mapping", b: "Sequence | Mapping", p: float = 0.9, *, ties: str = "a") -> RBO:
+    """Rank-biased overlap of two rankings (Webber, Moffat & Zobel, TOIS 2010), with the tie-aware
+    variants of Corsi & Urbano (SIGIR 2024); returns an :class:`RBO`: the extrapolated value, with
+    ``.min``, ``.max`` and ``.res`` (the bounds of the full, unseen value and their gap).
+
+    A ranking is a sequence of ids, best first, where a ``set``/``frozenset`` element is a group
+    of tied ids (``["d1", {"d2", "d3"}, "d4"]``), or a mapping ``{id: score}`` (higher first,
+    equal scores tied). The rankings may have different lengths and ids (RBO's indefinite
+    rankings, seen to a prefix). ``p`` in (0, 1) is the persistence: the weight of depth d is
+    proportional to p^(d − 1) (p = 0.9 gives the top 10 86% of the weight).
+
+    ``ties`` (only used when a ranking has ties): ``"a"`` (default; ties as uncertainty: the
+    expected overlap over the orders of the tied ids), ``"b"`` (ties as uncertainty, the agreement
+    corrected for the information ties remove, as Kendall's τ-b), ``"w"`` (ties as equality:
+    a tie group counts entirely from its first rank). Without ties the three are one measure.
+
+    >>> r = rbo(["a", "b", "c", "d"], ["b", "a", "c", "e"], p=0.9)
+    >>> round(r, 4), round(r.min, 4), round(r.max, 4)
+    (0.7177, 0.4225, 0.8818)
+    """
+    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)) or not 0 < float(p) < 1:
+        raise UsageError(f"p: expected a number strictly between 0 and 1, found {p!r}")
+    if ties not in RBO_TIES:
+        raise UsageError(f"ties: expected one of a, b, w, found {ties!r}")
+    p = float(p)
+    first, second = _tie_groups(a, "ranking_a"), _tie_groups(b, "ranking_b")
+    short, long = (second, first) if len(first[0]) >= len(second[0]) else (first, second)
+    if not short[0]:
+        raise UsageError("rbo: both rankings must list at least one id")
+    untied = bool(np.all(short[1] == short[2]) and np.all(long[1] == long[2]))
+    return _rbo(short, long, p, "w" if untied else ties, ties)
+
+
+def _tie_groups(x: Any, name: str) -> tuple[list, np.ndarray, np.ndarray]:
+    """(ids in rank order, first rank, last rank of each id's tie group), ranks 0-based."""
+    if hasattr(x, "items"):
+        ids, keys = _ranking(x, name)
+        order = np.lexsort((np.arange(len(ids)), keys))
+        ids, keys = [ids[i] for i in order], keys[order]
+    else:
+        if isinstance(x, (str, bytes)):
+            raise UsageError(f"{name}: expected a sequence of ids or a mapping id -> score, found a string")
+        ids, group = [], []
+        for position, item in enumerate(x):
+            members = sorted(item, key=repr) if isinstance(item, (set, frozenset)) else [item]
+            ids.extend(members)
+            group.extend([position] * len(members))
+        _ranking(ids, name)  # an id listed twice is an error
+        keys = np.asarray(group, dtype=np.int64)
+    n = len(ids)
+    opens = np.ones(n, dtype=bool)
+    opens[1:] = keys[1:] != keys[:-1]
+    starts = np.flatnonzero(opens)
+    sizes = np.diff(np.append(starts, n))
+    top = np.repeat(starts, sizes)
+    return ids, top, top + np.repeat(sizes, sizes) - 1
+
+
+def _contributions(top: np.ndarray, bottom: np.ndarray, depth: int, variant: str, start=None) -> np.ndarray:
+    """Rows: items; columns: depths 0..depth−1; how much of each item has been seen at each depth
+    (w: all of a tie group from its first rank; a/b: the share k/g of a group of g after its k-th
+    rank). ``start``: a column before which each row counts nothing."""
+    cols = np.arange(depth)
+    if variant == "w":
+        c = (cols >= top[:, None]).astype(np.float64)
+    else:
+        c = np.clip((cols - top[:, None] + 1) / (bottom - top + 1)[:, None], 0.0, 1.0)
+    if start is not None:
+        c *= cols >= start[:, None]
+    return c
+
+
+def _column_sums(top, bottom, depth, variant, power=1, start=None) -> np.ndarray:
+    """Σ over items of contribution**power at each depth: steps by bincount, tie ramps densely."""
+    ramp = (bottom > top) if variant != "w" else np.zeros(top.size, dtype=bool)
+    begin = top if start is None else np.maximum(top, start)
+    step = np.cumsum(np.bincount(np.minimum(begin[~ramp], depth), minlength=depth + 1)[:depth]).astype(np.float64)
+    if ramp.any():
+        c = _contributions(top[ramp], bottom[ramp], depth, variant, None if start is None else start[ramp])
+        step += (c ** power).sum(axis=0)
+    return step
+
+
+def _overlap(short, long, depth: int, variant: str) -> np.ndarray:
+    """X_d = Σ over ids in both rankings of c_S · c_L, d = 1..depth."""
+    where = {item: k for k, item in enumerate(long[0])}
+    pairs = np.array([(j, where[item]) for j, item in enumerate(short[0]) if item in where], dtype=np.int64)
+    if pairs.size == 0:
+        return np.zeros(depth)
+    js, jl = pairs[:, 0], pairs[:, 1]
+    ts, bs, tl, bl = short[1][js], short[2][js], long[1][jl], long[2][jl]
+    dense = ((bs > ts) | (bl > tl)) if variant != "w" else np.zeros(js.size, dtype=bool)
+    x = np.cumsum(np.bincount(np.maximum(ts, tl)[~dense], minlength=depth + 1)[:depth]).astype(np.float64)
+    if dense.any():
+        x += (_contributions(ts[dense], bs[dense], depth, variant)
+              * _contributions(tl[dense], bl[dense], depth, variant)).sum(axis=0)
+    return x
+
+
+def _agreement(x, d, variant, sum_s, sum_l, sq_s, sq_l):
+    if variant == "w":
+        return 2 * x / (sum_s + sum_l)
+    if variant == "a":
+        return x / d
+    return x / np.sqrt(sq_s) / np.sqrt(sq_l)
+
+
+def _rbo(short, long, p: float, variant: str, asked: str) -> RBO:
+    s, l = len(short[0]), len(long[0])
+    d = np.arange(1, l + 1, dtype=np.float64)
+    x = _overlap(short, long, l, variant)
+    sum_s = _column_sums(short[1], short[2], l, variant)
+    sum_l = _column_sums(long[1], long[2], l, variant)
+    sq_s = _column_sums(short[1], short[2], l, variant, power=2) if variant == "b" else None
+    sq_l = _column_sums(long[1], long[2], l, variant, power=2) if variant == "b" else None
+    a1 = _agreement(x[:s], d[:s], variant, sum_s[:s], sum_l[:s], sq_s[:s] if sq_s is not None else None,
+                    sq_l[:s] if sq_l is not None else None)
+    # beyond the shorter list's end, its unseen ids: none of the longer list's (min), the longer
+    # list's own ids in its order (max), or the agreement at depth s carried on (ext)
+    in_short = {item for item in short[0]}
+    only_long = np.array([k for k, item in enumerate(long[0]) if item not in in_short], dtype=np.int64)
+    tl, bl = long[1][only_long], long[2][only_long]
+    sl, ll = slice(s, l), (l - s)
+    seen = x[sl]
+    unseen_max = _column_sums(tl[:ll], bl[:ll], l, variant, start=s + np.arange(min(ll, tl.size)))[sl]
+    c_sum = _column_sums(tl, bl, l, variant)[sl]
+    c_count = np.cumsum(np.bincount(tl, minlength=l + 1)[:l])[sl]
+    unseen_ext = (d[sl] - s) * a1[s - 1] * np.divide(c_sum, c_count, out=np.zeros_like(c_sum), where=c_count > 0)
+    section2 = {}
+    for key, overlap in (("min", seen), ("max", seen + unseen_max), ("ext", seen + unseen_ext)):
+        section2[key] = _agreement(overlap, d[sl], variant, d[sl], sum_l[sl], d[sl], sq_l[sl] if sq_l is not None else None)
+    xl = x[l - 1]
+    weights = p ** d
+    tail_min = xl * (math.log(1 / (1 - p)) - float(np.sum(weights / d)))
+    f = int(round(l + s - xl))
+    deep = np.arange(l + 1, f + 1, dtype=np.float64)
+    tail_max = float(np.sum((2 * deep - l - s + xl) / deep * p ** deep)) + p ** (f + 1) / (1 - p)
+    tail_ext = (xl + (l - s) * a1[s - 1]) / l * p ** (l + 1) / (1 - p)
+    scale = (1 - p) / p
+    value = {key: scale * (float(np.sum(np.concatenate([a1, section2[key]]) * weights)) + tail)
+             for key, tail in (("min", tail_min), ("max", tail_max), ("ext", tail_ext))}
+    return RBO(value["ext"], value["min"], value["max"], p, asked)
+
+
+# ----------------------------------------------------------------------------- query performance prediction
+
+
+@dataclass(frozen=True)
+class QPPEvaluation:
+    """How well predicted per-query scores track the actual ones: Pearson's r and Kendall's τ-b with
+    their two-sided p-values (scipy.stats.pearsonr, kendalltau), and sMARE (lower is better)."""
+
+    pearson: float
+    pearson_p: float
+    kendall: float
+    kendall_p: float
+    smare: float
+    n: int
+
+    def to_dict(self) -> dict:
+        return {"pearson": self.pearson, "pearson_p": self.pearson_p, "kendall": self.kendall,
+                "kendall_p": self.kendall_p, "smare": self.smare, "queries": self.n}
+
+
+def qpp_evaluation(predicted: Mapping, actual: Mapping) -> QPPEvaluation:
+    """Evaluate a query performance predictor: ``predicted`` and ``actual`` map each query id to
+    the predictor's value and to the measured effectiveness (e.g. AP). Both must hold the same
+    queries (at least 3).
+
+    sMARE (Faggioli, Zendel, Culpepper, Ferro & Scholer, ICTIR 2021) is the mean over queries of
+    |rank by prediction − rank by effectiveness| / n, ranks averaged over ties: 0 when the
+    predictor orders the queries as they perform.
+
+    >>> e = qpp_evaluation({"q1": 0.9, "q2": 0.5, "q3": 0.1}, {"q1": 0.8, "q2": 0.2, "q3": 0.3})
+    >>> round(e.pearson, 4), round(e.kendall, 4), round(e.smare, 4)
+    (0.7777, 0.3333, 0.2222)
+    """
+    from scipy import stats
+
+    for name, values in (("predicted", predicted), ("actual", actual)):
+        if not isinstance(values, Mapping):
+            raise UsageError(f"{name}: expected a mapping query id -> number, found {type(values).__name__}")
+    only_p, only_a = sorted(set(predicted) - set(actual), key=str), sorted(set(actual) - set(predicted), key=str)
+    if only_p or only_a:
+        which = (f"predicted only: {', '.join(map(str, only_p[:5]))}" if only_p else
+                 f"actual only: {', '.join(map(str, only_a[:5]))}")
+        raise UsageError(f"predicted and actual must hold the same queries ({which})")
+    qids = sorted(predicted, key=str)  # one order whatever the mappings' orders: the same sums
+    if len(qids) < 3:
+        raise UsageError(f"qpp evaluation needs at least 3 queries, found {len(qids)}")
+    x = _finite_values(predicted, qids, "predicted")
+    y = _finite_values(actual, qids, "actual")
+    if np.all(x == x[0]) or np.all(y == y[0]):
+        raise UsageError("qpp evaluation is undefined when every query has the same "
+                         + ("prediction" if np.all(x == x[0]) else "actual value"))
+    pearson = stats.pearsonr(x, y)
+    kendall = stats.kendalltau(x, y)
+    smare = float(np.mean(np.abs(stats.rankdata(x) - stats.rankdata(y)) / len(qids)))
+    return QPPEvaluation(float(pearson.statistic), float(pearson.pvalue), float(kendall.statistic),
+                         float(kendall.pvalue), smare, len(qids))
+
+
+def _finite_values(mapping: Mapping, qids: list, name: str) -> np.ndarray:
+    try:
+        values = np.array([mapping[q] for q in qids], dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UsageError(f"{name}: expected numbers") from None
+    if not np.isfinite(values).all():
+        raise UsageError(f"{name}: the value of query {qids[int(np.flatnonzero(~np.isfinite(values))[0])]!r} is "
+                         "not a finite number")
+    return values

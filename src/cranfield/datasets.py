@@ -7,6 +7,8 @@
 'scores.csv'
 >>> files()["qrels"][0].name
 'qrels.graded.trec'
+>>> examples()["multiclass"].name
+'multiclass.csv'
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["cranfield", "detection", "files", "DETECTION_SYSTEMS"]
+__all__ = ["DETECTION_SYSTEMS", "cranfield", "detection", "examples", "files"]
 
 # columns of the detection scores file: the truth, then one score per model
 DETECTION_TRUTH = "malignant"
@@ -45,6 +47,25 @@ def detection() -> Path:
     return _data("detection", "scores.csv")
 
 
+# the example files of the online, crowd, diversity and multiclass docs (scripts/make_example_data.py)
+EXAMPLES = {
+    "clicks": ("clicks.csv", ("A/B click log on Cranfield: 700 impressions, variants control (TF-IDF) and treatment "
+                              "(BM25) by user, clicks, dwell, timestamps (seconds), users, sessions")),
+    "crowd-labels": ("crowd-labels.csv", ("crowd labels 0/1/2 of 600 Cranfield pairs by 16 workers (query, document, "
+                                          "worker, label)")),
+    "diversity-qrels": ("diversity-qrels.txt", ("diversity qrels (qid subtopic docno rel) for 50 Cranfield queries, "
+                                                "synthetic subtopics")),
+    "multiclass": ("multiclass.csv", ("wine cultivars (barolo, grignolino, barbera): truth column cultivar, class "
+                                      "probabilities lr_CLASS, rf_CLASS, nb_CLASS of three models")),
+}
+
+
+def examples() -> dict:
+    """Paths of the example files by short name (``clicks``, ``crowd-labels``, ``diversity-qrels``,
+    ``multiclass``); see ``cranfield/data/examples/NOTICE.md``."""
+    return {name: _data("examples", file) for name, (file, _) in EXAMPLES.items()}
+
+
 def files() -> dict:
     """Every shipped file by a short name, as ``{name: (path, description)}`` (what ``cranfield
     datasets`` prints; ``cranfield datasets --path NAME`` prints one path)."""
@@ -57,4 +78,7 @@ def files() -> dict:
         out[name] = (path, run_about.get(name, "run"))
     out["detection"] = (detection(), "breast-cancer diagnosis: truth column " + DETECTION_TRUTH
                         + ", scores " + ", ".join(DETECTION_SYSTEMS))
+    out.update({name: (path, EXAMPLES[name][1]) for name, path in examples().items()})
+    out["rag-nuggets"] = (_data("rag", "assignments.jsonl"), "RAG nugget assignments, 3 simulated systems x 8 queries")
+    out["rag-support"] = (_data("rag", "support.jsonl"), "RAG citation-support judgments (simulated)")
     return out

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import cranfield
+from cranfield.classification.file_report import classify_file as evaluate_file
 from cranfield.cli import main
-from cranfield.cli.classify_cmd import evaluate_file
 from cranfield.errors import InputError, UsageError
 
 Y = [1, 0, 1, 0, 1, 1, 0, 0]

@@ -68,12 +68,12 @@ def test_pred_with_average_and_labels(probs, capsys):
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--labels", "eel,dog", "--pred", "pred"], r"probs.csv:\d+: field animal: 'cat' is not one of --labels"),
-    (["--class-score", "p_cat", "--class-score", "p_dog"], "2 --class-score columns for 3 classes"),
+    (["--class-score", "p_cat", "--class-score", "p_dog"], "--class-score: no score column for the class eel"),
     ([*SCORES, "--multi-class", "ovo", "--average", "micro"], "ovo averages over pairs"),
     ([*SCORES, "--score", "p_cat"], "exclude each other"),
-    ([*SCORES, "--labels", "cat,dog,eel,fox"], "4 classes"),
+    ([*SCORES, "--labels", "cat,dog,eel,fox"], "no score column for the class fox"),
     (["--class-score", "p_cat", "--class-score", "p_dog", "--class-score", "animal"], "truth column"),
-    (["--class-score", "p_cat", "--class-score", "p_dog", "--class-score", "pred"], "expected a number"),
+    (["--class-score", "p_cat", "--class-score", "p_dog", "--class-score", "eel=pred"], "expected a number"),
 ])
 def test_bad_input_exits_2(probs, capsys, args, message):
     import re

@@ -37,7 +37,7 @@ def _json(args, capsys):
 def test_calibration_json_equals_library(table, capsys, tmp_path):
     path, d = table
     plot = tmp_path / "rel.png"
-    report = _json(["calibration", str(path), "--label", "y", "--score", "prob", "--bins", "5", "--plot", str(plot),
+    report = _json(["calibration", str(path), "--truth", "y", "--score", "prob", "--bins", "5", "--plot", str(plot),
                     "--bootstrap", "20", "--seed", "3"], capsys)
     m = report["measures"]
     assert m["ece"] == cal.expected_calibration_error(d["y"], d["prob"], n_bins=5)
@@ -52,11 +52,11 @@ def test_calibration_json_equals_library(table, capsys, tmp_path):
 
 def test_clustering_and_regression_equal_library(table, capsys, tmp_path):
     path, d = table
-    report = _json(["clustering", str(path), "--labels-true", "y", "--labels-pred", "k", "--features", "x1,x2"], capsys)
+    report = _json(["clustering", str(path), "--truth", "y", "--pred", "k", "--features", "x1,x2"], capsys)
     assert report["external"]["adjusted_rand"] == cl.adjusted_rand_score(d["y"], d["k"])
     assert report["external"]["purity"] == cl.purity_score(d["y"], d["k"])
     assert report["internal"]["davies_bouldin"] == cl.davies_bouldin_score(d["X"], d["k"])
-    report = _json(["regression", str(path), "--true", "t", "--pred", "that", "--plot", str(tmp_path / "p.svg"),
+    report = _json(["regression", str(path), "--truth", "t", "--pred", "that", "--plot", str(tmp_path / "p.svg"),
                     "--residual-plot", str(tmp_path / "r.png")], capsys)
     assert report["measures"]["r2"] == rg.r2_score(d["t"], d["that"])
     assert report["measures"]["gamma_deviance"] == rg.mean_gamma_deviance(d["t"], d["that"])
@@ -66,7 +66,7 @@ def test_clustering_and_regression_equal_library(table, capsys, tmp_path):
 @pytest.mark.parametrize("fmt", ["table", "csv", "markdown", "latex"])
 def test_formats(table, capsys, fmt):
     path, _ = table
-    assert main(["regression", str(path), "--true", "t", "--pred", "that", "--format", fmt]) == 0
+    assert main(["regression", str(path), "--truth", "t", "--pred", "that", "--format", fmt]) == 0
     assert "r2" in capsys.readouterr().out
 
 
@@ -77,16 +77,40 @@ def test_help_has_examples(capsys):
 
 
 @pytest.mark.parametrize("args, expected", [
-    (["calibration", "{p}", "--label", "y", "--score", "t"], "field t: expected a probability in [0, 1]"),
-    (["calibration", "{p}", "--label", "y", "--score", "nope"], "no column 'nope'"),
-    (["calibration", "{p}", "--label", "k", "--score", "prob"], "among [0, 1, 2]"),
-    (["calibration", "{p}", "--label", "k", "--score", "prob", "--positive", "1"], "two classes"),
-    (["clustering", "{p}", "--labels-true", "y", "--labels-pred", "name", "--features", "x1"], "clusters"),
-    (["clustering", "{p}", "--labels-true", "y", "--labels-pred", "y"], "same column"),
-    (["regression", "{p}", "--true", "t", "--pred", "name"], "expected a number"),
+    (["calibration", "{p}", "--truth", "y", "--score", "t"], "field t: expected a probability in [0, 1]"),
+    (["calibration", "{p}", "--truth", "y", "--score", "nope"], "no column 'nope'"),
+    (["calibration", "{p}", "--truth", "k", "--score", "prob"], "among [0, 1, 2]"),
+    (["calibration", "{p}", "--truth", "k", "--score", "prob", "--positive", "1"], "two classes"),
+    (["clustering", "{p}", "--truth", "y", "--pred", "name", "--features", "x1"], "clusters"),
+    (["clustering", "{p}", "--truth", "y", "--pred", "y"], "same column"),
+    (["regression", "{p}", "--truth", "t", "--pred", "name"], "expected a number"),
 ])
 def test_bad_input_is_one_line(table, capsys, args, expected):
     path, _ = table
     assert main([a.format(p=path) for a in args]) == 2
     err = capsys.readouterr().err
     assert expected in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("old, new", [
+    (["calibration", "{p}", "--label", "y", "--score", "prob"], ["calibration", "{p}", "--truth", "y", "--score", "prob"]),
+    (["clustering", "{p}", "--labels-true", "y", "--labels-pred", "k"], ["clustering", "{p}", "--truth", "y", "--pred", "k"]),
+    (["regression", "{p}", "--true", "t", "--pred", "that"], ["regression", "{p}", "--truth", "t", "--pred", "that"]),
+])
+def test_deprecated_spellings_still_work_with_a_warning(table, capsys, old, new):
+    """One vocabulary (issue 27): --truth everywhere; the old spellings are hidden aliases."""
+    path, _ = table
+    assert main([a.format(p=path) for a in new] + ["-f", "json"]) == 0
+    expected = capsys.readouterr()
+    assert expected.err == ""
+    assert main([a.format(p=path) for a in old] + ["-f", "json"]) == 0
+    got = capsys.readouterr()
+    assert got.out == expected.out and "is deprecated; write --" in got.err
+    assert main([a.format(p=path) for a in new[:2]] + ["--help"]) == 0
+    assert old[2] not in capsys.readouterr().out  # hidden
+
+
+def test_missing_truth_names_the_option(table, capsys):
+    path, _ = table
+    assert main(["calibration", str(path), "--score", "prob"]) == 2
+    assert "missing option --truth" in capsys.readouterr().err

@@ -154,7 +154,7 @@ csv_file = st.one_of(
 
 
 def _classify(data: bytes):
-    from cranfield.cli.classify_cmd import evaluate_file
+    from cranfield.classification.file_report import classify_file as evaluate_file
 
     def run(name):
         evaluate_file(name, truth="y", score="s")

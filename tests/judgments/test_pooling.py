@@ -115,7 +115,7 @@ def test_sheet_formats_and_stats(tmp_path):
     qrels = read_qrels(path)  # a valid qrels file: every document in the pool, not yet judged (-1)
     assert qrels.rel.tolist() == [-1] * 5 and qrels.docno.to_pylist() == pool.docno.tolist()
     csv = pool.sheet_text("csv").splitlines()
-    assert csv[0] == "qid,docno,order,runs,weight" and csv[1] == "q1,d2,1,2,2.0"
+    assert csv[0] == "qid,docno,order,runs,weight,rel" and csv[1] == "q1,d2,1,2,2.0,-1"
     stats = pool.stats_text().splitlines()
     assert "run,a,unique,2" in stats and "query,q2,pool_size,2" in stats and "setting,depth,,2" in stats
 
@@ -251,7 +251,7 @@ def test_cli_pool_writes_sheet_and_stats(tmp_path, capsys):
     assert main(["pool", *runs, "--method", "rbp", "--budget", "7", "--format", "csv", "-o", str(out),
                  "--stats", str(stats)]) == 0
     lines = out.read_text().splitlines()
-    assert lines[0] == "qid,docno,order,runs,weight" and len(lines) == 1 + 225 * 7
+    assert lines[0] == "qid,docno,order,runs,weight,rel" and len(lines) == 1 + 225 * 7
     assert "setting,p,,0.8" in stats.read_text()
     assert "pooled 1575 documents over 225 queries" in capsys.readouterr().err
 

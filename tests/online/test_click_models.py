@@ -10,6 +10,9 @@ those standard errors (a false alarm per parameter has probability < 10⁻⁶ fo
 
 from __future__ import annotations
 
+import json
+import warnings
+
 import numpy as np
 import pytest
 
@@ -215,7 +218,6 @@ def test_dask_partitions_equal_in_memory():
 def test_click_model_command(tmp_path):
     """Needs the click-log reader (cranfield.online.logs) for its LOG argument."""
     pytest.importorskip("cranfield.online.logs")
-    import json
 
     from click.testing import CliRunner
 
@@ -230,7 +232,9 @@ def test_click_model_command(tmp_path):
         str(path), "-m", "pbm", "-m", "cascade", "-f", "json", "--qrels-out", str(tmp_path / "inferred.qrels"),
         "--plot", str(tmp_path / "ctr.svg")])
     assert result.exit_code == 0, result.output
-    document = json.loads(result.output)
+    document = json.loads(result.stdout)
+    if not document["models"]["pbm"]["settings"]["converged"]:  # said on standard error too
+        assert "cranfield: warning: the pbm click model did not converge" in result.stderr
     fitted = fit_click_model(log, model="pbm")
     assert document["models"]["pbm"]["evaluation"]["log_likelihood"] == pytest.approx(
         evaluate_click_model(fitted, log)["log_likelihood"], rel=1e-12)
@@ -250,3 +254,30 @@ def test_ctr_by_rank_plot(tmp_path):
     assert save_figure(figure, tmp_path / "ctr.pdf").stat().st_size > 0
     with pytest.raises(UsageError):
         ctr_by_rank_plot({"model": "pbm"})
+
+
+def test_not_converging_warns(tmp_path):
+    """Issue 27: a click model that stops at its iteration limit warns (library: a
+    ConvergenceWarning; command line: one line on standard error), not only ``converged`` false."""
+    from click.testing import CliRunner
+
+    from cranfield.cli import _registering_inputs
+    from cranfield.cli.online_models_cmd import click_model
+    from cranfield.online.click_models import ConvergenceWarning
+
+    log, *_ = _simulated("pbm", 600, seed=2, examination=[1.0, 0.6, 0.4, 0.3])
+    with pytest.warns(ConvergenceWarning, match=r"pbm click model did not converge: after 2 EM iterations"):
+        fitted = fit_click_model(log, model="pbm", iterations=2)
+    assert fitted.settings["converged"] is False
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        assert fit_click_model(log, model="cascade").settings["converged"]  # closed form: no warning
+    path = tmp_path / "clicks.csv"
+    rows = zip(log["impression"], log["query"], log["rank"], log["doc"], log["clicked"].astype(int))
+    path.write_text("impression,query,rank,doc,clicked\n" + "".join(f"{i},q{q},{r},d{d},{c}\n" for i, q, r, d, c in rows))
+    result = CliRunner().invoke(_registering_inputs(click_model), [str(path), "-m", "pbm", "--iterations", "2",
+                                                                   "-f", "json"])
+    assert result.exit_code == 0
+    assert result.stderr.count("did not converge") == 1
+    assert "raise --iterations (or --tol)" in result.stderr and "--tol 1e-06;" in result.stderr
+    assert json.loads(result.stdout)["models"]["pbm"]["settings"]["converged"] is False

@@ -122,8 +122,10 @@ def test_missing_columns_and_bad_arguments():
         impression_metrics(log, metrics=["ttfc"])
     with pytest.raises(UsageError, match="no dwell"):
         impression_metrics(log, metrics=["sat_clicks"])
-    with pytest.raises(UsageError, match="unknown metric"):
+    with pytest.raises(UsageError, match="cut-off must be a whole number"):
         impression_metrics(log, metrics=["ctr@0"])
+    with pytest.raises(UsageError, match="unknown online metric 'ctrr'; did you mean ctr"):
+        impression_metrics(log, metrics=["ctrr"])
     with pytest.raises(UsageError):
         summarize(impression_metrics(log), by="colour")
 

@@ -87,7 +87,8 @@ def test_power(capsys):
     (["ab", "{bad}"], "click on rank 3, which was not shown"),
     (["ab", "{log}", "--split", "A=1,C=1"], "variant 'C' of the planned split"),
     (["ab", "{log}", "--split", "A=x"], "--split"),
-    (["metrics", "{log}", "-m", "ctr@0"], "unknown metric"),
+    (["metrics", "{log}", "-m", "ctr@0"], "cut-off must be a whole number"),
+    (["metrics", "{log}", "-m", "ctrr"], "unknown online metric 'ctrr'"),
     (["metrics", "{missing}"], "no such file"),
     (["ab", "{log}", "--control", "Z"], "control"),
 ])

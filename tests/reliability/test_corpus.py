@@ -263,7 +263,7 @@ def _library(case: Case):
         partner = case.partner if case.partner is not None else GOOD_RUN
         return cranfield.evaluate(cranfield.read_qrels(str(_path(case))), partner, MEASURES).mean
     if case.kind == "classify":
-        from cranfield.cli.classify_cmd import evaluate_file
+        from cranfield.classification.file_report import classify_file as evaluate_file
 
         args = dict(zip(case.args[::2], case.args[1::2]))
         options = {"truth": args.pop("--truth", "y"), "score": args.pop("--score", "s")}

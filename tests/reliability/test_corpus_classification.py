@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import cranfield
+from cranfield.classification.file_report import classify_file as evaluate_file
 from cranfield.cli import main
-from cranfield.cli.classify_cmd import evaluate_file
 from cranfield.errors import InputError, UsageError
 
 BIG = 2**53

@@ -105,9 +105,9 @@ COMMANDS = {
     "agreement": lambda p: ["agreement", str(p["qrels"]), str(p["qrels"]), "--runs", str(p["run"]), "--runs",
                             str(p["run2"])],
     "aggregate-labels": lambda p: ["aggregate-labels", str(p["run"])],
-    "calibration": lambda p: ["calibration", str(p["cls"]), "--label", "y", "--score", "s"],
-    "clustering": lambda p: ["clustering", str(p["cls"]), "--labels-true", "y", "--labels-pred", "s"],
-    "regression": lambda p: ["regression", str(p["cls"]), "--true", "y", "--pred", "s"],
+    "calibration": lambda p: ["calibration", str(p["cls"]), "--truth", "y", "--score", "s"],
+    "clustering": lambda p: ["clustering", str(p["cls"]), "--truth", "y", "--pred", "s"],
+    "regression": lambda p: ["regression", str(p["cls"]), "--truth", "y", "--pred", "s"],
     "pool": lambda p: ["pool", str(p["run"]), str(p["run2"]), "--depth", "5"],
     "reusability": lambda p: ["reusability", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--depth", "5"],
 }

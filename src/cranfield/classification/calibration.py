@@ -20,11 +20,12 @@ search of p among the inner edges, as scikit-learn's ``calibration_curve``, whic
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
 from ..errors import InputError, UsageError
+from . import _bootstrap_kernels as _kernels
 from ._brief import brief
 from ._validation import binary_truth, check_labels, check_lengths, check_scores, check_weights, encode_labels
 
@@ -413,13 +414,19 @@ _STATISTICS = {
 
 def calibration_bootstrap(y_true: Any, y_prob: Any, *, statistic: str = "ece", n_resamples: int = 1000,
                           confidence: float = 0.95, random_state: int = 0, sample_weight: Any = None,
-                          **options: Any) -> CalibrationInterval:
+                          progress: Callable[[int], None] | None = None, **options: Any) -> CalibrationInterval:
     """Percentile bootstrap interval (Efron & Tibshirani 1993) of a calibration ``statistic``
     (``ece``, ``mce``, ``adaptive_ece``, ``slope``, ``intercept``, ``intercept_in_the_large``,
     ``reliability``, ``resolution``): the statistic on ``n_resamples`` resamples of the samples
     drawn with replacement by ``numpy.random.default_rng(random_state)`` (bins are recomputed on
     each resample); ``options`` go to the statistic's function (``n_bins``, ``strategy``...).
-    Resamples where the statistic is undefined (e.g. one class for the slope) are an error."""
+    Resamples where the statistic is undefined (e.g. one class for the slope) are an error.
+    ``progress(k)`` is called as each block of k resamples is done.
+
+    Binary probabilities with ``ece``/``mce`` on uniform bins and the slope and intercepts are
+    computed for all resamples at once (:mod:`._bootstrap_kernels`: the same resamples as one
+    statistic per resample, the same values up to the order of float sums); the other statistics
+    compute one statistic per resample."""
     if not isinstance(statistic, str) or statistic not in _STATISTICS:
         raise UsageError(f"statistic must be one of {', '.join(_STATISTICS)}, found {brief(statistic)}")
     if not isinstance(n_resamples, (int, np.integer)) or isinstance(n_resamples, bool) or not 1 <= n_resamples <= 10**6:
@@ -435,12 +442,46 @@ def calibration_bootstrap(y_true: Any, y_prob: Any, *, statistic: str = "ece", n
     weights = None if sample_weight is None else check_weights(sample_weight, len(prob))
     rng = np.random.default_rng(int(random_state))
     n = len(prob)
-    values = np.empty(n_resamples)
-    for r in range(n_resamples):  # one statistic per resample
-        index = rng.integers(0, n, size=n)
-        values[r] = compute(truth[index], prob[index], None if weights is None else weights[index], options)
+    values = _vectorised(statistic, y_true, prob, weights, options, rng, n_resamples, progress)
+    if values is None:
+        values = np.empty(n_resamples)
+        for r in range(n_resamples):  # one statistic per resample (bins or order statistics per resample)
+            index = rng.integers(0, n, size=n)
+            values[r] = compute(truth[index], prob[index], None if weights is None else weights[index], options)
+            if progress is not None and (r + 1) % 100 == 0:
+                progress(100)
+        if progress is not None and n_resamples % 100:
+            progress(n_resamples % 100)
     alpha = (1 - confidence) / 2
     low, high = np.quantile(values, [alpha, 1 - alpha])
     return CalibrationInterval(statistic=statistic, estimate=float(estimate), low=float(low), high=float(high),
                                confidence=float(confidence), n_resamples=int(n_resamples),
                                random_state=int(random_state), settings=dict(options))
+
+
+def _vectorised(statistic: str, y_true: Any, prob: np.ndarray, weights: np.ndarray | None, options: dict,
+                rng: np.random.Generator, n_resamples: int, progress) -> np.ndarray | None:
+    """The bootstrap values of the statistics computed on all resamples at once, or ``None``
+    for the others (see :func:`calibration_bootstrap`)."""
+    keys = set(options)
+    if prob.ndim != 1:
+        return None
+    truth = binary_truth(y_true, options.get("pos_label")).astype(np.float64)
+    blocks = _kernels.index_blocks(rng, len(prob), n_resamples, progress)
+    if statistic in ("ece", "mce") and keys <= {"n_bins", "strategy", "pos_label"} \
+            and options.get("strategy", "uniform") == "uniform":
+        bins = int(options.get("n_bins", 15))
+        _, ids = _bin_ids(prob, bins, "uniform")
+        which = 0 if statistic == "ece" else 1
+        return np.concatenate([_kernels.binned_errors(c, truth, prob, weights, ids, bins)[which] for c in blocks])
+    if statistic in ("slope", "intercept", "intercept_in_the_large") and keys <= {"pos_label", "clip"}:
+        fit = calibration_slope(y_true, prob, sample_weight=weights, **options)
+        clip = options.get("clip")
+        p = prob if clip is None else np.clip(prob, clip, 1 - clip)
+        z = np.log(p) - np.log1p(-p)
+        large = statistic == "intercept_in_the_large"
+        start = np.array([fit.intercept_in_the_large] if large else [fit.intercept, fit.slope])
+        column = 1 if statistic == "slope" else 0
+        return np.concatenate([_kernels.logistic_fits(i, z, truth, start, weights=weights, offset=large)[:, column]
+                               for i in blocks])
+    return None

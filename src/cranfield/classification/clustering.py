@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..measures.base import Family, Param, register
 from ._brief import brief
 from ._validation import check_labels, check_scores
 
@@ -478,3 +479,57 @@ def calinski_harabasz_score(X: Any, labels: Any) -> float:
         between += members.shape[0] * np.sum((centre - mean) ** 2)
         within += np.sum((members - centre) ** 2)
     return float(1.0 if within == 0.0 else between * (n - k) / (within * (k - 1.0)))
+
+
+# ------------------------------------------------------------------------------ the registry
+# The clustering area of the one measure registry (DESIGN 15): each score with its aliases, typed
+# parameters, definition, reference and the data it reads.
+_EXT, _INT, _SK = "cluster labels", "features and cluster labels", "; scikit-learn "
+_METHOD = {"average_method": Param("str", "arithmetic", "min, geometric, arithmetic or max")}
+_SILHOUETTE = {"metric": Param("str", "euclidean", "distance, or precomputed"),
+               "sample_size": Param("value", None, "score a random sample of this size"),
+               "random_state": Param("value", None, "seed of the sample"),
+               "working_memory": Param("float", 256.0, "MiB per chunk of distances")}
+_SCORES = (
+    ("rand", rand_score, _EXT, True, ("rand_score", "ri"), {},
+     "Rand index: share of sample pairs on which the clustering and the classes agree (same or different group).",
+     "Rand 1971" + _SK + "rand_score"),
+    ("adjusted_rand", adjusted_rand_score, _EXT, True, ("adjusted_rand_score", "ari"), {},
+     "Adjusted Rand index: the Rand index corrected for chance (0 for random labels, 1 for identical partitions).",
+     "Hubert & Arabie 1985" + _SK + "adjusted_rand_score"),
+    ("mutual_info", mutual_info_score, _EXT, True, ("mutual_info_score", "mi"), {},
+     "Mutual information between classes and clusters (natural logarithm).", "Cover & Thomas 2006" + _SK
+     + "mutual_info_score"),
+    ("nmi", normalized_mutual_info_score, _EXT, True, ("normalized_mutual_info", "normalized_mutual_info_score"),
+     _METHOD, "Normalised mutual information: MI / mean of the two entropies (average_method).",
+     "Strehl & Ghosh 2002" + _SK + "normalized_mutual_info_score"),
+    ("ami", adjusted_mutual_info_score, _EXT, True, ("adjusted_mutual_info", "adjusted_mutual_info_score"),
+     _METHOD, "Adjusted mutual information: (MI − E[MI]) / (mean entropy − E[MI]), corrected for chance.",
+     "Vinh, Epps & Bailey 2010" + _SK + "adjusted_mutual_info_score"),
+    ("homogeneity", homogeneity_score, _EXT, True, ("homogeneity_score",), {},
+     "Homogeneity: 1 − H(C|K) / H(C); 1 when each cluster holds one class.",
+     "Rosenberg & Hirschberg 2007" + _SK + "homogeneity_score"),
+    ("completeness", completeness_score, _EXT, True, ("completeness_score",), {},
+     "Completeness: 1 − H(K|C) / H(K); 1 when each class lies in one cluster.",
+     "Rosenberg & Hirschberg 2007" + _SK + "completeness_score"),
+    ("v_measure", v_measure_score, _EXT, True, ("v_measure_score",), {"beta": Param("float", 1.0, "weight")},
+     "V-measure: weighted harmonic mean of homogeneity and completeness.",
+     "Rosenberg & Hirschberg 2007" + _SK + "v_measure_score"),
+    ("fowlkes_mallows", fowlkes_mallows_score, _EXT, True, ("fowlkes_mallows_score", "fmi"), {},
+     "Fowlkes–Mallows index: geometric mean of pairwise precision and recall.",
+     "Fowlkes & Mallows 1983" + _SK + "fowlkes_mallows_score"),
+    ("purity", purity_score, _EXT, True, ("purity_score",), {},
+     "Purity: share of samples in their cluster's majority class.", "Manning, Raghavan & Schütze 2008 §16.3"),
+    ("silhouette", silhouette_score, _INT, True, ("silhouette_score",), _SILHOUETTE,
+     "Mean silhouette (b − a) / max(a, b): a = mean distance within the cluster, b = to the nearest other one.",
+     "Rousseeuw 1987" + _SK + "silhouette_score"),
+    ("davies_bouldin", davies_bouldin_score, _INT, False, ("davies_bouldin_score",), {},
+     "Davies–Bouldin index: mean over clusters of the worst (s_i + s_j) / d(c_i, c_j); lower is better.",
+     "Davies & Bouldin 1979" + _SK + "davies_bouldin_score"),
+    ("calinski_harabasz", calinski_harabasz_score, _INT, True, ("calinski_harabasz_score", "variance_ratio"), {},
+     "Caliński–Harabasz index: between-cluster over within-cluster dispersion, scaled by (n − k) / (k − 1).",
+     "Caliński & Harabasz 1974" + _SK + "calinski_harabasz_score"),
+)
+for _score in _SCORES:  # name, kernel, data, greater is better, aliases, parameters, definition, reference
+    register(Family(_score[0], _score[1], _score[6], _score[7], params=_score[5], aliases=_score[4],
+                    area="clustering", data=_score[2], greater_is_better=_score[3], bounds=(None, None)))

@@ -2,7 +2,8 @@
 per-class and micro-averaged curves, top-k accuracy.
 
 Inputs: ``y_true`` is either one label per sample (multiclass: the classes are the sorted distinct
-labels, or ``labels=`` in the order of the columns of ``y_score``) or an n×C indicator matrix of
+labels, or ``labels=`` in the order of the columns of ``y_score``; a frame's columns named after
+the classes are matched by name, see :mod:`.class_columns`) or an n×C indicator matrix of
 0/1 (multilabel: column c is class c, ``labels=`` names the columns). ``y_score`` is n×C, column c
 the score of class c (any real numbers: one-vs-rest areas only rank them).
 
@@ -33,6 +34,7 @@ from ._counts import _ap_from_counts, _auc_from_counts, _counts_weighted
 from ._validation import (AVERAGE_CHOICES, _indicator, _is_matrix, _show, as_matrix, check_flag,  # noqa: F401
                           check_lengths, check_weights, encode_labels, is_choice, score_matrix, warn_undefined)
 from ._validation import check_scores
+from .class_columns import frame_columns, order_frame_columns
 from .label_ranking import row_rank_counts
 
 __all__ = ["average_precision_multiclass", "roc_auc_multiclass", "top_k_accuracy"]
@@ -71,7 +73,12 @@ class MultiInput:
 
 def multi_input(y_true: Any, y_score: Any, *, labels: Sequence[Hashable] | None = None, sample_weight: Any = None,
                 score_name: str = "y_score") -> MultiInput:
-    """Validate ``(y_true, y_score)`` as multiclass (labels) or multilabel (indicator) input."""
+    """Validate ``(y_true, y_score)`` as multiclass (labels) or multilabel (indicator) input; a
+    ``y_score`` frame with string column names is matched to the classes by name
+    (:mod:`.class_columns`)."""
+    if frame_columns(y_score) is not None and not _is_matrix(y_true):
+        named, _ = encode_labels((y_true, "y_true"), labels=labels)
+        y_score = order_frame_columns(y_score, named, explicit_order=labels is not None, name=score_name)
     scores = score_matrix(y_score, score_name)
     n, k = scores.shape
     if _is_matrix(y_true):

@@ -17,6 +17,7 @@ from ..errors import InputError, UsageError
 from ._tweedie import check_domain, check_power, unit_deviance
 from ._validation import (_is_matrix, binary_truth, check_flag, check_lengths, check_scores, check_weights, encode_labels,
                           normalize_weights, score_matrix)
+from .class_columns import order_frame_columns
 from .multiclass import roc_auc_multiclass as _auc
 
 __all__ = ["log_loss", "brier_score", "roc_auc_multiclass", "hinge_loss", "mean_squared_error",
@@ -52,7 +53,7 @@ def _average(values: np.ndarray, weights: np.ndarray | None) -> float:
 def _multiclass(y_true: Any, y_prob: Any, labels: Sequence[Hashable] | None, sample_weight: Any):
     """(one-hot truth, n×k probabilities, weights, classes); a 1-D y_prob is P(second class)."""
     classes, (codes,) = encode_labels((y_true, "y_true"), labels=labels)
-    prob = _probabilities(y_prob)
+    prob = _probabilities(order_frame_columns(y_prob, classes, explicit_order=labels is not None, name="y_prob"))
     n = check_lengths(y_true=codes, y_prob=prob)
     weights = check_weights(sample_weight, n)
     if prob.ndim == 1:

@@ -50,6 +50,10 @@ SUBCOMMANDS: dict[str, str] = {
     "reusability": "cranfield.cli.pool_cmd:reusability_command",
     "online": "cranfield.cli.online_cmd:command",
     "ndeval": "cranfield.cli.ndeval_cmd:command",
+    "fuse": "cranfield.cli.fuse_cmd:command",
+    "qpp": "cranfield.cli.qpp_cmd:command",
+    "judges": "cranfield.cli.judges_cmd:command",
+    "nuggets": "cranfield.cli.nuggets_cmd:command",
 }
 
 

@@ -29,8 +29,8 @@ def retrieval_options(function):
     options = [
         click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
                      help="Measure (repeatable). Default: AP nDCG@10 P@10 RR RPrec."),
-        click.option("--test", type=click.Choice(TESTS), default="randomization", show_default=True,
-                     help="Paired test over queries."),
+        click.option("--test", type=click.Choice(TESTS), default="t", show_default=True,
+                     help="Paired test over queries (the default of every command: see docs/cli.md)."),
         click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
                      help="Multiple-comparison correction over the pairs of each measure."),
         click.option("--baseline", metavar="RUN", help="Compare each run with this one only."),

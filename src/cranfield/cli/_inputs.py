@@ -10,7 +10,7 @@ import os
 import click
 
 # Parameters that name outputs; every other argument, click.Path option or FILE option is an input.
-OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html"})  # stats, html: pool, reusability
+OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html", "merged"})  # stats, html: pool, reusability; merged: judges
 
 
 def input_paths(command: click.Command, params: dict) -> list[str]:

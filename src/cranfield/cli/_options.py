@@ -119,3 +119,34 @@ def _same_file(path: str) -> str:
     import os
 
     return path if path == "-" or ":" in path.split(os.sep)[0] else os.path.realpath(path)
+
+
+# ------------------------------------------------------------------------- renamed options
+
+_RENAMED = "cranfield.renamed"
+
+
+def renamed_option(old: str, param: str, metavar: str = "COL"):
+    """A hidden option ``old``, the deprecated spelling of the option whose parameter is
+    ``param``; :func:`take_renamed` reads it (and warns) in the command."""
+    def store(ctx: click.Context, _param: click.Parameter, value):
+        if value is not None:
+            ctx.meta.setdefault(_RENAMED, {})[param] = (old, value)
+
+    return click.option(old, f"renamed_{param}_{old.strip('-').replace('-', '_')}", hidden=True, expose_value=False,
+                        callback=store, metavar=metavar, help=f"Deprecated spelling of the {param} option.")
+
+
+def take_renamed(param: str, value, flag: str, *, required: bool = True):
+    """``value`` of option ``flag``, or the value of its deprecated spelling (with a warning on
+    standard error); neither is an error naming ``flag`` when ``required``."""
+    found = click.get_current_context().meta.get(_RENAMED, {}).get(param)
+    if found is not None:
+        old, given = found
+        if value is not None and value != given:
+            raise UsageError(f"{flag} {value} and {old} {given} (its deprecated spelling) disagree: give {flag} only")
+        click.echo(f"cranfield: warning: {old} is deprecated; write {flag}", err=True)
+        value = given
+    if value is None and required:
+        raise UsageError(f"missing option {flag}")
+    return value

@@ -34,7 +34,7 @@ _CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Bootstrap resamples of the queries for the intervals (0: none).")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence of the intervals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the bootstrap.")
-@click.option("--per-query", is_flag=True, help="Also print every statistic per query.")
+@click.option("-q", "--per-query", is_flag=True, help="Also print every statistic per query.")
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),

@@ -56,7 +56,7 @@ def retrieval_selection(study, kinds, pairs) -> dict:
 @click.command("curves", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True, metavar="QRELS RUN... | FILE")
 @click.option("-o", "--output-dir", required=True, metavar="DIR", help="Folder for the figures (created if needed).")
-@click.option("--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True)
+@click.option("-f", "--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True)
 @click.option("--dpi", type=int, default=150, show_default=True, help="Resolution of PNG figures.")
 @click.option("--only", "only", multiple=True, type=click.Choice(RETRIEVAL_KINDS + DETECTION_KINDS), metavar="KIND",
               help="Draw only this kind of figure (repeatable): " + ", ".join(RETRIEVAL_KINDS) + " (retrieval); "

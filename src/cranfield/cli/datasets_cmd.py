@@ -10,15 +10,18 @@ from ..errors import UsageError
 
 @click.command("datasets", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--path", "name", metavar="NAME", default=None,
-              help="Print only the path of the file NAME (qrels, qrels_raw, bm25, tfidf, coord_title, detection).")
+              help="Print only the path of the file NAME (qrels, qrels_raw, bm25, tfidf, coord_title, detection, "
+                   "clicks, crowd-labels, diversity-qrels, multiclass).")
 def command(name):
     """List the data shipped with cranfield (offline): the Cranfield 1400 judgments, three real
-    runs, and a classifier-scores file, with their paths.
+    runs, a classifier-scores file, and example files for the online, crowd, diversity and
+    multiclass commands (a click log, crowd labels, diversity qrels, class scores), with their paths.
 
     \b
     Examples:
       cranfield datasets
       cranfield evaluate $(cranfield datasets --path qrels) $(cranfield datasets --path bm25)
+      cranfield online metrics $(cranfield datasets --path clicks)
     """
     files = datasets.files()
     if name is not None:

@@ -26,7 +26,7 @@ RETRIEVAL_ORDER = ("bm25", "tfidf", "coord_title")  # strongest to weakest
 @click.option("-o", "--output-dir", metavar="DIR", default=None,
               help="Folder for the plots and the report. Default: ./cranfield-demo (./cranfield-demo-detection "
                    "with --detection).")
-@click.option("--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True,
+@click.option("-f", "--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True,
               help="Format of the plots.")
 @click.option("--permutations", type=int, default=10_000, show_default=True,
               help="Permutations of the randomization test (retrieval).")

@@ -17,6 +17,8 @@ from ..io.tables import Table, render_table
 from ..plots._base import save_figure
 from ..plots.calibration import reliability_plot
 from ..plots.regression import predicted_vs_true_plot, residual_plot as draw_residuals
+from ..report.progress import steps
+from ._options import renamed_option, take_renamed
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
 
@@ -45,19 +47,24 @@ def _save(figure, path: str | None) -> None:
 
 
 def _format_options(function):
-    function = click.option("--output", "-o", type=click.Path(dir_okay=False),
+    function = click.option("-o", "--output", type=click.Path(dir_okay=False),
                             help="Write here (atomically) instead of stdout.")(function)
     function = click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")(function)
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)(function)
+    return click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)(function)
 
 
 # ------------------------------------------------------------------------------ calibration
-def calibration_report(path: str, *, label: str, score: str, bins: int = 10, strategy: str = "uniform",
+def calibration_report(path: str, *, truth: str | None = None, score: str, bins: int = 10, strategy: str = "uniform",
                        positive: str | None = None, clip: float | None = None, bootstrap: int = 0,
-                       seed: int = 0) -> dict:
-    """The JSON-ready report of ``cranfield calibration`` (library entry point of the command)."""
+                       seed: int = 0, label: str | None = None, step=None) -> dict:
+    """The JSON-ready report of ``cranfield calibration`` (library entry point of the command);
+    ``label`` is the deprecated name of ``truth``; ``step(description, total)`` (the
+    :func:`cranfield.report.progress.steps` protocol) shows the bootstrap's progress."""
+    label = truth if truth is not None else label
+    if label is None:
+        raise UsageError("missing option --truth")
     if label == score:
-        raise UsageError(f"the label column {label!r} cannot also be the --score column")
+        raise UsageError(f"the truth column {label!r} cannot also be the --score column")
     table, first = read_table(path)
     y_true = label_column(table, label, path, first)
     y_prob = number_column(table, score, path, first)
@@ -88,13 +95,15 @@ def calibration_report(path: str, *, label: str, score: str, bins: int = 10, str
         if statistic == "slope" and measures["slope"] is None:
             continue
         options = {"n_bins": bins, "strategy": strategy} if statistic == "ece" else {"clip": clip}
+        advance = None if step is None else step(f"bootstrap of the {statistic} ({bootstrap:,} resamples)",
+                                                  total=bootstrap)
         try:
             ci = cal.calibration_bootstrap(y_true, y_prob, statistic=statistic, n_resamples=bootstrap,
-                                           random_state=seed, pos_label=pos, **options)
+                                           random_state=seed, pos_label=pos, progress=advance, **options)
             intervals[statistic] = {"low": ci.low, "high": ci.high, "confidence": ci.confidence}
         except CranfieldError as error:
             notes.append(f"no bootstrap interval for {statistic}: {getattr(error, 'message', error)}")
-    return {"file": path, "label": label, "score": score, "positive": pos if not isinstance(pos, np.generic)
+    return {"file": path, "truth": label, "label": label, "score": score, "positive": pos if not isinstance(pos, np.generic)
             else pos.item(), "settings": {"bins": bins, "strategy": strategy, "clip": clip, "bootstrap": bootstrap,
                                           "seed": seed},
             "measures": {k: (_number(v) if k != "n" else v) for k, v in measures.items()}, "intervals": intervals,
@@ -103,7 +112,8 @@ def calibration_report(path: str, *, label: str, score: str, bins: int = 10, str
 
 @click.command("calibration")
 @click.argument("table", type=click.Path(dir_okay=False))
-@click.option("--label", required=True, metavar="COL", help="Column with the actual class (two classes).")
+@click.option("--truth", metavar="COL", help="Column with the actual class (two classes).")
+@renamed_option("--label", "truth")
 @click.option("--score", required=True, metavar="COL",
               help="Column with the predicted probability of the positive class.")
 @click.option("--bins", type=click.IntRange(1, 100000), default=10, show_default=True, help="Number of bins.")
@@ -116,19 +126,21 @@ def calibration_report(path: str, *, label: str, score: str, bins: int = 10, str
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--plot", metavar="PNG", help="Write the reliability diagram here (.png, .svg or .pdf).")
 @_format_options
-def calibration_command(table, label, score, bins, strategy, positive, clip, bootstrap, seed, plot, fmt, digits,
+def calibration_command(table, truth, score, bins, strategy, positive, clip, bootstrap, seed, plot, fmt, digits,
                         output):
     """Calibration of probabilities in a CSV, TSV or Parquet TABLE: ECE, MCE, adaptive ECE, the
     Brier score's decomposition, calibration slope and intercept, the reliability diagram.
 
     \b
     Examples:
-      cranfield calibration preds.csv --label y --score prob
-      cranfield calibration preds.parquet --label y --score p --bins 15 --strategy quantile --plot rel.png
-      cranfield calibration preds.csv --label y --score prob --bootstrap 1000 --seed 7 --format json
+      cranfield calibration preds.csv --truth y --score prob
+      cranfield calibration preds.parquet --truth y --score p --bins 15 --strategy quantile --plot rel.png
+      cranfield calibration preds.csv --truth y --score prob --bootstrap 1000 --seed 7 -f json
     """
-    report = calibration_report(table, label=label, score=score, bins=bins, strategy=strategy, positive=positive,
-                                clip=clip, bootstrap=bootstrap, seed=seed)
+    label = take_renamed("truth", truth, "--truth")
+    with steps() as step:  # a progress bar on a terminal only: the bootstrap can take seconds
+        report = calibration_report(table, truth=label, score=score, bins=bins, strategy=strategy,
+                                    positive=positive, clip=clip, bootstrap=bootstrap, seed=seed, step=step)
     rows = []
     for name, value in report["measures"].items():
         ci = report["intervals"].get(name)
@@ -167,7 +179,7 @@ def _two_columns(path: str, first_name: str, second_name: str, column, options: 
 def clustering_report(path: str, *, labels_true: str, labels_pred: str, features: tuple[str, ...] = ()) -> dict:
     """The JSON-ready report of ``cranfield clustering``."""
     table, first, truth, pred = _two_columns(path, labels_true, labels_pred, label_column,
-                                             ("--labels-true", "--labels-pred"))
+                                             ("--truth", "--pred"))
     external = {
         "adjusted_rand": cl.adjusted_rand_score(truth, pred), "rand": cl.rand_score(truth, pred),
         "adjusted_mutual_info": cl.adjusted_mutual_info_score(truth, pred),
@@ -193,8 +205,10 @@ def clustering_report(path: str, *, labels_true: str, labels_pred: str, features
 
 @click.command("clustering")
 @click.argument("table", type=click.Path(dir_okay=False))
-@click.option("--labels-true", required=True, metavar="COL", help="Column with the true classes.")
-@click.option("--labels-pred", required=True, metavar="COL", help="Column with the cluster of each row.")
+@click.option("--truth", "labels_true", metavar="COL", help="Column with the true classes.")
+@click.option("--pred", "labels_pred", metavar="COL", help="Column with the cluster of each row.")
+@renamed_option("--labels-true", "labels_true")
+@renamed_option("--labels-pred", "labels_pred")
 @click.option("--features", metavar="COLS", multiple=True,
               help="Feature columns (comma-separated or repeated) for silhouette, Davies-Bouldin, Calinski-Harabasz.")
 @_format_options
@@ -205,10 +219,13 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
 
     \b
     Examples:
-      cranfield clustering clusters.csv --labels-true class --labels-pred cluster
-      cranfield clustering clusters.parquet --labels-true y --labels-pred k --features x1,x2,x3
-      cranfield clustering clusters.tsv --labels-true y --labels-pred k --format json
+      cranfield clustering clusters.csv --truth class --pred cluster
+      cranfield clustering clusters.parquet --truth y --pred k --features x1,x2,x3
+      cranfield clustering clusters.tsv --truth y --pred k -f json
     """
+    labels_true = take_renamed("labels_true", labels_true, "--truth")
+    labels_pred = take_renamed("labels_pred", labels_pred, "--pred")
+
     names = tuple(dict.fromkeys(part.strip() for spec in features for part in spec.split(",") if part.strip()))
     report = clustering_report(table, labels_true=labels_true, labels_pred=labels_pred, features=names)
     rows = [["external", k, v] for k, v in report["external"].items()] + \
@@ -224,7 +241,7 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
 # ------------------------------------------------------------------------------ regression
 def regression_report(path: str, *, true: str, pred: str) -> dict:
     """The JSON-ready report of ``cranfield regression``."""
-    _, _, y, yhat = _two_columns(path, true, pred, number_column, ("--true", "--pred"))
+    _, _, y, yhat = _two_columns(path, true, pred, number_column, ("--truth", "--pred"))
     measures = {"r2": rg.r2_score(y, yhat), "explained_variance": rg.explained_variance_score(y, yhat),
                 "mse": rg.mean_squared_error(y, yhat), "rmse": rg.root_mean_squared_error(y, yhat),
                 "mae": rg.mean_absolute_error(y, yhat), "median_absolute_error": rg.median_absolute_error(y, yhat),
@@ -248,7 +265,8 @@ def regression_report(path: str, *, true: str, pred: str) -> dict:
 
 @click.command("regression")
 @click.argument("table", type=click.Path(dir_okay=False))
-@click.option("--true", "true_column", required=True, metavar="COL", help="Column with the true values.")
+@click.option("--truth", "true_column", metavar="COL", help="Column with the true values.")
+@renamed_option("--true", "true_column")
 @click.option("--pred", required=True, metavar="COL", help="Column with the predicted values.")
 @click.option("--plot", metavar="PNG", help="Write the predicted-against-true plot here (.png, .svg or .pdf).")
 @click.option("--residual-plot", metavar="PNG", help="Write the residual plot here (.png, .svg or .pdf).")
@@ -259,10 +277,12 @@ def regression_command(table, true_column, pred, plot, residual_plot, fmt, digit
 
     \b
     Examples:
-      cranfield regression preds.csv --true y --pred yhat
-      cranfield regression preds.parquet --true y --pred yhat --plot pvt.png --residual-plot res.png
-      cranfield regression preds.tsv --true y --pred yhat --format markdown
+      cranfield regression preds.csv --truth y --pred yhat
+      cranfield regression preds.parquet --truth y --pred yhat --plot pvt.png --residual-plot res.png
+      cranfield regression preds.tsv --truth y --pred yhat -f markdown
     """
+    true_column = take_renamed("true_column", true_column, "--truth")
+
     report = regression_report(table, true=true_column, pred=pred)
     if plot is not None or residual_plot is not None:
         t, first = read_table(table)

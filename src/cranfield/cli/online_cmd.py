@@ -77,7 +77,7 @@ def _output_options(function):
 
 def _log_options(function):
     for option in reversed([
-        click.option("-m", "--metric", "metric_names", multiple=True, metavar="METRIC",
+        click.option("-m", "--measure", "--metric", "metric_names", multiple=True, metavar="METRIC",
                      help="ctr, ctr@K, abandonment, rr, clicks, sat_clicks, ttfc, skips (repeatable). "
                           "Default: ctr, ctr@3, abandonment, rr, clicks, skips."),
         click.option("--unit", type=click.Choice(("impression", "session", "user")), default="impression",

@@ -4,13 +4,15 @@ simulation (the ``cranfield online`` group imports these commands)."""
 from __future__ import annotations
 
 import json
+import re
+import warnings
 
 import click
 
 from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.tables import Table, render_table
-from ..online.click_models import evaluate_click_model, fit_click_model, write_inferred_qrels
+from ..online.click_models import ConvergenceWarning, evaluate_click_model, fit_click_model, write_inferred_qrels
 from ..online.interleaving import (interleave as make, interleaving_credit, interleaving_outcome,
                                    multileaving_preferences, ranked_lists)
 from ..online.interleaving_log import interleaving_from_log
@@ -20,7 +22,9 @@ from ..online.simulation import (_grades, _lookup_grades, grade_attractiveness, 
                                  simulate_log)
 from ..plots._base import save_figure
 from ..plots.online_models import ctr_by_rank_plot, interleaving_outcome_plot, sensitivity_plot
+from ..report.progress import steps
 from ..stats._report import p_text
+from ._options import renamed_option, take_renamed
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -69,7 +73,7 @@ def _save_plot(figure, path: str | None) -> None:
 @click.argument("runs", nargs=-1, required=False, metavar="RUN_A RUN_B [RUN...]")
 @click.option("--method", type=click.Choice(("team_draft", "balanced", "probabilistic", "multileave")),
               default="team_draft", show_default=True, help="Interleaving method (multileave: three runs or more).")
-@click.option("--depth", type=int, default=10, show_default=True, help="Documents taken from each run per query.")
+@click.option("-k", "--depth", type=int, default=10, show_default=True, help="Documents taken from each run per query.")
 @click.option("--length", type=int, default=None, help="Length of the interleaved list. Default: --depth.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed (the same seed, the same lists).")
 @click.option("--qrels", metavar="FILE", default=None,
@@ -130,12 +134,18 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
         il = make(lists, method=method, length=length, seed=seed, tau=tau)
         shown = il.docs >= 0
         q, pos = np.nonzero(shown)
-        table = Table(["query", "position", "doc", "run"],
-                      [[a, int(b) + 1, c, d] for a, b, c, d in zip(il.query_ids[q].tolist(), pos.tolist(),
-                                                                   il.doc_ids[il.docs[q, pos]].tolist(),
-                                                                   np.asarray(il.names)[il.teams[q, pos]].tolist())],
-                      title=f"{method} interleaving of {', '.join(il.names)} (seed {seed})")
-        document = {"lists": [{"query": r[0], "position": r[1], "doc": r[2], "run": r[3]} for r in table.rows],
+        # the columns of a click log (docs/online-models.md), clicked 0 until users click: what
+        # `--clicks` reads back as written once the experiment fills in the clicks
+        columns = ["impression", "query", "rank", "doc", "team", "clicked"]
+        table = Table(columns,
+                      [[int(i) + 1, a, int(b) + 1, c, d, 0]
+                       for i, a, b, c, d in zip(q.tolist(), il.query_ids[q].tolist(), pos.tolist(),
+                                                il.doc_ids[il.docs[q, pos]].tolist(),
+                                                np.asarray(il.names)[il.teams[q, pos]].tolist())],
+                      title=f"{method} interleaving of {', '.join(il.names)} (seed {seed})",
+                      notes=["team: the run that contributed the document; clicked: 0 until the experiment logs "
+                             "its clicks (then read it back with --clicks)"])
+        document = {"lists": [dict(zip(columns, r)) for r in table.rows],
                     "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
         _emit([table], document, fmt, output)
         return
@@ -201,14 +211,27 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
         _save_plot(interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes}), plot)
 
 
+def _fit_warning(fit, *args, **kwargs):
+    """``fit(*args, **kwargs)``; a warning it gives (a click model that did not converge) is one
+    line on standard error, in the command line's terms."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = fit(*args, **kwargs)
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        message = re.sub(r"\btol=(\S+);", r"--tol \1;", message.replace("iterations= (or tol=)", "--iterations (or --tol)"))
+        click.echo(f"cranfield: warning: {message}", err=True)
+    return result
+
+
 # ------------------------------------------------------------------------------- click-model
 
 @click.command("click-model", context_settings=CONTEXT)
 @click.argument("log", metavar="LOG")
 @click.option("-m", "--model", "models", multiple=True, type=click.Choice(("pbm", "cascade", "dcm", "ubm", "dbn")),
               help="Click model to fit (repeatable). Default: pbm.")
-@click.option("--test", "test_log", metavar="FILE", default=None,
+@click.option("--test-log", "test_log", metavar="FILE", default=None,
               help="Held-out click log for the log-likelihood and perplexity. Default: LOG itself.")
+@renamed_option("--test", "test_log", "FILE")
 @click.option("--iterations", type=int, default=50, show_default=True, help="Most EM iterations.")
 @click.option("--tol", type=float, default=1e-6, show_default=True, help="Stop when no parameter moves more.")
 @click.option("--max-rank", type=int, default=None, help="Ignore rows below this rank.")
@@ -229,16 +252,20 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
 
     \b
     Examples:
-      cranfield online click-model clicks.csv -m pbm -m dbn --test held_out.csv
+      cranfield online click-model clicks.csv -m pbm -m dbn --test-log held_out.csv
       cranfield online click-model clicks.parquet -m dbn --qrels-out inferred.qrels --thresholds 0.2,0.5
       cranfield online click-model clicks.csv -m cascade --plot ctr.png --format json -o fit.json
     """
+    test_log = take_renamed("test_log", test_log, "--test-log", required=False)
     cuts = _numbers(thresholds, "thresholds")
     data = read_click_log(log)
     held_out = read_click_log(test_log) if test_log else data
     summary, by_rank, document, evaluations = [], [], {"models": {}}, []
     for name in models or ("pbm",):
-        fitted = fit_click_model(data, model=name, iterations=iterations, tol=tol, max_rank=max_rank)
+        with steps() as step:  # on a terminal: a spinner while EM runs
+            step(f"fitting the {name} click model (at most {iterations} EM iterations)")
+            fitted = _fit_warning(fit_click_model, data, model=name, iterations=iterations, tol=tol,
+                                  max_rank=max_rank)
         ev = evaluate_click_model(fitted, held_out, max_rank=max_rank)
         evaluations.append(ev)
         s = fitted.settings
@@ -255,8 +282,10 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
               Table(["model", "rank", "observed_ctr", "predicted_ctr", "perplexity"], by_rank, title="By rank")]
     _emit(tables, document, fmt, output)
     if qrels_out:
-        first = fit_click_model(data, model=(models or ("pbm",))[0], iterations=iterations, tol=tol,
-                                max_rank=max_rank)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)  # said once, above
+            first = fit_click_model(data, model=(models or ("pbm",))[0], iterations=iterations, tol=tol,
+                                    max_rank=max_rank)
         write_inferred_qrels(first, qrels_out, thresholds=cuts, probabilities=probabilities)
     if plot:
         _save_plot(ctr_by_rank_plot(evaluations), plot)
@@ -275,7 +304,7 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
 @click.option("--impressions", default="100,200,500,1000,2000,5000", show_default=True,
               help="Experiment sizes to try (comma-separated), or with --log-out the impressions of the log.")
 @click.option("--repetitions", type=int, default=100, show_default=True, help="Experiments per size.")
-@click.option("--depth", type=int, default=10, show_default=True, help="Results shown per impression.")
+@click.option("-k", "--depth", type=int, default=10, show_default=True, help="Results shown per impression.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
 @click.option("--power", type=float, default=0.8, show_default=True, help="Detection rate to reach.")
 @click.option("--ab-metric", type=click.Choice(("any_click", "clicks", "reciprocal_rank")), default="any_click",
@@ -305,9 +334,11 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
         return
     if run_b is None:
         raise UsageError("expected RUN_B (or --log-out to simulate a log of RUN_A)")
-    out = simulate_experiment(qrels, run_a, run_b, model=model, method=method, impressions=sizes,
-                              repetitions=repetitions, depth=depth, alpha=alpha, power=power, ab_metric=ab_metric,
-                              seed=seed)
+    with steps() as step:  # on a terminal: a spinner with the elapsed time (simulations take seconds)
+        step(f"simulating {repetitions} repetitions x {len(sizes) or 1} sizes of {model} users")
+        out = simulate_experiment(qrels, run_a, run_b, model=model, method=method, impressions=sizes,
+                                  repetitions=repetitions, depth=depth, alpha=alpha, power=power,
+                                  ab_metric=ab_metric, seed=seed)
     rows = [[int(n), float(a), float(b), float(c), float(d)] for n, a, b, c, d in zip(
         out["impressions"], out["ab"]["detection_rate"], out["ab"]["error_rate"],
         out["interleaving"]["detection_rate"], out["interleaving"]["error_rate"])]

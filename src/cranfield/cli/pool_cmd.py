@@ -35,8 +35,8 @@ FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
               help="Judgments MTF simulates (--method mtf); without them MTF is a round robin over the runs.")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Minimum judgment counted as relevant by MTF.")
-@click.option("--format", "fmt", type=click.Choice(("trec", "csv")), default="trec", show_default=True,
-              help="trec: 'qid 0 docno -1' lines in judging order; csv: qid,docno,order,runs,weight.")
+@click.option("-f", "--format", "fmt", type=click.Choice(("trec", "csv")), default="trec", show_default=True,
+              help="trec: 'qid 0 docno -1' lines in judging order; csv: qid,docno,order,runs,weight,rel (rel -1: not judged yet).")
 @click.option("--stats", metavar="PATH", default=None,
               help="Write the pool statistics as CSV (kind,name,statistic,value: pool size per query, documents "
                    "each run contributes, documents unique to each run, the settings).")

@@ -37,6 +37,7 @@ naming the file and line, as in evaluation.
 
 from __future__ import annotations
 
+import itertools
 import math
 import os
 from dataclasses import dataclass, field
@@ -131,6 +132,7 @@ class RankedLists:
     d: np.ndarray
     rank: np.ndarray
     sources: tuple = ()
+    score: np.ndarray | None = None  # each row's score in its run (fusion reads it)
 
     @property
     def n_docs(self) -> int:
@@ -166,7 +168,7 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
     depth = positive_int(depth, "depth")
     runs = named_runs(runs)
     query_index = _sorted_unique([run.qid for run in runs])
-    parts, kept_docnos = [], []
+    parts, kept_docnos, scores = [], [], []
     for index, run in enumerate(runs):
         n = len(run)
         if n == 0:
@@ -186,10 +188,11 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
             rows, q_sorted, rank = rows[keep], q_sorted[keep], rank[keep]
         kept_docnos.append(_take(run.docno, rows))
         parts.append((index, rows, q_sorted, rank))
+        scores.append(run.score[rows])
     empty = np.zeros(0, dtype=np.int64)
     if not parts:
         return RankedLists(tuple(run.name for run in runs), query_index, pa.array([], type=pa.string()), empty,
-                           empty, empty, empty, tuple(run.source for run in runs))
+                           empty, empty, empty, tuple(run.source for run in runs), np.zeros(0))
     d_all, doc_dictionary = _encode_docnos(kept_docnos)
     bounds = np.cumsum([0] + [len(rows) for _, rows, _, _ in parts])
     for (index, rows, q_sorted, _), lo, hi in zip(parts, bounds[:-1], bounds[1:]):
@@ -198,7 +201,7 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
     q = np.concatenate([q_sorted for _, _, q_sorted, _ in parts])
     rank = np.concatenate([rank for _, _, _, rank in parts])
     return RankedLists(tuple(run.name for run in runs), query_index, doc_dictionary, r, q, d_all, rank,
-                       tuple(run.source for run in runs))
+                       tuple(run.source for run in runs), np.concatenate(scores))
 
 
 def _take(strings, rows: np.ndarray):
@@ -298,7 +301,8 @@ class Pool:
     def sheet_text(self, format: str = "trec") -> str:
         """The judging sheet as text. ``trec``: qrels lines ``qid 0 docno -1`` in judging order
         (-1: in the pool, not yet judged, trec_eval's convention; replace it with the grade);
-        ``csv``: a header ``qid,docno,order,runs,weight`` and one row per document."""
+        ``csv``: a header ``qid,docno,order,runs,weight,rel`` and one row per document, ``rel``
+        -1 until judged (so that either sheet reads back as qrels, as written)."""
         if format not in SHEET_FORMATS:
             raise UsageError(f"format: expected one of {', '.join(SHEET_FORMATS)}, found {format!r}")
         if format == "trec":
@@ -308,9 +312,9 @@ class Pool:
 
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["qid", "docno", "order", "runs", "weight"])
+        writer.writerow(["qid", "docno", "order", "runs", "weight", "rel"])
         writer.writerows(zip(self.qid.tolist(), self.docno.tolist(), self.order.tolist(), self.runs.tolist(),
-                             map(repr, self.weight.tolist())))
+                             map(repr, self.weight.tolist()), itertools.repeat(-1)))
         return buffer.getvalue()
 
     def write(self, path: "str | os.PathLike", *, format: str = "trec") -> None:

@@ -1,6 +1,7 @@
-"""Measure families: one module per family, collected by :mod:`cranfield.measures.registry`."""
+"""Measure families: one module per family, collected by :mod:`cranfield.measures.registry`; the
+one registry of every area's measures is :mod:`cranfield.measures.base`."""
 
-from .base import Family, Measure, Param, families, get_family, parse_measure, parse_measures, register
-from . import registry  # noqa: F401  (registers every family and every other name of a measure)
+from .base import AREAS, Family, Measure, Param, areas, families, get_family, parse_measure, parse_measures, register
 
-__all__ = ["Family", "Measure", "Param", "families", "get_family", "parse_measure", "parse_measures", "register"]
+__all__ = ["AREAS", "Family", "Measure", "Param", "areas", "families", "get_family", "parse_measure", "parse_measures",
+           "register"]

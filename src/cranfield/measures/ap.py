@@ -18,6 +18,7 @@ import numpy as np
 from .view import UNJUDGED
 from ._common import REL_PARAM, binary_view, safe_divide
 from .base import Family, Param, register
+from .trec import CUTOFFS, TrecMeasure, cut, single
 
 INFAP_EPSILON = 0.00001
 
@@ -61,10 +62,13 @@ register(Family("AP", _ap, "Average precision: mean of P@rank over the relevant 
                 "document not retrieved counts 0). AP@k sums over the top k only, still ÷ R.",
                 "Buckley & Voorhees 2000; trec_eval map, map_cut",
                 params={"rel": REL_PARAM, "denom": _DENOM}, cutoff="optional",
-                aliases=("MAP",)))
+                aliases=("MAP",),
+                trec=(TrecMeasure("map", "single", build=single("AP")), TrecMeasure("map_cut", "cut_long", CUTOFFS, cut("AP")),)))
 register(Family("GMAP", _ap, "Average precision aggregated over queries by the geometric mean, each value "
                 "floored at 1e-5.", "Robertson 2006; trec_eval gm_map", params={"rel": REL_PARAM},
-                aggregate="gmean"))
+                aggregate="gmean",
+                trec=(TrecMeasure("gm_map", "single", build=single("GMAP"), per_query=False),)))
 register(Family("infAP", _inf_ap, "Inferred AP: AP estimated from a sampled pool; documents in the pool but "
                 "unjudged (rel < 0) are assumed relevant at the rate of the judged ones.",
-                "Yilmaz & Aslam 2006; trec_eval infAP", params={"rel": REL_PARAM}, aliases=("InfAP",)))
+                "Yilmaz & Aslam 2006; trec_eval infAP", params={"rel": REL_PARAM}, aliases=("InfAP",),
+                trec=(TrecMeasure("infAP", "single", build=single("infAP")),)))

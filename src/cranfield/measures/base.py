@@ -14,23 +14,33 @@ Grammar (whitespace is ignored)::
              | "{" NUMBER ":" NUMBER { "," NUMBER ":" NUMBER } "}"
 
 trec_eval names (``map``, ``P_10``, ``P.10``, ``ndcg_cut.10,20``) are accepted as aliases;
-see :mod:`cranfield.measures.trec_names`.
+each retrieval family carries its own (``Family.trec``), collected by
+:mod:`cranfield.measures.trec_names`.
 
-Each measure family is declared once, next to its kernel, with :func:`register`.
+One registry holds the measures of every area (DESIGN 15): retrieval (this package),
+classification and regression (:mod:`cranfield.classification.measures`), clustering
+(:mod:`cranfield.classification.clustering`) and online metrics of click logs
+(:mod:`cranfield.online.metrics`). Each family is declared once, next to its kernel,
+with :func:`register`; an area's module registers its families when it is imported, and a lookup
+imports it on demand through :data:`AREA_MODULES` (no import of a higher layer here). Canonical
+names are unique across areas; aliases belong to an area (``ap`` is retrieval AP, and
+classification's ``average_precision`` when parsed with ``area="classification"``).
 """
 
 from __future__ import annotations
 
 import difflib
+import importlib
 import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import MeasureError
+from ._ir_measures import ir_measures_text
 
-__all__ = ["Measure", "Family", "Param", "register", "register_names", "get_family", "families", "parse_measure",
-           "parse_measures"]
+__all__ = ["Measure", "Family", "Param", "register", "get_family", "families", "parse_measure", "parse_measures",
+           "areas", "AREAS", "AREA_MODULES", "register_resolver"]
 
 
 # ----------------------------------------------------------------------------- parameters
@@ -40,8 +50,9 @@ __all__ = ["Measure", "Family", "Param", "register", "register_names", "get_fami
 class Param:
     """A typed parameter of a measure family.
 
-    ``kind`` is one of ``"int"``, ``"float"``, ``"bool"``, ``"floats"`` (a sorted tuple of
-    floats) or ``"gains"`` (a mapping relevance level -> gain, stored as a sorted tuple of pairs).
+    ``kind`` is one of ``"int"``, ``"float"``, ``"bool"``, ``"str"`` (a word), ``"value"`` (a
+    number, word or boolean), ``"floats"`` (a sorted tuple of floats) or ``"gains"`` (a mapping
+    relevance level -> gain, stored as a sorted tuple of pairs).
     ``check`` returns an error text for an invalid value, or None.
     """
 
@@ -68,6 +79,9 @@ class Param:
             elif self.kind == "str":
                 if not isinstance(value, str):
                     raise ValueError
+            elif self.kind == "value":  # a scalar whose type the kernel checks (e.g. zero_division)
+                if value is not None and not isinstance(value, (bool, int, float, str)):
+                    raise ValueError
             elif self.kind == "floats":
                 value = tuple(float(v) for v in value)
                 if not value or not all(math.isfinite(v) for v in value):
@@ -92,6 +106,7 @@ _KIND_TEXT = {
     "float": "finite number",
     "bool": "boolean (true or false)",
     "str": "word",
+    "value": "number, word or boolean",
     "floats": "non-empty list of numbers such as [0.25,0.5]",
     "gains": "gain map such as {1:1,2:3}",
 }
@@ -124,14 +139,19 @@ def _format_value(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Family:
-    """One measure family: its parameters, kernel and documentation.
+    """One measure family of any area: its parameters, kernel, data and documentation.
 
-    ``kernel(view, measure)`` takes a :class:`~cranfield.retrieval.ranked.RankedView` and the
-    measure and returns one float64 value per query. ``cutoff`` is ``"none"``, ``"optional"`` or
-    ``"required"``; ``cutoff_kind`` is ``"int"`` (a rank k ≥ 1) or ``"float"`` (e.g. a recall
-    level). ``aggregate`` says how per-query values are summarised: ``"mean"``, ``"gmean"``
-    (trec_eval's geometric mean with floor 1e-5) or ``"sum"`` (counts). ``bounds`` are the
-    values' bounds for any input (None where unbounded), used by the property tests.
+    ``area`` is one of :data:`AREAS` (retrieval, classification, clustering, online); ``data``
+    names what the kernel reads (see :data:`DATA`). Retrieval kernels ``kernel(view, measure)`` take a
+    :class:`~cranfield.retrieval.ranked.RankedView` and return one float64 value per query;
+    classification kernels are the functions ``f(y_true, y_pred_or_score, **params)``; online
+    kernels give each impression's (numerator, denominator). ``cutoff`` is ``"none"``,
+    ``"optional"`` or ``"required"``; ``cutoff_kind`` is ``"int"`` (a rank k ≥ 1) or ``"float"``
+    (e.g. a recall level). ``aggregate`` says how per-query values are summarised: ``"mean"``,
+    ``"gmean"`` (trec_eval's geometric mean with floor 1e-5) or ``"sum"`` (counts). ``bounds`` are
+    the values' bounds for any input (None where unbounded), used by the property tests.
+    ``trec`` holds the family's trec_eval names (:class:`~cranfield.measures.trec.TrecMeasure`);
+    ``spec`` an area's own declaration (a classification rate's ``RateDef``).
     """
 
     name: str
@@ -149,73 +169,157 @@ class Family:
     # micro(view, measure) -> (numerator, denominator) per query, for aggregate="micro"
     # (Σ numerators / Σ denominators); None where the measure has no ratio form.
     micro: Callable[..., Any] | None = None
+    area: str = "retrieval"
+    data: str = "ranked judged lists"
+    greater_is_better: bool = True
+    trec: tuple = ()
+    spec: Any = None
 
     def make(self, params: Mapping[str, Any] | None = None, cutoff: float | int | None = None) -> "Measure":
-        return Measure(self.name, tuple((params or {}).items()), cutoff)
+        return Measure(self.name, tuple((params or {}).items()), cutoff, area=self.area)
+
+    @property
+    def all_params(self) -> dict[str, Param]:
+        """The family's parameters, with ``judged_only`` for retrieval families."""
+        return {**self.params, **COMMON_PARAMS} if self.area == "retrieval" else dict(self.params)
 
 
-# Parameters every family accepts. judged_only=true evaluates the measure on the condensed
+# Parameters every retrieval family accepts. judged_only=true evaluates the measure on the condensed
 # list: the ranking with unjudged documents removed (Sakai 2007); see measures/condensed.py.
 COMMON_PARAMS: dict[str, Param] = {
     "judged_only": Param("bool", False, "evaluate on the condensed list (unjudged documents removed)"),
 }
 
-_REGISTRY: dict[str, Family] = {}
-_ALIASES: dict[str, str] = {}  # lower-case name or alias -> canonical family name
+# The areas, bottom layer first, and the module that registers each one's families when imported.
+# A lookup of a measure of a higher area imports that module by name (importlib) instead of an
+# import statement: measures/ is layer 1 and never imports the layers above it (DESIGN 13).
+AREA_MODULES: dict[str, str] = {
+    "retrieval": "cranfield.measures.registry",
+    "classification": "cranfield.classification.measures",
+    "clustering": "cranfield.classification.clustering",
+    "online": "cranfield.online.metrics",
+}
+AREAS = tuple(AREA_MODULES)
+
+# What a family's kernel reads, by area.
+DATA = {
+    "retrieval": ("ranked judged lists", "ranked lists with intent judgments"),
+    "classification": ("labels", "scores", "probabilities", "values"),
+    "clustering": ("cluster labels", "features and cluster labels"),
+    "online": ("click logs",),
+}
+
+_REGISTRY: dict[str, Family] = {}  # canonical name (unique across areas) -> family
+_ALIASES: dict[str, dict[str, str]] = {area: {} for area in AREAS}  # area -> lower-case name/alias -> canonical
+# Extra name forms of an area (trec_eval names, condensed names), registered by their modules:
+# (area, resolve(text) -> list of Measures or None, names() -> names for "did you mean").
+_RESOLVERS: list[tuple[str, Callable[[str], Any], Callable[[], Sequence[str]]]] = []
+_LOADED: set[str] = set()
 
 
 def register(family: Family) -> Family:
     """Add a family to the registry (at import of its module)."""
+    if family.area not in AREA_MODULES:
+        raise AssertionError(f"measure family {family.name}: unknown area {family.area!r}")
+    if family.data not in DATA[family.area]:
+        raise AssertionError(f"measure family {family.name}: unknown data {family.data!r}")
     if family.name in _REGISTRY:
         raise AssertionError(f"measure family {family.name} registered twice")
-    _REGISTRY[family.name] = family
+    aliases = _ALIASES[family.area]
     for alias in (family.name, *family.aliases):
         key = alias.lower()
-        if key in _ALIASES and _ALIASES[key] != family.name:
-            raise AssertionError(f"alias {alias} of {family.name} already names {_ALIASES[key]}")
-        _ALIASES[key] = family.name
+        if key in aliases and aliases[key] != family.name:
+            raise AssertionError(f"alias {alias} of {family.name} already names {aliases[key]}")
+    _REGISTRY[family.name] = family
+    for alias in (family.name, *family.aliases):
+        aliases[alias.lower()] = family.name
     return family
 
 
-# Other names of measures, registered (like the families) by the modules that own them when the
-# package is imported (measures/__init__ imports the registry): trec_names (trec_eval's names, e.g.
-# ``map``, ``P.5,10``) and condensed (``AP'``, ``condensed_AP``). A resolver maps a text to a list of
-# measures or None; they are tried in registration order before the canonical grammar. This module
-# imports none of them: it is the bottom of the package.
-_RESOLVERS: list[Callable[[str], Any]] = []
-_OTHER_NAMES: list[Callable[[], list[str]]] = []  # names offered in "did you mean" hints
+def register_resolver(area: str, resolve: Callable[[str], Any], names: Callable[[], Sequence[str]]) -> None:
+    """Add a name form of ``area`` tried before the grammar (e.g. trec_eval's ``P.5,10``)."""
+    _RESOLVERS.append((area, resolve, names))
 
 
-def register_names(resolve: Callable[[str], Any], names: Callable[[], list[str]] | None = None) -> None:
-    """Register a resolver of other measure names (and, optionally, the names to suggest)."""
-    _RESOLVERS.append(resolve)
-    if names is not None:
-        _OTHER_NAMES.append(names)
+def _load(area: str | None = None) -> None:
+    """Import the module(s) that register the families of ``area`` (every area when None)."""
+    for name in AREAS if area is None else (_check_area(area),):
+        if name not in _LOADED:
+            importlib.import_module(AREA_MODULES[name])
+            _LOADED.add(name)
 
 
-def families() -> dict[str, Family]:
-    """All registered families by canonical name."""
-    return dict(_REGISTRY)
+def _check_area(area: str) -> str:
+    if area not in AREA_MODULES:
+        raise MeasureError(f"unknown measure area {area!r}; expected one of {', '.join(AREAS)}")
+    return area
 
 
-def get_family(name: str) -> Family:
-    family = _REGISTRY.get(name)  # a canonical name (every Measure's): no alias lookup
-    if family is not None:
+def areas() -> tuple[str, ...]:
+    """The measure areas, in layer order."""
+    return AREAS
+
+
+def families(area: str | None = "retrieval") -> dict[str, Family]:
+    """Registered families of ``area`` (every area when None) by canonical name."""
+    _load(area)
+    return {name: f for name, f in _REGISTRY.items() if area is None or f.area == area}
+
+
+def get_family(name: str, area: str | None = None) -> Family:
+    """The family called ``name`` (canonical or alias, case-insensitive) in ``area``.
+
+    Without an area the retrieval names come first (``rr`` is retrieval RR), then the canonical
+    names of every area (``roc_auc``)."""
+    family = _REGISTRY.get(name)
+    if family is not None and (family.area == area or (area is None and family.area == "retrieval")):
         return family
-    canonical = _ALIASES.get(name.lower())
-    if canonical is None:
-        raise MeasureError(_unknown_message(name))
-    return _REGISTRY[canonical]
+    for where in (area,) if area is not None else ("retrieval", None):
+        _load(where)
+        if where is None:
+            family = _REGISTRY.get(name)
+            if family is not None:
+                return family
+            continue
+        key = name.lower()
+        canonical = _ALIASES[where].get(key) or _ALIASES[where].get(key.replace("-", "_").replace(" ", "_"))
+        if canonical is not None:
+            return _REGISTRY[canonical]
+    raise MeasureError(unknown_measure_message(name, area))
 
 
-def _unknown_message(name: str) -> str:
-    candidates = sorted(set(_REGISTRY).union(*(names() for names in _OTHER_NAMES)))
+def _family_of(canonical: str) -> Family:
+    """The family of a canonical name (a Measure's), in any area."""
+    family = _REGISTRY.get(canonical)
+    if family is None:
+        _load()
+        family = _REGISTRY[canonical]
+    return family
+
+
+def unknown_measure_message(name: str, area: str | None = None) -> str:
+    """The one error text for an unknown measure, with close matches among the area's names."""
+    where = area or "retrieval"
+    _load(where)
+    candidates = sorted({n for f in _REGISTRY.values() if f.area == where
+                         for n in (f.name, *(f.aliases if where != "retrieval" else ()))}
+                        | {n for a, _, names in _RESOLVERS if a == where for n in names()})
     close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
     lower = {c.lower(): c for c in candidates}
     if name.lower() in lower:
         close = [lower[name.lower()]]
     hint = f"; did you mean {' or '.join(close)}?" if close else ""
-    return f"unknown measure {name!r}{hint} (see `cranfield measures` for the list)"
+    _load()
+    elsewhere = sorted({f.area for f in _REGISTRY.values()
+                        if f.area != where and name.lower() in _ALIASES[f.area]})
+    if elsewhere:
+        hint += f"; {name!r} is a{'n' if elsewhere[0][0] in 'aeiou' else ''} {elsewhere[0]} measure"
+    option = "" if where == "retrieval" else f" --area {where}"
+    return f"unknown {_NOUN[where]} {name!r}{hint} (see `cranfield measures{option}` for the list)"
+
+
+_NOUN = {"retrieval": "measure", "classification": "classification measure", "clustering": "clustering measure",
+         "online": "online metric"}
 
 
 # ----------------------------------------------------------------------------- measure values
@@ -223,20 +327,25 @@ def _unknown_message(name: str) -> str:
 
 @dataclass(frozen=True, init=False)
 class Measure:
-    """A measure: family, parameters (defaults omitted) and optional cut-off. Hashable."""
+    """A measure of any area: family, parameters (defaults omitted) and optional cut-off. Hashable.
+
+    ``name`` is looked up in ``area`` (see :func:`get_family`); the value keeps the family's
+    canonical name, so its text parses back to an equal object in that area."""
 
     name: str
     params: tuple[tuple[str, Any], ...]
     cutoff: float | int | None
 
-    def __init__(self, name: str, params: Sequence[tuple[str, Any]] | Mapping[str, Any] = (), cutoff: Any = None):
-        family = get_family(name)
+    def __init__(self, name: str, params: Sequence[tuple[str, Any]] | Mapping[str, Any] = (), cutoff: Any = None,
+                 *, area: str | None = None):
+        family = get_family(name, area)
         items = dict(params.items() if isinstance(params, Mapping) else params)
         normalised: list[tuple[str, Any]] = []
+        accepted = family.all_params
         for key, value in items.items():
-            spec = family.params.get(key) or COMMON_PARAMS.get(key)
+            spec = accepted.get(key)
             if spec is None:
-                allowed = ", ".join([*family.params, *COMMON_PARAMS])
+                allowed = ", ".join(accepted) or "none"
                 raise MeasureError(f"{family.name}: unknown parameter {key!r} (parameters: {allowed})")
             value = spec.coerce(value, family=family.name, name=key)
             default = spec.coerce(spec.default, family=family.name, name=key) if spec.default is not None else None
@@ -250,7 +359,11 @@ class Measure:
 
     @property
     def family(self) -> Family:
-        return get_family(self.name)
+        return _family_of(self.name)
+
+    @property
+    def area(self) -> str:
+        return self.family.area
 
     def param(self, key: str) -> Any:
         """The value of parameter ``key`` (its default when not given)."""
@@ -314,8 +427,9 @@ _TOKEN = re.compile(
 
 
 class _Parser:
-    def __init__(self, text: str):
+    def __init__(self, text: str, area: str | None = "retrieval"):
         self.text = text
+        self.area = area
         self.tokens: list[tuple[str, str, int]] = []
         pos = 0
         stripped = text.rstrip()
@@ -408,48 +522,75 @@ class _Parser:
         token = self.peek()
         if token is not None:
             raise self.error(f"unexpected {token[1]!r}", token[2])
-        return Measure(name, params, cutoff)
+        return Measure(name, params, cutoff, area=self.area)
 
 
-def parse_measure(text: "str | Measure") -> Measure:
-    """Parse one measure from its canonical text or a single-measure trec_eval name.
+def parse_measure(text: "str | Measure | Any", *, area: str = "retrieval") -> Measure:
+    """Parse one measure of ``area`` from its canonical text, an alias, a single-measure trec_eval
+    name or an ir_measures measure object.
 
-    >>> str(parse_measure("P(rel=1)@10")), str(parse_measure("ndcg_cut_10")), str(parse_measure("map"))
+    >>> str(parse_measure("P.10")), str(parse_measure("ndcg_cut_10")), str(parse_measure("map"))
     ('P@10', 'nDCG@10', 'AP')
+    >>> str(parse_measure("fbeta(beta=2)", area="classification")), str(parse_measure("ctr@3", area="online"))
+    ('fbeta(beta=2)', 'ctr@3')
     """
-    measures = parse_measures(text)
+    measures = parse_measures(text, area=area)
     if len(measures) != 1:
         raise MeasureError(f"{text!r} names {len(measures)} measures; expected one")
     return measures[0]
 
 
-def parse_measures(*texts: "str | Measure | Sequence[str | Measure]") -> list[Measure]:
-    """Parse measures; trec_eval specs such as ``P.5,10`` or ``official`` expand to several.
+def parse_measures(*texts: "str | Measure | Any", area: str = "retrieval") -> list[Measure]:
+    """Parse measures of ``area``: texts, :class:`Measure` values and ir_measures measure objects
+    (``AP``, ``nDCG@10``), alone or in sequences. trec_eval specs such as ``P.5,10`` or
+    ``official`` expand to several. Duplicates are removed, first occurrence first.
 
-    Duplicates are removed, first occurrence first.
+    The one parse function of every area: the CLI's ``-m``, ``compare``, the protocols'
+    ``metrics=``, ``online`` metrics and the report name measures through it.
     """
-    flat: list[str | Measure] = []
+    _load(area)
+    flat: list[Any] = []
     for item in texts:
-        if isinstance(item, (str, Measure)):
+        if isinstance(item, (str, Measure)) or ir_measures_text(item) is not None:
             flat.append(item)
-        else:
+        elif isinstance(item, (list, tuple)) or (hasattr(item, "__iter__") and not isinstance(item, Mapping)):
             flat.extend(item)
+        else:
+            flat.append(item)
     result: list[Measure] = []
     for item in flat:
         if isinstance(item, Measure):
+            if item.area != area:
+                raise MeasureError(f"{item} is a{'n' if item.area[0] in 'aeiou' else ''} {item.area} measure; "
+                                   f"expected a{'n' if area[0] in 'aeiou' else ''} {area} measure")
             result.append(item)
             continue
+        converted = ir_measures_text(item)
+        if converted is not None:
+            item = converted
         if not isinstance(item, str):
-            raise MeasureError(f"a measure is a string or Measure, found {type(item).__name__}")
-        text = item.strip()
-        if not text:
-            raise MeasureError("empty measure name")
-        named = next((found for found in (resolve(text) for resolve in _RESOLVERS) if found is not None), None)
-        if named is not None:  # a trec_eval name (map, P.5,10) or a condensed form (AP', condensed_P@10)
-            result.extend(named)
-            continue
-        name, dot, _ = text.partition(".")
-        if dot and re.fullmatch(r"[A-Za-z_]\w*", name) and name.lower() not in _ALIASES:  # a mistyped trec_eval name
-            raise MeasureError(_unknown_message(name))
-        result.append(_Parser(text).measure())
+            raise MeasureError(f"a measure is a string, a Measure or an ir_measures measure, found {type(item).__name__}")
+        result.extend(_parse_text(item, area))
     return list(dict.fromkeys(result))
+
+
+def _plain_name(text: str, area: str) -> bool:
+    return text.lower().replace("-", "_").replace(" ", "_") in _ALIASES[area]
+
+
+def _parse_text(item: str, area: str) -> list[Measure]:
+    text = item.strip()
+    if not text:
+        raise MeasureError("empty measure name")
+    for where, resolve, _ in _RESOLVERS:  # trec_eval names, condensed names (retrieval)
+        if where == area:
+            found = resolve(text)
+            if found is not None:
+                return [found] if isinstance(found, Measure) else list(found)
+    if text.lower() in _ALIASES[area] or area != "retrieval" and _plain_name(text, area):
+        return [Measure(text, area=area)]  # a bare name, also one outside the grammar (lr+, Youden-J)
+    name, dot, _ = text.partition(".")
+    if (area == "retrieval" and dot and re.fullmatch(r"[A-Za-z_]\w*", name)
+            and name.lower() not in _ALIASES[area]):  # a mistyped trec_eval name
+        raise MeasureError(unknown_measure_message(name, area))
+    return [_Parser(text, area).measure()]

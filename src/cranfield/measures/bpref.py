@@ -13,6 +13,7 @@ import numpy as np
 
 from ._common import REL_PARAM, binary_view, safe_divide
 from .base import Family, register
+from .trec import TrecMeasure, single
 
 
 def _bpref(view, measure) -> np.ndarray:
@@ -33,6 +34,8 @@ def _bpref_values(v) -> np.ndarray:
 
 register(Family("Bpref", _bpref, "Binary preference: fraction of judged non-relevant documents (among the first R) "
                 "ranked below each relevant one, averaged over relevant documents.",
-                "Buckley & Voorhees 2004; trec_eval bpref", params={"rel": REL_PARAM}, aliases=("bpref",)))
+                "Buckley & Voorhees 2004; trec_eval bpref", params={"rel": REL_PARAM}, aliases=("bpref",),
+                trec=(TrecMeasure("bpref", "single", build=single("Bpref")),)))
 register(Family("GMBpref", _bpref, "bpref aggregated by the geometric mean (floor 1e-5).", "trec_eval gm_bpref",
-                params={"rel": REL_PARAM}, aggregate="gmean"))
+                params={"rel": REL_PARAM}, aggregate="gmean",
+                trec=(TrecMeasure("gm_bpref", "single", build=single("GMBpref"), per_query=False),)))

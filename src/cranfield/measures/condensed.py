@@ -27,7 +27,7 @@ import re
 
 import numpy as np
 
-from .base import Measure, parse_measure, register_names
+from .base import Measure, parse_measure, register_resolver
 from .view import RankedView
 
 __all__ = ["condensed", "view_for", "condensed_name"]
@@ -80,9 +80,4 @@ def view_for(view, measure):
     return condensed(view) if measure.param("judged_only") else view
 
 
-def _condensed_measures(text: str):
-    named = condensed_name(text)
-    return None if named is None else [named]
-
-
-register_names(_condensed_measures)  # parse_measure accepts AP', nDCG'@10, condensed_P@10
+register_resolver("retrieval", condensed_name, lambda: ())  # AP', nDCG'@10, condensed_P@10 (Sakai 2007)

@@ -9,6 +9,7 @@ import numpy as np
 
 from ._common import REL_PARAM, binary_view
 from .base import Family, register
+from .trec import TrecMeasure, single
 
 
 def _num_ret(view, measure) -> np.ndarray:
@@ -29,11 +30,15 @@ def _num_nonrel_judged_ret(view, measure) -> np.ndarray:
 
 _COUNT = dict(aggregate="sum", bounds=(0.0, None), integer_valued=True)
 
-register(Family("NumRet", _num_ret, "Number of documents retrieved for the query.", "trec_eval num_ret", **_COUNT))
+register(Family("NumRet", _num_ret, "Number of documents retrieved for the query.", "trec_eval num_ret", **_COUNT,
+                trec=(TrecMeasure("num_ret", "single", build=single("NumRet"), long=True),)))
 register(Family("NumRel", _num_rel, "Number of judged relevant documents (rel ≥ level) for the query.",
-                "trec_eval num_rel", params={"rel": REL_PARAM}, **_COUNT))
+                "trec_eval num_rel", params={"rel": REL_PARAM}, **_COUNT,
+                trec=(TrecMeasure("num_rel", "single", build=single("NumRel"), long=True),)))
 register(Family("NumRelRet", _num_rel_ret, "Number of relevant documents retrieved.", "trec_eval num_rel_ret",
-                params={"rel": REL_PARAM}, **_COUNT))
+                params={"rel": REL_PARAM}, **_COUNT,
+                trec=(TrecMeasure("num_rel_ret", "single", build=single("NumRelRet"), long=True),)))
 register(Family("NumNonRelJudgedRet", _num_nonrel_judged_ret,
                 "Number of retrieved documents judged non-relevant (0 ≤ rel < level).",
-                "trec_eval num_nonrel_judged_ret", params={"rel": REL_PARAM}, **_COUNT))
+                "trec_eval num_nonrel_judged_ret", params={"rel": REL_PARAM}, **_COUNT,
+                trec=(TrecMeasure("num_nonrel_judged_ret", "single", build=single("NumNonRelJudgedRet"), long=True),)))

@@ -48,7 +48,7 @@ Lafferty, SIGIR 2003 (subtopic recall); NIST ndeval 4.5 (TREC Web track).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -482,5 +482,7 @@ DIVERSITY_FAMILIES = (
            aliases=("AP-IA", "AP_IA", "MAP_IA")),
 )
 
+# Their kernels read the ranked lists with the intents' judgments (diversity qrels).
+DIVERSITY_FAMILIES = tuple(replace(f, data="ranked lists with intent judgments") for f in DIVERSITY_FAMILIES)
 for _family in DIVERSITY_FAMILIES:
     register(_family)

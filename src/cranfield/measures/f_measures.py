@@ -76,7 +76,7 @@ register(Family("F", _f, "F-measure at k: (1+β²)·P@k·R@k / (β²·P@k + R@k)
 register(Family("E", _e, "van Rijsbergen's effectiveness E at k: 1 − 1/(α/P + (1−α)/R), α = 1/(b²+1), "
                 "i.e. 1 − F_b@k (lower is better).", "van Rijsbergen 1979 ch. 7",
                 params={"rel": REL_PARAM, "b": Param("float", 1.0, "relative importance of recall", _nonnegative)},
-                cutoff="optional", micro=_e_micro))
+                cutoff="optional", micro=_e_micro, greater_is_better=False))
 register(Family("SysEff", _sys_eff, "System efficiency 1 − d/√2, d = smallest distance of a (recall, precision) "
                 "point of the ranking to the perfect point (1, 1).",
                 "distance to the ideal recall–precision point (issue 3 definition)",

@@ -50,4 +50,4 @@ register(Family("Fallout", _fallout, "Fallout: retrieved non-relevant / non-rele
                 "(ret − relret) / (N − R); needs the collection size N. Fallout@k: over the top k.",
                 "Salton & McGill 1983; Manning et al. 2008 §8.3",
                 params={"rel": REL_PARAM}, cutoff="optional", needs=("collection_size",), micro=_parts,
-                bounds=(0.0, 1.0)))
+                bounds=(0.0, 1.0), greater_is_better=False))

@@ -15,6 +15,7 @@ from ._common import REL_PARAM, binary_view, safe_divide
 from ._gains import GAINS_PARAM, IDEAL_PARAM, gain_view
 from ._running import RunningSums
 from .base import Family, register
+from .trec import TrecMeasure, gains_measure, single
 
 
 def _g(view, measure) -> np.ndarray:
@@ -47,6 +48,8 @@ def _bin_g(view, measure) -> np.ndarray:
 register(Family("G", _g, "Normalised gain, each document's gain discounted by the gain still missing against "
                 "the ideal ranking.", "trec_eval G (Buckley 2008, experimental)",
                 params={"gains": GAINS_PARAM, "ideal": IDEAL_PARAM},
-                bounds=(None, None)))
+                bounds=(None, None),
+                trec=(TrecMeasure("G", "params", (), gains_measure("G"), pairs=True),)))
 register(Family("BinG", _bin_g, "Binary G: mean over relevant documents of 1/log2(2 + non-relevant above).",
-                "trec_eval binG (Buckley 2008, experimental)", params={"rel": REL_PARAM}))
+                "trec_eval binG (Buckley 2008, experimental)", params={"rel": REL_PARAM},
+                trec=(TrecMeasure("binG", "single", build=single("BinG")),)))

@@ -15,7 +15,8 @@ import numpy as np
 
 from .view import segmented_accumulate
 from ._common import REL_PARAM, binary_view
-from .base import Family, Param, register
+from .base import Family, Measure, Param, register
+from .trec import RECALL_LEVELS, TrecMeasure, cut
 
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 
@@ -72,12 +73,22 @@ def _iprec_avg(view, measure) -> np.ndarray:
 _ROUNDING = Param("str", "trec9", "recall cut-off rounding: trec9 = ⌊r·R+0.9⌋, nearest = lround(r·R) (trec_eval 10)",
                   _rounding_check)
 
+def _eleven(values, version: str = "9"):
+    """trec_eval's 11pt_avg with its recall levels (rounded to nearest in trec_eval 10.0)."""
+    params = {"levels": tuple(values)}
+    if version == "10":
+        params["rounding"] = "nearest"
+    return Measure("IPrec11", params)
+
+
 register(Family("IPrec", _iprec, "Interpolated precision at recall level r: the highest precision at any rank "
                 "where recall ≥ r.", "Manning et al. 2008 §8.4; trec_eval iprec_at_recall",
                 params={"rel": REL_PARAM, "rounding": _ROUNDING}, cutoff="required", cutoff_kind="float",
-                aliases=("IPrecAtRecall",)))
+                aliases=("IPrecAtRecall",),
+                trec=(TrecMeasure("iprec_at_recall", "cut_double", RECALL_LEVELS, cut("IPrec")),)))
 register(Family("IPrec11", _iprec_avg, "Mean interpolated precision over recall levels (default the 11 points "
                 "0, 0.1, …, 1).", "Salton & McGill 1983; trec_eval 11pt_avg",
                 params={"rel": REL_PARAM, "rounding": _ROUNDING,
                         "levels": Param("floats", ELEVEN_POINTS, "recall levels", _levels_check)},
-                aliases=("11pt",)))
+                aliases=("11pt",),
+                trec=(TrecMeasure("11pt_avg", "params", RECALL_LEVELS, _eleven),)))

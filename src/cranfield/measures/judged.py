@@ -24,6 +24,7 @@ import numpy as np
 from .view import NONPOOL
 from ._common import safe_divide
 from .base import Family, Param, register
+from .trec import TrecMeasure, cut
 
 _CONVENTIONS = ("trec_eval", "ir_measures")
 CONVENTION = Param("str", "trec_eval", "trec_eval = trec_eval 10 unj (grade ≥ 0 is judged, ÷ k); ir_measures = "
@@ -56,7 +57,8 @@ def _judged(view, measure) -> np.ndarray:
 
 register(Family("Unjudged", _unjudged, "Fraction of the top k (or of the ranking) without a judgment.",
                 "trec_eval 10 unj; convention=ir_measures: the complement of ir_measures Judged",
-                params={"convention": CONVENTION}, cutoff="optional", aliases=("Unj",)))
+                params={"convention": CONVENTION}, cutoff="optional", aliases=("Unj",), greater_is_better=False,
+                trec=(TrecMeasure("unj", "cut_long", (5, 10, 20), cut("Unjudged"), since="10"),)))
 register(Family("Judged", _judged, "Fraction of the top k (or of the ranking) with a judgment.",
                 "1 − trec_eval 10 unj; convention=ir_measures: ir_measures Judged@k",
                 params={"convention": CONVENTION}, cutoff="optional"))

@@ -20,6 +20,7 @@ from ._common import safe_divide
 from ._gains import GAIN_PARAM, GAINS_PARAM, IDEAL_PARAM, SMALL_CUTOFF, gain_view
 from ._running import RunningSums
 from .base import Family, register
+from .trec import CUTOFFS, TrecMeasure, cut, gains_measure
 
 
 def _dcg_at(view, gv, k) -> np.ndarray:
@@ -125,11 +126,15 @@ register(Family("nDCG", _ndcg, "Normalised discounted cumulative gain: DCG / ide
                 "level (or the gains map) and discount 1/log2(rank + 1).",
                 "Järvelin & Kekäläinen 2002; trec_eval ndcg, ndcg_cut; gain=exp: Burges et al. 2005",
                 params={**_GAIN_AND_GAINS, "ideal": IDEAL_PARAM}, cutoff="optional",
-                aliases=("NDCG",)))
+                aliases=("NDCG",),
+                trec=(TrecMeasure("ndcg", "params", (), gains_measure("nDCG"), pairs=True), TrecMeasure("ndcg_cut", "cut_long", CUTOFFS, cut("nDCG")),)))
 register(Family("DCG", _dcg, "Discounted cumulative gain Σ gain / log2(rank + 1).",
                 "Järvelin & Kekäläinen 2002; trec_eval 10 dcg", params=_GAIN_AND_GAINS, cutoff="optional",
-                bounds=(None, None)))
+                bounds=(None, None),
+                trec=(TrecMeasure("dcg", "params", (), gains_measure("DCG"), pairs=True, since="10"),)))
 register(Family("nDCGRel", _ndcg_rel, "nDCG averaged over the relevant documents (a relevant document not "
-                "retrieved takes the final DCG / ideal DCG).", "trec_eval ndcg_rel", params=_GAINS))
+                "retrieved takes the final DCG / ideal DCG).", "trec_eval ndcg_rel", params=_GAINS,
+                trec=(TrecMeasure("ndcg_rel", "params", (), gains_measure("nDCGRel"), pairs=True),)))
 register(Family("RnDCG", _rndcg, "nDCG averaged at the R-levels: the ranks where the ideal gain changes.",
-                "trec_eval Rndcg", params=_GAINS))
+                "trec_eval Rndcg", params=_GAINS,
+                trec=(TrecMeasure("Rndcg", "params", (), gains_measure("RnDCG"), pairs=True),)))

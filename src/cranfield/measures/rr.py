@@ -9,6 +9,7 @@ import numpy as np
 
 from ._common import REL_PARAM, binary_view
 from .base import Family, register
+from .trec import TrecMeasure, single
 
 
 def _rr(view, measure) -> np.ndarray:
@@ -22,4 +23,5 @@ def _rr(view, measure) -> np.ndarray:
 
 register(Family("RR", _rr, "Reciprocal rank of the first relevant document; RR@k is 0 when it is below rank k.",
                 "Voorhees 1999; trec_eval recip_rank", params={"rel": REL_PARAM}, cutoff="optional",
-                aliases=("MRR", "RecipRank")))
+                aliases=("MRR", "RecipRank"),
+                trec=(TrecMeasure("recip_rank", "single", build=single("RR")),)))

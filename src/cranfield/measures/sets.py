@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import UsageError
+from ..errors import MeasureError, UsageError
 from ._common import REL_PARAM, binary_view, safe_divide
-from .base import Family, Param, register
+from .base import Family, Measure, Param, register
+from .trec import TrecMeasure, single
 
 
 def _counts(view, measure):
@@ -89,22 +90,43 @@ def _nonnegative(value: float) -> str | None:
     return None if value >= 0 else "must be ≥ 0"
 
 
+def _trec_utility(values, version: str = "9"):
+    """trec_eval's utility.a,b,c,d."""
+    if len(values) != 4:
+        raise MeasureError(f"utility takes 4 coefficients a,b,c,d, found {len(values)}")
+    return Measure("Utility", dict(zip("abcd", values)))
+
+
+def _trec_set_f(values, version: str = "9"):
+    """trec_eval's set_F.x is (1 + x)·P·R / (x·P + R): its x is β², not β (m_set_F.c), and is
+    used as given (β = sqrt(x) would give back x only to within a rounding)."""
+    if values[0] < 0:
+        raise MeasureError(f"set_F.{values[0]}: the parameter must be ≥ 0")
+    return Measure("SetF", {"beta2": values[0]} if values[0] != 1.0 else {})
+
+
 register(Family("SetP", _set_p, "Set precision: relevant retrieved / retrieved.", "trec_eval set_P",
-                params={"rel": REL_PARAM}, micro=_set_p_micro))
+                params={"rel": REL_PARAM}, micro=_set_p_micro,
+                trec=(TrecMeasure("set_P", "single", build=single("SetP")),)))
 register(Family("SetR", _set_r, "Set recall: relevant retrieved / relevant.", "trec_eval set_recall",
-                params={"rel": REL_PARAM}, micro=_set_r_micro))
+                params={"rel": REL_PARAM}, micro=_set_r_micro,
+                trec=(TrecMeasure("set_recall", "single", build=single("SetR")),)))
 register(Family("SetRelP", _set_rel_p, "Set relative precision: relevant retrieved / min(retrieved, relevant).",
-                "trec_eval set_relative_P", params={"rel": REL_PARAM}, micro=_set_rel_p_micro))
+                "trec_eval set_relative_P", params={"rel": REL_PARAM}, micro=_set_rel_p_micro,
+                trec=(TrecMeasure("set_relative_P", "single", build=single("SetRelP")),)))
 register(Family("SetAP", _set_ap, "Set average precision: relret² / (ret·rel) = SetP × SetR.", "trec_eval set_map",
-                params={"rel": REL_PARAM}))
+                params={"rel": REL_PARAM},
+                trec=(TrecMeasure("set_map", "single", build=single("SetAP")),)))
 register(Family("SetF", _set_f, "Set F-measure: (1+β²)·P·R / (β²·P + R), 0 when P = R = 0.",
                 "van Rijsbergen 1979; trec_eval set_F",
                 params={"rel": REL_PARAM, "beta": Param("float", 1.0, "weight of recall", _nonnegative),
                         "beta2": Param("float", -1.0, "β² itself, as trec_eval's set_F.x (default -1: beta²)",
                                        lambda v: None if v >= 0 or v == -1 else "must be ≥ 0 (or -1: beta²)")},
-                micro=_set_f_micro))
+                micro=_set_f_micro,
+                trec=(TrecMeasure("set_F", "params", (1.0,), _trec_set_f),)))
 register(Family("Utility", _utility, "Linear utility a·relret + b·nonrelret + c·relmissed + d·nonrelmissed "
                 "(d needs the collection size).", "trec_eval utility (TREC filtering track)",
                 params={"rel": REL_PARAM, "a": Param("float", 1.0), "b": Param("float", -1.0),
                         "c": Param("float", 0.0), "d": Param("float", 0.0)},
-                bounds=(None, None)))
+                bounds=(None, None),
+                trec=(TrecMeasure("utility", "params", (1.0, -1.0, 0.0, 0.0), _trec_utility),)))

@@ -1,149 +1,50 @@
 """trec_eval's measure names, parameters and printed names, mapped onto cranfield measures.
 
-The table below follows trec_eval's ``measures.c`` (the order in which trec_eval prints) and
-its parameter conventions (``P.5,10``, ``ndcg.1=3,2=9``, ``Rprec_mult.0.2``, …). It is used
-both to accept trec_eval names anywhere a measure is expected (``map`` → ``AP``,
-``P_10``/``P.10`` → ``P@10``, ``ndcg_cut.10,20`` → ``nDCG@10``, ``nDCG@20``) and by the
-``cranfield trec_eval`` command to print exactly what trec_eval prints.
+Each retrieval family declares its own trec_eval names next to its kernel (``Family.trec``,
+see :mod:`cranfield.measures.trec`); this module is a view of the registry: it collects them in
+the order trec_eval's ``measures.c`` prints them, adds the printer's own entries (runid, num_q,
+relstring) and the nicknames (``official``, ``all_trec``, ``set``). It is used both to accept
+trec_eval names anywhere a measure is expected (``map`` → ``AP``, ``P_10``/``P.10`` → ``P@10``,
+``ndcg_cut.10,20`` → ``nDCG@10``, ``nDCG@20``) and by the ``cranfield trec_eval`` command to print
+exactly what trec_eval prints.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable
 
 from ..errors import MeasureError
-from .base import Measure, register_names
+from .base import families, register_resolver
+from .trec import CUTOFFS, RECALL_LEVELS, RPREC_MULTS, TrecMeasure
 
 __all__ = ["TrecMeasure", "TREC_MEASURES", "NICKNAMES", "from_trec_name", "trec_measure_names", "expand",
-           "parse_trec_params"]
+           "parse_trec_params", "CUTOFFS", "RECALL_LEVELS", "RPREC_MULTS"]
 
-CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-RPREC_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)
-
-
-@dataclass(frozen=True)
-class TrecMeasure:
-    """One trec_eval measure (a name that may stand for several values).
-
-    kind: ``single`` (no parameters), ``cut_long`` / ``cut_double`` (one value per cut-off,
-    printed ``name_k`` or ``name_%3.2f``), ``params`` (one value; parameters change its
-    meaning and are appended to the printed name as given), ``special`` (runid, num_q,
-    relstring: handled by the trec_eval printer).
-    """
-
-    name: str
-    kind: str
-    defaults: tuple = ()
-    build: Callable[..., object] | None = None  # (value, version) -> Measure
-    long: bool = False  # printed as an integer (%ld)
-    per_query: bool = True
-    since: str = "9"  # "10" for trec_eval 10.0 additions
-    pairs: bool = False  # parameters are name=value pairs (gains)
+# trec_eval 9.0.8's measures.c order (the order in which it prints); the printer's own entries
+# are declared here, every other name by its family.
+_PRINT_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult",
+                "utility", "11pt_avg", "binG", "G", "dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
+                "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+                "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj")
+_PRINTER = (TrecMeasure("runid", "special", per_query=False), TrecMeasure("num_q", "special", long=True, per_query=False),
+            TrecMeasure("relstring", "special", (10.0,)))
 
 
-def _m(name: str, **kwargs) -> Callable[..., object]:
-    def build(value=None, version: str = "9"):
-        return Measure(name, kwargs, None)
-
-    return build
-
-
-def _cut(name: str, **fixed) -> Callable[..., object]:
-    def build(value, version: str = "9"):
-        params = dict(fixed)
-        if name in ("IPrec",) and version == "10":
-            params["rounding"] = "nearest"
-        return Measure(name, params, value)
-
-    return build
+def _collect() -> tuple[TrecMeasure, ...]:
+    # families() imports the retrieval area (measures.registry) when this module is imported first
+    declared = {m.name: m for m in _PRINTER}
+    for family in families("retrieval").values():
+        for measure in family.trec:
+            if measure.name in declared:
+                raise AssertionError(f"trec_eval name {measure.name} declared twice")
+            declared[measure.name] = measure
+    if set(declared) != set(_PRINT_ORDER):
+        raise AssertionError(f"trec_eval names out of the print order: {sorted(set(declared) ^ set(_PRINT_ORDER))}")
+    return tuple(declared[name] for name in _PRINT_ORDER)
 
 
-def _rprec_mult(value, version: str = "9"):
-    return Measure("RPrec", {"mult": value})
-
-
-def _gains_measure(name: str, **fixed) -> Callable[..., object]:
-    def build(pairs, version: str = "9"):
-        params = dict(fixed)
-        gains = []
-        for key, val in pairs or ():
-            if re.fullmatch(r"[+-]?\d+", key):
-                gains.append((int(key), val))
-            elif key == "p" and name == "RBP":
-                params["p"] = val
-        if gains:
-            params["gains"] = tuple(gains)
-            if name in ("nDCG", "nDCGRel", "RnDCG", "G") and any(value != int(value) for _, value in gains):
-                params["ideal"] = "trec_eval"  # fractional gains: trec_eval's order of the ideal ranking
-        return Measure(name, params)
-
-    return build
-
-
-def _utility(values, version: str = "9"):
-    if len(values) != 4:
-        raise MeasureError(f"utility takes 4 coefficients a,b,c,d, found {len(values)}")
-    return Measure("Utility", dict(zip("abcd", values)))
-
-
-def _eleven(values, version: str = "9"):
-    params = {"levels": tuple(values)}
-    if version == "10":
-        params["rounding"] = "nearest"
-    return Measure("IPrec11", params)
-
-
-def _set_f(values, version: str = "9"):
-    """trec_eval's set_F.x is (1 + x)·P·R / (x·P + R): its x is β², not β (m_set_F.c), and is
-    used as given (β = sqrt(x) would give back x only to within a rounding)."""
-    if values[0] < 0:
-        raise MeasureError(f"set_F.{values[0]}: the parameter must be ≥ 0")
-    return Measure("SetF", {"beta2": values[0]} if values[0] != 1.0 else {})
-
-
-TREC_MEASURES: tuple[TrecMeasure, ...] = (
-    TrecMeasure("runid", "special", per_query=False),
-    TrecMeasure("num_q", "special", long=True, per_query=False),
-    TrecMeasure("num_ret", "single", build=_m("NumRet"), long=True),
-    TrecMeasure("num_rel", "single", build=_m("NumRel"), long=True),
-    TrecMeasure("num_rel_ret", "single", build=_m("NumRelRet"), long=True),
-    TrecMeasure("map", "single", build=_m("AP")),
-    TrecMeasure("gm_map", "single", build=_m("GMAP"), per_query=False),
-    TrecMeasure("Rprec", "single", build=_m("RPrec")),
-    TrecMeasure("bpref", "single", build=_m("Bpref")),
-    TrecMeasure("recip_rank", "single", build=_m("RR")),
-    TrecMeasure("iprec_at_recall", "cut_double", RECALL_LEVELS, _cut("IPrec")),
-    TrecMeasure("P", "cut_long", CUTOFFS, _cut("P")),
-    TrecMeasure("relstring", "special", (10.0,)),
-    TrecMeasure("recall", "cut_long", CUTOFFS, _cut("R")),
-    TrecMeasure("infAP", "single", build=_m("infAP")),
-    TrecMeasure("gm_bpref", "single", build=_m("GMBpref"), per_query=False),
-    TrecMeasure("Rprec_mult", "cut_double", RPREC_MULTS, _rprec_mult),
-    TrecMeasure("utility", "params", (1.0, -1.0, 0.0, 0.0), _utility),
-    TrecMeasure("11pt_avg", "params", RECALL_LEVELS, _eleven),
-    TrecMeasure("binG", "single", build=_m("BinG")),
-    TrecMeasure("G", "params", (), _gains_measure("G"), pairs=True),
-    TrecMeasure("dcg", "params", (), _gains_measure("DCG"), pairs=True, since="10"),
-    TrecMeasure("ndcg", "params", (), _gains_measure("nDCG"), pairs=True),
-    TrecMeasure("ndcg_rel", "params", (), _gains_measure("nDCGRel"), pairs=True),
-    TrecMeasure("Rndcg", "params", (), _gains_measure("RnDCG"), pairs=True),
-    TrecMeasure("ndcg_cut", "cut_long", CUTOFFS, _cut("nDCG")),
-    TrecMeasure("map_cut", "cut_long", CUTOFFS, _cut("AP")),
-    TrecMeasure("relative_P", "cut_long", CUTOFFS, _cut("RelP")),
-    TrecMeasure("success", "cut_long", (1, 5, 10), _cut("Success")),
-    TrecMeasure("set_P", "single", build=_m("SetP")),
-    TrecMeasure("set_relative_P", "single", build=_m("SetRelP")),
-    TrecMeasure("set_recall", "single", build=_m("SetR")),
-    TrecMeasure("set_map", "single", build=_m("SetAP")),
-    TrecMeasure("set_F", "params", (1.0,), _set_f),
-    TrecMeasure("num_nonrel_judged_ret", "single", build=_m("NumNonRelJudgedRet"), long=True),
-    TrecMeasure("rbp", "params", (), _gains_measure("RBP"), pairs=True, since="10"),
-    TrecMeasure("rbp_resid", "single", build=_m("RBP", residual=True), since="10"),
-    TrecMeasure("unj", "cut_long", (5, 10, 20), _cut("Unjudged"), since="10"),
-)
+TREC_MEASURES: tuple[TrecMeasure, ...] = _collect()
 
 _BY_NAME = {m.name: m for m in TREC_MEASURES}
 
@@ -247,4 +148,4 @@ def from_trec_name(text: str, *, version: str = "9") -> list | None:
     return None
 
 
-register_names(from_trec_name, trec_measure_names)  # parse_measure accepts trec_eval's names
+register_resolver("retrieval", from_trec_name, trec_measure_names)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ._gains import GAINS_PARAM, gain_view, level_gains
 from .base import Family, Param, register
+from .trec import TrecMeasure, gains_measure, single
 
 
 def _p_check(value: float) -> str | None:
@@ -65,4 +66,5 @@ register(Family("RBP", _rbp, "Rank-biased precision (1−p) Σ g_i p^(i−1), ga
                 "residual=true, the residual uncertainty from unjudged and unretrieved documents.",
                 "Moffat & Zobel 2008; trec_eval 10 rbp, rbp_resid",
                 params={"p": Param("float", 0.9, "persistence", _p_check), "gains": GAINS_PARAM,
-                        "residual": Param("bool", False, "return the residual instead of RBP")}))
+                        "residual": Param("bool", False, "return the residual instead of RBP")},
+                trec=(TrecMeasure("rbp", "params", (), gains_measure("RBP"), pairs=True, since="10"), TrecMeasure("rbp_resid", "single", build=single("RBP", residual=True), since="10"),)))

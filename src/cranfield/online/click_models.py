@@ -39,6 +39,7 @@ evaluated on those rows alone.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,6 +61,7 @@ from ._clicklog import check_count, check_probability, log_columns, padded
 __all__ = [
     "MODELS",
     "ClickModel",
+    "ConvergenceWarning",
     "evaluate_click_model",
     "fit_click_model",
     "fit_click_model_dask",
@@ -144,8 +146,15 @@ def _initial(model: str, n_pairs: int, n_ranks: int, prior: float) -> dict:
     return params
 
 
+class ConvergenceWarning(UserWarning):
+    """A click model's EM reached its iteration limit while its parameters still moved more than
+    ``tol`` (its ``settings["converged"]`` is false)."""
+
+
 def _iterate(model, compute_stats, sizes, prior, iterations, tol):
-    """EM (or one closed-form pass): ``compute_stats(params)`` returns the summed statistics."""
+    """EM (or one closed-form pass): ``compute_stats(params)`` returns the summed statistics.
+    Not converging within ``iterations`` is a :class:`ConvergenceWarning` (and ``converged``
+    false in the settings)."""
     params = _initial(model, sizes["pairs"], sizes["ranks"], prior)
     closed = model == "cascade"
     done, change = 0, float("inf")
@@ -155,7 +164,11 @@ def _iterate(model, compute_stats, sizes, prior, iterations, tol):
         params = new
         if change <= tol:
             break
-    return params, {"iterations": done, "converged": bool(closed or change <= tol), "last_change": change}
+    converged = bool(closed or change <= tol)
+    if not converged:
+        warnings.warn(f"the {model} click model did not converge: after {done} EM iterations a parameter still moved "
+                      f"by {change:.3g} > tol={tol:g}; raise iterations= (or tol=)", ConvergenceWarning, stacklevel=3)
+    return params, {"iterations": done, "converged": converged, "last_change": change}
 
 
 def _result(model, params, keys, n_docs, columns, settings) -> ClickModel:

@@ -37,37 +37,34 @@ click) has the estimate NaN as well.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..dask._deps import compute, current_client, require_dask
-from ..errors import InputError, UsageError
+from ..errors import InputError, MeasureError, UsageError
 from ..io.clicklog import parse_click_table, read_click_table
+from ..measures.base import Family, families, get_family, parse_measure, register
 from ..stats import proportion_ci
 from .logs import ClickLog
 
 __all__ = ["METRICS", "ImpressionMetrics", "MetricSummary", "impression_metrics", "summarize", "merge_impression_metrics",
            "dask_impression_metrics", "parse_metric"]
 
-METRICS = ("ctr", "ctr@k", "abandonment", "rr", "clicks", "sat_clicks", "ttfc", "skips")
 GROUPS = ("variant", "query", "session", "user", "impression")
 KEYS = ("impression", "query", "variant", "user", "session")
-_CTR_AT = re.compile(r"ctr@([1-9][0-9]{0,8})")
 
 
 def parse_metric(name) -> tuple[str, int | None]:
-    """``(family, k)`` of a metric name (``"ctr@5"`` → ``("ctr@k", 5)``)."""
+    """``(family, k)`` of a metric name (``"ctr@5"`` → ``("ctr@k", 5)``), read by the one measure
+    parser (:func:`cranfield.measures.base.parse_measure` with ``area="online"``)."""
     if not isinstance(name, str):
         raise UsageError(f"metric: expected a name, found {type(name).__name__} {name!r:.40}")
-    match = _CTR_AT.fullmatch(name)
-    if match:
-        return "ctr@k", int(match.group(1))
-    if name in METRICS and name != "ctr@k":
-        return name, None
-    raise UsageError(f"unknown metric {name!r}; expected one of ctr, ctr@K (K ≥ 1), abandonment, rr, clicks, "
-                     f"sat_clicks, ttfc, skips")
+    try:
+        measure = parse_measure(name, area="online")
+    except MeasureError as error:  # the registry's text, as the usage error online callers expect
+        raise UsageError(str(error)) from None
+    return (f"{measure.name}@k", int(measure.cutoff)) if measure.cutoff is not None else (measure.name, None)
 
 
 @dataclass(frozen=True, eq=False)
@@ -149,31 +146,11 @@ def impression_metrics(log: ClickLog, *, metrics=("ctr", "ctr@3", "abandonment",
     last = np.r_[starts[1:], True] if click_rows.size else starts
     last_rank = np.zeros(n)
     last_rank[click_imp[last]] = rank[click_rows[last]]
-    ones = np.ones(n)
+    clicks_of = _Clicks(log, n, shown, click_rows, click_imp, starts, clicks, first_rank, last_rank,
+                        float(dwell_threshold))
     values: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for name, (family, k) in zip(names, parsed):
-        if family == "ctr":
-            values[name] = (clicks, shown)
-        elif family == "ctr@k":
-            top = click_rows[rank[click_rows] <= k]
-            values[name] = (np.bincount(imp[top], minlength=n).astype(np.float64), np.minimum(shown, float(k)))
-        elif family == "abandonment":
-            values[name] = ((clicks == 0).astype(np.float64), ones)
-        elif family == "rr":
-            rr = np.zeros(n)
-            np.divide(1.0, first_rank, out=rr, where=first_rank > 0)
-            values[name] = (rr, ones)
-        elif family == "clicks":
-            values[name] = (clicks, ones)
-        elif family == "skips":
-            values[name] = (np.where(clicks > 0, last_rank - clicks, 0.0), ones)
-        elif family == "sat_clicks":
-            if log.dwell is None:
-                raise UsageError(f"metric {name}: the click log has no dwell column")
-            sat = click_rows[log.dwell[click_rows] >= dwell_threshold]
-            values[name] = (np.bincount(imp[sat], minlength=n).astype(np.float64), ones)
-        else:  # ttfc
-            values[name] = _time_to_first_click(log, click_rows, click_imp, starts, clicks, shown)
+        values[name] = get_family(family.removesuffix("@k"), "online").kernel(clicks_of, k, name)
     codes = {"impression": np.arange(n, dtype=np.int64)}
     ids = {"impression": log.impression_ids}
     for key in ("query", "variant", "user", "session"):
@@ -183,19 +160,95 @@ def impression_metrics(log: ClickLog, *, metrics=("ctr", "ctr@3", "abandonment",
     return ImpressionMetrics(codes, ids, values, {"dwell_threshold": float(dwell_threshold)})
 
 
-def _time_to_first_click(log, click_rows, click_imp, starts, clicks, shown):
+@dataclass(frozen=True)
+class _Clicks:
+    """What every metric kernel reads: the log and its per-impression click statistics."""
+
+    log: ClickLog
+    n: int
+    shown: np.ndarray
+    click_rows: np.ndarray
+    click_imp: np.ndarray
+    starts: np.ndarray
+    clicks: np.ndarray
+    first_rank: np.ndarray
+    last_rank: np.ndarray
+    dwell_threshold: float
+
+    @property
+    def ones(self) -> np.ndarray:
+        return np.ones(self.n)
+
+
+# Kernels: kernel(clicks, k, name) -> (numerator, denominator) per impression.
+def _ctr(c: _Clicks, k, name):
+    if k is None:
+        return c.clicks, c.shown
+    top = c.click_rows[c.log.rank[c.click_rows] <= k]
+    return np.bincount(c.log.impression[top], minlength=c.n).astype(np.float64), np.minimum(c.shown, float(k))
+
+
+def _abandonment(c: _Clicks, k, name):
+    return (c.clicks == 0).astype(np.float64), c.ones
+
+
+def _rr(c: _Clicks, k, name):
+    rr = np.zeros(c.n)
+    np.divide(1.0, c.first_rank, out=rr, where=c.first_rank > 0)
+    return rr, c.ones
+
+
+def _clicks(c: _Clicks, k, name):
+    return c.clicks, c.ones
+
+
+def _skips(c: _Clicks, k, name):
+    return np.where(c.clicks > 0, c.last_rank - c.clicks, 0.0), c.ones
+
+
+def _sat_clicks(c: _Clicks, k, name):
+    if c.log.dwell is None:
+        raise UsageError(f"metric {name}: the click log has no dwell column")
+    sat = c.click_rows[c.log.dwell[c.click_rows] >= c.dwell_threshold]
+    return np.bincount(c.log.impression[sat], minlength=c.n).astype(np.float64), c.ones
+
+
+def _ttfc(c: _Clicks, k, name):
+    log = c.log
     if log.timestamp is None:
         raise UsageError("metric ttfc: the click log has no timestamp column")
-    n = log.n_impressions
     ts = log.timestamp
-    first_click = np.zeros(n)
-    if click_rows.size:
-        first_click[click_imp[starts]] = np.minimum.reduceat(ts[click_rows], np.flatnonzero(starts))
+    first_click = np.zeros(c.n)
+    if c.click_rows.size:
+        first_click[c.click_imp[c.starts]] = np.minimum.reduceat(ts[c.click_rows], np.flatnonzero(c.starts))
     unclicked = np.flatnonzero(~log.clicked)
-    shown_at = np.zeros(n)
+    shown_at = np.zeros(c.n)
     shown_at[log.impression[unclicked]] = ts[unclicked]  # equal within an impression (checked on reading)
-    defined = (clicks > 0) & (clicks < shown)
+    defined = (c.clicks > 0) & (c.clicks < c.shown)
     return np.where(defined, first_click - shown_at, 0.0), defined.astype(np.float64)
+
+
+# The online area of the one measure registry (DESIGN 15), in the order of METRICS.
+_DENG = "Deng, Knoblich & Lu 2018 (ratio metrics)"
+for _family in (
+    Family("ctr", _ctr, "Click-through rate: clicks / results shown; ctr@k: clicks at ranks ≤ k / min(k, shown).",
+           "Joachims 2002; " + _DENG, cutoff="optional"),
+    Family("abandonment", _abandonment, "Abandonment rate: share of impressions without a click.",
+           "Li, Huffman & Tokuda 2009 (good abandonment)", greater_is_better=False),
+    Family("rr", _rr, "Reciprocal rank of the first click (0 without a click), mean over impressions.",
+           "Chapelle et al. 2012 (online metrics)"),
+    Family("clicks", _clicks, "Clicks per impression.", "Chapelle et al. 2012", bounds=(0.0, None)),
+    Family("sat_clicks", _sat_clicks, "Satisfied clicks per impression: clicks with dwell ≥ dwell_threshold seconds.",
+           "Fox et al. 2005 (30 s dwell)", bounds=(0.0, None)),
+    Family("ttfc", _ttfc, "Time to first click (seconds) after the impression was shown.",
+           "Chapelle et al. 2012", greater_is_better=False, bounds=(0.0, None)),
+    Family("skips", _skips, "Results not clicked above the last click, per impression.",
+           "Joachims et al. 2005 (skip-above)", greater_is_better=False, bounds=(0.0, None)),
+):
+    register(replace(_family, area="online", data="click logs"))
+
+# The metric names users type (ctr@k: any k ≥ 1): a view of the registry's online area.
+METRICS = tuple(name for f in families("online").values() for name in (f.name, *((f"{f.name}@k",) if f.cutoff != "none" else ())))
 
 
 # --------------------------------------------------------------------------------- aggregation

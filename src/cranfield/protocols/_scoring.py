@@ -21,8 +21,9 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..classification._validation import resolve_pos_label
-from ..classification.measures import get_measure
+from ..classification.measures import MEASURES
 from ..errors import InputError, UsageError
+from ..measures.base import Measure, parse_measure
 
 __all__ = ["Task", "Metric", "resolve_metrics", "make_task", "clone", "take", "fit", "outputs", "score_all"]
 
@@ -36,11 +37,16 @@ class Task:
 
 @dataclass(frozen=True)
 class Metric:
-    """A cranfield classification measure with fixed parameters; ``name`` is the column name."""
+    """A classification measure of the one registry with fixed parameters, as the protocols call
+    it; ``name`` is its canonical text (the column name), ``measure`` the registry's value."""
 
     name: str
     info: Any  # MeasureInfo
     params: dict = field(default_factory=dict)
+
+    @property
+    def measure(self) -> Measure:
+        return Measure(self.info.name, self.params, area="classification")
 
     @property
     def needs(self) -> str:
@@ -75,27 +81,23 @@ class Metric:
         return float(function(y_true, prediction, **kwargs))
 
 
-def _metric_name(name: str, params: dict) -> str:
-    if not params:
-        return name
-    return f"{name}(" + ",".join(f"{k}={v}" for k, v in sorted(params.items())) + ")"
-
-
 def resolve_metrics(metrics: Any) -> list[Metric]:
-    """``metrics``: a name, or a sequence of names and ``(name, {params})`` pairs, e.g.
-    ``["accuracy", "roc_auc", ("fbeta", {"beta": 2})]``."""
-    if isinstance(metrics, str) or (isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)):
+    """``metrics``: a name, a :class:`~cranfield.measures.base.Measure`, or a sequence of names
+    (canonical texts such as ``"fbeta(beta=2)"``), Measures and ``(name, {params})`` pairs, e.g.
+    ``["accuracy", "roc_auc", ("fbeta", {"beta": 2})]``; each is a classification measure of the
+    one registry, named by its canonical text."""
+    if isinstance(metrics, (str, Measure)) or (isinstance(metrics, tuple) and len(metrics) == 2
+                                               and isinstance(metrics[1], dict)):
         metrics = [metrics]
     result: list[Metric] = []
     for item in metrics:
-        if isinstance(item, str):
-            name, params = item, {}
+        if isinstance(item, (str, Measure)):
+            measure = parse_measure(item, area="classification")
         elif isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], str) and isinstance(item[1], dict):
-            name, params = item
+            measure = Measure(item[0], item[1], area="classification")
         else:
             raise UsageError(f"metrics: expected names or (name, {{params}}) pairs, found {item!r}")
-        info = get_measure(name)
-        result.append(Metric(_metric_name(info.name, params), info, dict(params)))
+        result.append(Metric(str(measure), MEASURES[measure.name], dict(measure.params)))
     if not result:
         raise UsageError("metrics: give at least one measure")
     names = [m.name for m in result]

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..classification.measures import get_measure
+from ..measures.base import parse_measure
 from ..errors import InputError, UsageError
 from ..stats.intervals import Interval
 
@@ -114,7 +114,7 @@ def _from_cross_validation(a: Any, b: Any, metric: str | None) -> tuple[np.ndarr
         if len(a.metrics) != 1:
             raise UsageError(f"metric=: which of {', '.join(a.metrics)}?")
         metric = a.metrics[0]
-    name = get_measure(metric).name if metric not in a.metrics else metric
+    name = str(parse_measure(metric, area="classification")) if metric not in a.metrics else metric
     for cv in (a, b):
         if name not in cv.metrics:
             raise UsageError(f"metric {metric!r} was not computed; available: {', '.join(cv.metrics)}")

@@ -14,8 +14,8 @@ from typing import Any, Hashable
 import numpy as np
 
 from ..classification.confusion import ConfusionMatrix
+from ..measures.base import parse_measure
 from ..classification.curves import det_curve, pr_curve, roc_curve
-from ..classification.measures import get_measure
 from ..errors import InputError, UsageError
 from ..io.tables import Table
 from ..stats.intervals import Interval, mean_ci
@@ -74,7 +74,7 @@ class CrossValidation(TableReport):
     def _name(self, metric: str) -> str:
         if metric in self.values:
             return metric
-        name = get_measure(metric).name
+        name = str(parse_measure(metric, area="classification"))  # canonical text: "AUC" -> roc_auc
         if name not in self.values:
             raise UsageError(f"metric {metric!r} was not computed; available: {', '.join(self.metrics)}")
         return name

@@ -48,7 +48,7 @@ def _noop(description: str) -> None:
 
 
 def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: Sequence[str] = DEFAULT_REPORT_MEASURES,
-                    test: str = "randomization", correction: str = "holm", alpha: float = 0.05, ci: str = "auto",
+                    test: str = "t", correction: str = "holm", alpha: float = 0.05, ci: str = "auto",
                     n_permutations: int = 10_000, random_state: int = 0, baseline: str | None = None,
                     relevance_level: int = 1, missing: str = "error", evaluate_options: dict | None = None,
                     labels: Sequence[str | None] | None = None, qrels_columns: str | None = None,

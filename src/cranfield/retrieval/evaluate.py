@@ -188,7 +188,8 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     ``qrels`` and ``run`` are file paths, ``{qid: {docno: value}}`` dicts, DataFrames, or
     :class:`Qrels`/:class:`Run` objects (or :class:`~cranfield.retrieval.diversity.DiversityQrels`,
     for the diversity measures of :mod:`cranfield.measures.diversity`); ``measures`` are canonical
-    names (``"AP"``, ``"nDCG@10"``), trec_eval names (``"map"``, ``"P.5,10"``) or :class:`Measure` objects.
+    names (``"AP"``, ``"nDCG@10"``), trec_eval names (``"map"``, ``"P.5,10"``), :class:`Measure` objects
+    or ir_measures measure objects (``AP``, ``nDCG@10``).
     ``qrels_columns`` / ``run_columns`` name a frame's columns, e.g. ``{"qid": "query_id",
     "docno": "doc_id", "rel": "relevance"}`` (the ir_measures, PyTerrier and ranx names are
     recognised without them; see :func:`cranfield.with_columns`).

@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import InputError, MeasureError, UsageError
 from ..io.sources import read_all
 from ..measures._gains import gain_view
-from ..measures.base import Measure, _unknown_message
+from ..measures.base import Measure, unknown_measure_message
 from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
 from .parallel import available_threads
@@ -68,7 +68,8 @@ def _marked(measure_args: tuple[str, ...], version: str) -> tuple[list[str], dic
             raise MeasureError(f"trec_eval: measure '{name}' is new in trec_eval 10.0; trec_eval 9.0.8 refuses it "
                                f"(use --trec-eval-version 10)")
         else:
-            hint = _unknown_message(name).split(";", 1)[1] if ";" in _unknown_message(name) else ""
+            message = unknown_measure_message(name)
+            hint = message.split(";", 1)[1] if ";" in message else ""
             raise MeasureError(f"trec_eval: illegal measure '{arg}'" + (f";{hint}" if hint else ""))
     order = [m.name for m in TREC_MEASURES if m.name in marked]
     return order, params

@@ -18,10 +18,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .._arrow import indices
+from .._arrow import indices, query_block_starts
 
 __all__ = ["c_fixed4", "fixed4", "integers", "texts", "strings", "formatted", "lines", "relstrings",
-           "BLOCK_LINES"]
+           "run_text", "BLOCK_LINES"]
 
 BLOCK_LINES = 1 << 16  # lines per formatted block: small enough to stay in cache, large enough to amortise
 SCALE = 10_000.0  # four decimals
@@ -188,6 +188,25 @@ def lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: int = 
     else:
         chunks = [block(first) for first in starts]
     return b"".join(chunks).decode("utf-8")
+
+
+def run_text(qid, docno, score: np.ndarray, tag: str) -> str:
+    """TREC run lines ``qid Q0 docno rank score tag`` in trec_eval's order (per query, score
+    descending, ties by docno descending byte-wise), ranks from 1, each score in the shortest text
+    that reads back to the same double. ``qid`` and ``docno``: Arrow string arrays."""
+    pa, pc = _pa()
+    table = pa.table({"qid": qid, "score": score, "docno": docno})
+    n = table.num_rows
+    if n == 0:
+        return ""
+    table = table.take(pc.sort_indices(table, sort_keys=[("qid", "ascending"), ("score", "descending"),
+                                                          ("docno", "descending")]))
+    starts = query_block_starts(table.column("qid"))
+    rank = np.arange(1, n + 1, dtype=np.int64) - np.repeat(starts, np.diff(np.append(starts, n)))
+    joined = pc.binary_join_element_wise(table.column("qid"), _text("Q0"), table.column("docno"),
+                                         pc.cast(indices(rank), pa.string()),
+                                         pc.cast(table.column("score"), pa.string()), _text(tag + "\n"), _text(" "))
+    return "".join(_data(chunk).decode("utf-8") for chunk in joined.chunks)
 
 
 def _data(array) -> bytes:

@@ -1,7 +1,7 @@
 """Statistics for comparing systems: intervals, paired tests, corrections, effect sizes.
 
 * :mod:`.intervals` — CIs for a mean (normal, t, bootstrap, BCa), proportions (Wilson,
-  Clopper–Pearson) and ROC AUC (DeLong);
+  Clopper–Pearson), quantiles (order statistics, bootstrap) and ROC AUC (DeLong);
 * :mod:`.paired` — paired t, Wilcoxon, sign, randomization and bootstrap tests; DeLong's test
   for two AUCs; McNemar's test for two classifiers;
 * :mod:`.corrections` — Bonferroni, Šidák, Holm, Holm–Šidák, Hochberg, Hommel, Benjamini–Hochberg,
@@ -27,7 +27,7 @@ from .corrections import adjust_pvalues, randomized_tukey_hsd, tukey_hsd
 from .effects import EffectSize, cohens_dz, effect_size, hedges_correction, mean_difference, win_tie_loss
 from .equivalence import EquivalenceResult, noninferiority_test, tost_paired
 from .power import TopicSetSize, anova_power, minimum_detectable_difference, paired_power, pilot_variance, topic_set_size
-from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_ci
+from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_ci, quantile_ci
 from .roc import (BootstrapInterval, auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
                   specificity_at, specificity_ci)
 from .roc_tests import ROCPower, ROCTest, roc_power, roc_power_difference, roc_test
@@ -41,7 +41,7 @@ __all__ = [
     "AnovaTable", "SystemEffect", "MixedModelResult", "two_way_anova", "mixed_model",
     "adjust_pvalues", "tukey_hsd", "randomized_tukey_hsd",
     "cohens_dz", "mean_difference", "win_tie_loss",
-    "Interval", "mean_ci", "proportion_ci", "auc_ci", "delong_covariance",
+    "Interval", "mean_ci", "proportion_ci", "quantile_ci", "auc_ci", "delong_covariance",
     "TestResult", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test", "paired_t_test",
     "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test", "delong_test", "mcnemar_test",
     "roc_points", "partial_auc", "sensitivity_at", "specificity_at", "auc_bootstrap_ci", "sensitivity_ci",

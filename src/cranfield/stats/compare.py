@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..measures.base import parse_measures
 from ..retrieval.evaluate import Evaluator, mapped_columns
 from ._inputs import MISSING_POLICIES, align, normalise_values
 from ._report import comparison_dict, comparison_frame, comparison_html, pairs_table, render_comparison, summary_table
@@ -439,7 +440,7 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     duplicated = sorted({name for name in names if names.count(name) > 1})
     if duplicated:
         raise InputError(f"several runs are named {', '.join(map(repr, duplicated))}; pass a mapping name -> run to name them apart", source="runs")
-    measure_list = [measures] if isinstance(measures, str) else list(measures)
+    measure_list = parse_measures(measures)  # names, Measures or ir_measures objects (the one parser)
     evaluator = Evaluator(qrels, measure_list, **dict(evaluate_options or {}))
     per_system = {}
     for name, run in named:

@@ -20,9 +20,11 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ._resample import as_generator, bootstrap_counts, check_count
 
-__all__ = ["Interval", "MEAN_CI_METHODS", "mean_ci", "proportion_ci", "auc_ci", "delong_covariance"]
+__all__ = ["Interval", "MEAN_CI_METHODS", "QUANTILE_CI_METHODS", "mean_ci", "proportion_ci", "quantile_ci", "auc_ci",
+           "delong_covariance"]
 
 MEAN_CI_METHODS = ("auto", "normal", "t", "bootstrap", "bca")
+QUANTILE_CI_METHODS = ("binomial", "bootstrap")
 
 Number = Union[float, np.ndarray]
 
@@ -39,6 +41,10 @@ class Interval:
     high: Number
     confidence: float
     method: str
+
+    def __iter__(self):
+        """``estimate, low, high = interval``."""
+        return iter((self.estimate, self.low, self.high))
 
 
 def _check_confidence(confidence: float) -> float:
@@ -207,6 +213,65 @@ def proportion_ci(successes, n, *, method: str = "wilson", confidence: float = 0
     scalar = p.ndim == 0
     conv = (lambda a: float(a)) if scalar else np.asarray
     return Interval(conv(p), conv(low), conv(high), confidence, method)
+
+
+def quantile_ci(values, q: float, confidence: float = 0.95, *, method: str = "binomial", n_resamples: int = 10_000,
+                random_state=0) -> Interval:
+    r"""The ``q``-quantile of ``values`` (numpy's linear interpolation, Hyndman & Fan type 7) with a
+    two-sided confidence interval; unpacks as ``estimate, low, high``.
+
+    * ``"binomial"`` (distribution-free, Thompson 1936; Hahn & Meeker 1991, §5.2): the order
+      statistics :math:`[x_{(l)}, x_{(u)}]` with :math:`l = F^{-1}(\alpha/2)`, :math:`u =
+      \bar F^{-1}(\alpha/2) + 1`, :math:`F` the Binomial(n, q) distribution: coverage at least
+      the confidence for any continuous distribution; the same interval as
+      ``scipy.stats.quantile_test(values, p=q).confidence_interval(confidence)``. Too few values for
+      such an interval (e.g. fewer than 59 for the 0.95-quantile at 90%) is an error saying how many
+      are needed.
+    * ``"bootstrap"``: the percentile interval of the quantile over ``n_resamples`` resamples
+      (seeded by ``random_state``).
+
+    >>> estimate, low, high = quantile_ci(range(1, 101), 0.5)
+    >>> estimate, low, high
+    (50.5, 40.0, 61.0)
+    """
+    from scipy import stats
+
+    if not isinstance(method, str) or method not in QUANTILE_CI_METHODS:
+        raise UsageError(f"method: expected one of {', '.join(QUANTILE_CI_METHODS)}, found {method!r}")
+    if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, float, np.number)) or not 0.0 < float(q) < 1.0:
+        raise UsageError(f"q: expected a number strictly between 0 and 1, found {q!r}")
+    confidence, q = _check_confidence(confidence), float(q)
+    x, single = _as_samples(values)
+    if not single:
+        raise InputError(f"expected a 1-D array of values, found {x.ndim} dimensions", field="values")
+    x = np.sort(x[0])
+    n = x.size
+    estimate = float(np.quantile(x, q))
+    alpha = 1.0 - confidence
+    if method == "binomial":
+        law = stats.binom(n, q)
+        low_index, high_index = int(law.ppf(alpha / 2)) - 1, int(law.isf(alpha / 2))
+        if low_index < 0 or high_index >= n:
+            needed = next(m for m in range(n + 1, 10**7) if int(stats.binom(m, q).ppf(alpha / 2)) >= 1
+                          and int(stats.binom(m, q).isf(alpha / 2)) < m)
+            raise InputError(f"{n} values are too few for a distribution-free {confidence:g} interval of the "
+                             f"{q:g}-quantile: at least {needed} are needed (or method='bootstrap')", field="values")
+        return Interval(estimate, float(x[low_index]), float(x[high_index]), confidence, method)
+    n_resamples = check_count(n_resamples, "n_resamples", minimum=2)
+    rng = as_generator(random_state)
+    position = q * (n - 1)
+    lower = int(np.floor(position))
+    frac = position - lower
+    parts = []
+    for counts in bootstrap_counts(n, n_resamples, rng):  # counts over the sorted values
+        cum = np.cumsum(counts, axis=1)
+        k_low = (cum <= lower).sum(axis=1)  # index of the (lower+1)-th smallest resampled value
+        k_high = (cum <= min(lower + 1, n - 1)).sum(axis=1)
+        a, b = x[k_low], x[k_high]  # interpolated as numpy's quantile does (from the nearer end)
+        parts.append(b - (b - a) * (1 - frac) if frac >= 0.5 else a + (b - a) * frac)
+    theta = np.sort(np.concatenate(parts))
+    low, high = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
+    return Interval(estimate, float(low), float(high), confidence, method)
 
 
 def _check_binary(y_true) -> np.ndarray:
