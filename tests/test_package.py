@@ -24,8 +24,8 @@ LAYERS = {
     "measures": 1,
     "retrieval": 2, "classification": 2, "correlation": 2,
     "stats": 3,
-    "protocols": 4, "judgments": 4, "online": 4, "fusion": 4, "rag": 4, "dask": 4, "datasets": 4, "pyterrier": 4,
-    "report": 5, "plots": 5,
+    "protocols": 4, "judgments": 4, "online": 4, "fusion": 4, "rag": 4, "fairness": 4, "dask": 4, "datasets": 4, "pyterrier": 4,
+    "report": 5, "plots": 5, "judge": 5,
     "cli": 6, "__main__": 6,
 }
 FACADE = ("__init__", "_boundary")

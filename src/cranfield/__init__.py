@@ -60,6 +60,7 @@ _LAZY: dict[str, str] = {
     "compare": "cranfield.stats.compare",
     "compare_values": "cranfield.stats.compare",
     "Comparison": "cranfield.stats.compare",
+    "experiment": "cranfield.stats.experiment",
     # protocols
     "cross_validate": "cranfield.protocols.cross_validation",
     "tune": "cranfield.protocols.tuning",

@@ -36,7 +36,8 @@ def cranfield() -> dict:
     root = _data("cranfield")
     runs = {path.stem: path for path in sorted((root / "runs").glob("*.run"))}
     return {"qrels": root / "qrels.graded.trec", "qrels_raw": root / "qrels.raw.trec", "runs": runs,
-            "readme": root / "README.md", "notice": root / "NOTICE.md"}
+            "readme": root / "README.md", "notice": root / "NOTICE.md",
+            "documents": root / "cran.all.1400.gz", "topics": root / "cran.qry"}  # for `cranfield demo --judge`
 
 
 def detection() -> Path:
@@ -76,6 +77,8 @@ def files() -> dict:
            "qrels_raw": (data["qrels_raw"], "Cranfield 1400 judgments, the original codes")}
     for name, path in data["runs"].items():
         out[name] = (path, run_about.get(name, "run"))
+    out["documents"] = (data["documents"], "Cranfield 1400 documents, the Cranfield format (gzip)")
+    out["topics"] = (data["topics"], "Cranfield 1400 queries (numbered 1-225 as the judgments number them)")
     out["detection"] = (detection(), "breast-cancer diagnosis: truth column " + DETECTION_TRUTH
                         + ", scores " + ", ".join(DETECTION_SYSTEMS))
     out.update({name: (path, EXAMPLES[name][1]) for name, path in examples().items()})

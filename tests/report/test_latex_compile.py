@@ -94,7 +94,8 @@ def _check(result: dict) -> None:
 @pytest.mark.parametrize("text_width", TEXT_WIDTHS, ids=["article", "acm-column"])
 @pytest.mark.parametrize("n_measures", [1, 5, 12])
 def test_comparison_tables_compile_and_fit(tmp_path, tools, n_measures, text_width):
-    tables = [_comparison(n_measures, None).render("latex"), _comparison(n_measures, NAMES[1]).render("latex"),
+    tables = [_comparison(n_measures, None).render("latex", layout="tables"),
+              _comparison(n_measures, NAMES[1]).render("latex", layout="tables"),
               _results_table(n_measures)]
     result = compile_tables(tables, tmp_path, text_width_pt=text_width, tools=tools)
     _check(result)
@@ -114,12 +115,12 @@ def test_detection_tables_compile_and_fit(tmp_path, tools, detection_study):
 def test_latex_table_form(retrieval_study):
     """What the paper needs, without a LaTeX: packages named, numbers right-aligned, marks as
     superscripts, ``$\\le$``, the best value bold and said so, names escaped."""
-    latex = _comparison(2, None).render("latex")
+    latex = _comparison(2, None).render("latex", layout="tables")
     assert latex.startswith("% Requires: \\usepackage{booktabs,graphicx}")
     specs = re.findall(r"\\begin\{tabular\}\{@\{\}([lr]+)@\{\}\}", latex)
     summary = [spec for spec in specs if re.fullmatch("llr+", spec)]  # id, system, then means and CIs
     assert sum(len(spec) - 2 for spec in summary) == 4 and all(len(spec) % 2 == 0 for spec in summary)
-    assert "lllrrrrrlr" in specs  # pairs: measure, a, b, diff, CI, d_z, p, adjusted p, sig., W/T/L
+    assert "lllrrrrrrlr" in specs  # pairs: measure, a, b, diff, CI, d_z, statistic, p, adjusted p, sig., W/T/L
     assert "<=" not in latex and "$\\le$" in latex
     assert "\\textbf{" in latex and "highest mean per measure" in latex
     assert "bm25\\_rm3 \\& rerank \\{v2\\} 100\\%" in latex

@@ -31,7 +31,7 @@ def test_compare_evaluates_runs_and_equals_compare_values():
     assert c.summary("AP", "B").mean == pytest.approx((7 / 12 + 1.5) / 4)
     assert c.pair("P@1", "A", "B").diff == pytest.approx(1.0)
     per = {r.run_name: r for r in (cranfield.evaluate(qrels, run, ["AP", "P@1"]) for run in _runs())}
-    values = {name: {m: dict(zip(r.query_ids, r.per_query[m])) for m in r.per_query} for name, r in per.items()}
+    values = {name: {m: dict(r.per_query[m]) for m in r.per_query} for name, r in per.items()}
     # the numbers are the same; the settings differ only by each run's own query count (compare only)
     assert c.to_dict()["measures"] == cranfield.compare_values(values).to_dict()["measures"]
     named = cranfield.compare(qrels, {"first": _runs()[0], "second": _runs()[1]}, "AP")

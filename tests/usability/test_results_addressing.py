@@ -92,3 +92,15 @@ def test_pr_and_det_curves_unpack_in_scikit_learns_order():
     det = cranfield.det_curve(y, s)
     fpr, fnr, _ = det
     assert fpr is det.x and fnr is det.y and det.y_name == "fnr"
+
+
+def test_per_query_is_a_mapping_qid_to_value(results):
+    """Issue 27, item 5: iteration, ``in``, ``[]``, ``keys``/``values``/``items`` all speak of qids."""
+    from collections.abc import Mapping
+
+    ap = results.per_query["AP"]
+    assert isinstance(ap, Mapping)
+    assert list(ap) == ["q1", "q2", "q3"] == list(ap.keys())
+    assert ap.values().tolist() == [1.0, 0.5, 0.0] and ap.items() == [("q1", 1.0), ("q2", 0.5), ("q3", 0.0)]
+    assert all(q in ap for q in ap) and {q: ap[q] for q in ap} == dict(ap) == dict(ap.items())
+    assert len(ap) == 3 and np.mean(ap) == 0.5  # still an array for numpy

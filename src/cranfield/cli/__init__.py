@@ -54,6 +54,8 @@ SUBCOMMANDS: dict[str, str] = {
     "qpp": "cranfield.cli.qpp_cmd:command",
     "judges": "cranfield.cli.judges_cmd:command",
     "nuggets": "cranfield.cli.nuggets_cmd:command",
+    "exposure": "cranfield.cli.exposure_cmd:command",
+    "judge": "cranfield.cli.judge_cmd:command",
 }
 
 

@@ -54,6 +54,13 @@ def detection_options(function):
         click.option("--score", "scores", multiple=True, metavar="COL",
                      help="Classifier form: column of a system's scores (repeatable: several systems)."),
         click.option("--positive", metavar="LABEL", help="The positive class (default: 1 for 0/1 labels)."),
+        click.option("--class-score", "class_scores", multiple=True, metavar="CLASS=COLUMN",
+                     help="Multiclass form: the score column of a class (repeatable, one per class); a bare COLUMN "
+                          "names the class it ends with (p_barolo: barolo). Three or more classes in --truth and no "
+                          "--positive: --score columns are read the same way."),
+        click.option("--class-truth", "class_truths", multiple=True, metavar="CLASS=COLUMN",
+                     help="Multilabel form: the 0/1 column saying whether each sample has CLASS (repeatable, one per "
+                          "class), with a --class-score per class; predicted: score >= 0.5."),
         click.option("--optimize", type=click.Choice([c for c in CRITERIA if c != "cost"]), default="f1", show_default=True,
                      help="Criterion of the operating point shown."),
     ]

@@ -6,11 +6,15 @@ of CSV/Parquet inputs, the query-set policy's flags, and errors spelt in the com
 from __future__ import annotations
 
 import contextlib
+import os
+import shlex
+import sys
 from typing import Iterator
 
 import click
 
 from ..errors import CranfieldError, UsageError
+from ..io.atomic import write_text_output
 
 # the query-set policy's choices as the command line spells them (see cranfield.stats.compare.QuerySetError)
 CLI_TERMS = {"intersect": "--missing intersect", "zero": "--missing zero", "complete": "-c"}
@@ -150,3 +154,29 @@ def take_renamed(param: str, value, flag: str, *, required: bool = True):
     if value is None and required:
         raise UsageError(f"missing option {flag}")
     return value
+def html_option(function):
+    """``--html FILE``: the command's results also as a self-contained HTML report page (the
+    report's layout: tables that fit a 1280 px window, charts, inputs and settings)."""
+    return click.option("--html", "html", metavar="FILE", type=click.Path(dir_okay=False), default=None,
+                        help="Also write the results as a self-contained HTML report (offline; fits a 1280 px "
+                             "window).")(function)
+
+
+def write_html_report(path: str | None, title: str, tables, *, figures=None, settings=None, inputs=(),
+                      subtitle: str = "", sections=()) -> None:
+    """Write the page of :func:`cranfield.report.html.results_document` to ``path`` (atomically)
+    when ``path`` is given."""
+    if path is None:
+        return
+    from ..report.html import results_document  # lazy (start-up): every command imports _options; few write HTML
+
+    write_text_output(results_document(title, tables, figures=figures, settings=settings, inputs=inputs,
+                                       subtitle=subtitle, command=command_line(), sections=sections), path)
+
+
+def command_line() -> str | None:
+    """The command as typed, when this process is the ``cranfield`` program."""
+    name = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if name in ("cranfield", "__main__.py"):
+        return "cranfield " + shlex.join(sys.argv[1:])
+    return None

@@ -4,14 +4,30 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from ..report.detection import detection_study
+from ..report.multiclass import multiclass_study, multilabel_study, truth_class_count
 from ..report.retrieval import DEFAULT_REPORT_MEASURES, retrieval_study
 from ._options import cli_terms, evaluate_options, run_specs
 
 
 def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, test, correction, baseline, alpha, ci,
                       permutations, seed, step, missing="error", names=(), qrels_columns=None, run_columns=None,
-                      **evaluation):
-    """``("detection" | "retrieval", study)`` from the positional inputs and the options."""
+                      class_scores=(), class_truths=(), **evaluation):
+    """``("detection" | "multiclass" | "retrieval", study)`` from the positional inputs and the options."""
+    if class_truths:
+        if len(inputs) != 1 or truth is not None or scores or not class_scores:
+            raise UsageError("the multilabel form takes one FILE with --class-truth CLASS=COLUMN and --class-score "
+                             "CLASS=COLUMN for each class (no --truth, no --score)")
+        return "multiclass", multilabel_study(inputs[0], class_truths=list(class_truths),
+                                              class_scores=list(class_scores), step=step)
+    if class_scores or (truth is not None and scores and positive is None and len(inputs) == 1
+                        and truth_class_count(inputs[0], truth) > 2):
+        if truth is None or len(inputs) != 1:
+            raise UsageError("the multiclass form takes one FILE with --truth COL and --class-score CLASS=COLUMN "
+                             "for each class")
+        if class_scores and scores:
+            raise UsageError("give the class score columns with --class-score only (--score is for two classes)")
+        return "multiclass", multiclass_study(inputs[0], truth=truth, class_scores=list(class_scores or scores),
+                                              step=step, option="--class-score" if class_scores else "--score")
     if truth is not None or scores:
         if truth is None or not scores:
             raise UsageError("the classifier form needs --truth COL and at least one --score COL")

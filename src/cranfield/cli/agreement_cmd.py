@@ -10,7 +10,8 @@ from ..io.atomic import check_output, write_text_output
 from ..io.labels import read_labels
 from ..judgments.agreement import assessor_agreement, ranking_agreement
 from ..judgments.crowd import aggregate_labels
-from ..report.agreement import render_agreement
+from ..report.agreement import agreement_html, per_query_table, render_agreement
+from ._options import html_option, write_html_report
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -39,8 +40,9 @@ _CONTEXT = {"help_option_names": ["-h", "--help"]}
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               help="Write here (atomically) instead of standard output.")
+@html_option
 def agreement_command(qrels, runs, measure, missing, relevance_level, names, resamples, confidence, seed, per_query,
-                      digits, fmt, output):
+                      digits, fmt, output, html):
     """Agreement between two or more sets of judgments of the same pairs: percentage agreement,
     Cohen's kappa (unweighted, linear, quadratic), Fleiss' kappa, Krippendorff's alpha (nominal,
     ordinal, interval) and the overlap of the relevant sets (Voorhees 2000), pooled over all
@@ -65,6 +67,11 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
     ranking = ranking_agreement(list(qrels), list(runs), measure=measure, names=result.names,
                                 relevance_level=relevance_level) if runs else None
     write_text_output(render_agreement(result, fmt, ranking=ranking, digits=digits, per_query=per_query), output)
+    if html is not None:
+        write_html_report(html, "Assessor agreement", [per_query_table(result, digits=digits)] if per_query else [],
+                          sections=[("agreement", "Agreement", agreement_html(result, ranking=ranking, digits=digits))],
+                          settings=result.settings, inputs=[*[(f"qrels {n}", q) for n, q in zip(result.names, qrels)],
+                                                            *[("run", r) for r in runs]])
 
 
 @click.command("aggregate-labels", context_settings=_CONTEXT)

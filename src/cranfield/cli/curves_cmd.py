@@ -9,6 +9,7 @@ from ..plots._base import save_figures
 from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
 from ..report.detection import detection_figures
 from ..report.inputs import baseline_name
+from ..report.multiclass import multiclass_figures
 from ..report.progress import steps
 from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems
 from ._study import study_from_inputs
@@ -67,7 +68,8 @@ def retrieval_selection(study, kinds, pairs) -> dict:
 @retrieval_options
 @detection_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages (errors still go to stderr).")
-def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, positive, optimize, quiet, **retrieval):
+def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, positive, optimize, class_scores,
+            class_truths, quiet, **retrieval):
     """Draw the figures and write them to DIR (PNG, SVG or PDF; each file written atomically).
 
     \b
@@ -76,6 +78,8 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     per_query_pr_RUN.
     Classifier (FILE --truth COL --score COL...): roc, pr, det, confusion_BEST (counts and
     normalised) and threshold_BEST, for the system with the best ROC AUC.
+    Multiclass (FILE --truth COL --class-score CLASS=COLUMN...): roc and pr (each class and the
+    micro average), confusion and confusion_normalised (under the class names).
     File names are unique: names that would clash once made safe for a file system are numbered.
 
     \b
@@ -85,7 +89,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
       cranfield curves qrels.txt a.run b.run c.run --only differences --pair a.run,c.run -o plots/
       cranfield curves scores.csv --truth label --score model_a --score model_b --only roc -o plots/
     """
-    classifier = truth is not None or bool(scores)
+    classifier = truth is not None or bool(scores) or bool(class_scores) or bool(class_truths)
     kinds = set(only) or set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)
     if pair_specs:
         if not only:
@@ -102,7 +106,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
         retrieval.update(test="t", correction="none")
     with steps(enabled=not quiet) as step:
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
-                                        step=step, **retrieval)
+                                        class_scores=class_scores, class_truths=class_truths, step=step, **retrieval)
         if kind == "retrieval":
             paths = [str(p) for p in study.run_paths.values()]
 
@@ -121,7 +125,8 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
                 advance()
         else:
             step("drawing")
-            figures = {stem: value for stem, value in detection_figures(study).items()
+            drawn = multiclass_figures(study) if kind == "multiclass" else detection_figures(study)
+            figures = {stem: value for stem, value in drawn.items()
                        if any(stem == k or stem.startswith(k + "_") for k in kinds)}
         figures = unique_stems(figures)
         advance = step(f"writing {len(figures)} figures", total=len(figures))

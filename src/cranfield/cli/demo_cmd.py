@@ -8,6 +8,7 @@ import click
 
 from .. import datasets
 from ..io.atomic import write_text_output
+from ..judge.app import demo
 from ..plots._base import save_figures
 from ..report.agreement import demo_agreement_files
 from ..report.detection import detection_figures, detection_html, detection_study
@@ -34,7 +35,11 @@ RETRIEVAL_ORDER = ("bm25", "tfidf", "coord_title")  # strongest to weakest
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no messages; the table is still printed.")
 @click.option("--online", is_flag=True, help="Demo of online evaluation: simulated users click on two Cranfield runs; "
                                              "how many impressions an A/B test and interleaving need.")
-def command(detection, output_dir, fmt, permutations, seed, quiet, online=False):
+@click.option("--judge", is_flag=True, help="Demo of judging in the browser: serve a depth-10 pool of the Cranfield runs "
+                                            "with the Cranfield documents and queries, and print the assessor's link.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True,
+              help="Port of the judging server (--judge).")
+def command(detection, output_dir, fmt, permutations, seed, quiet, online=False, judge=False, port=8765):
     """Evaluate and compare systems on real data shipped with cranfield, print the table, and
     write the plots and a self-contained HTML report into a folder.
 
@@ -50,8 +55,12 @@ def command(detection, output_dir, fmt, permutations, seed, quiet, online=False)
     Examples:
       cranfield demo
       cranfield demo --detection --output-dir /tmp/demo
+      cranfield demo --judge
     """
     folder = Path(output_dir or ("cranfield-demo-detection" if detection else "cranfield-demo"))
+    if judge:  # issue 28: judging in the browser (cranfield.judge)
+        return demo(output_dir or "cranfield-demo-judge", port=port,
+                    announce=lambda line: click.echo(f"cranfield: {line}", err=True))
     if online:  # h5: the online demo (cranfield.cli.online_models_cmd)
         return run_online_demo(output_dir or "cranfield-demo-online", fmt=fmt, seed=seed, quiet=quiet)
     with steps(enabled=not quiet) as step:

@@ -131,6 +131,7 @@ def render_results(results, fmt: str, *, per_query: bool = False, digits: int = 
     if fmt == "json":
         return json.dumps([r.to_dict() for r in results], indent=2) + "\n"
     from ..io.tables import Table, render_table  # lazy (start-up): not needed by --help
+    from ..io._format import natural_key
 
     names = results[0].names
     rows = [[r.run_name, r.n_queries, *[r.mean[n] for n in names]] for r in results]
@@ -149,7 +150,8 @@ def render_results(results, fmt: str, *, per_query: bool = False, digits: int = 
                               notes=notes if fmt in ("table", "markdown", "latex") else []), fmt)
     if per_query:
         for r in results:
-            query_rows = [[str(q), *[float(r.per_query[n][i]) for n in names]] for i, q in enumerate(r.query_ids)]
+            query_rows = sorted(([str(q), *[float(r.per_query[n][i]) for n in names]] for i, q in enumerate(r.query_ids)),
+                                key=lambda row: natural_key(row[0]))  # 1, 2, 10, 100
             text += "\n" + render_table(Table(["qid", *names], query_rows, digits=digits,
                                               title=f"{r.run_name}: per query ({r.n_queries} queries)"), fmt)
     return text

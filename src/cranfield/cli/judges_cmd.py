@@ -27,7 +27,7 @@ AGREEMENT = (("percent_agreement", "percentage agreement"), ("cohen_kappa", "Coh
 @click.option("-m", "--measure", default="AP", show_default=True, help="Measure that ranks the runs.")
 @click.option("-l", "--relevance-level", type=int, default=1, show_default=True,
               help="Least label counted as relevant (overlap of relevant sets; the measure).")
-@click.option("-k", "--top-k", type=int, default=5, show_default=True,
+@click.option("--top-k", type=int, default=5, show_default=True,
               help="Head of the system ranking watched for changes.")
 @click.option("--bootstrap", "resamples", type=int, default=1000, show_default=True,
               help="Bootstrap resamples of the queries for the intervals (0: none).")

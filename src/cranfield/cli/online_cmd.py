@@ -21,6 +21,7 @@ from ..plots import save_figure
 from ..plots.online import lift_plot, power_curve_plot
 from ..report.online import ab_table, online_document, srm_table
 from ._inputs import _registering_inputs
+from ._options import html_option, write_html_report
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 
@@ -140,7 +141,8 @@ def _json(document) -> str:
 @click.option("--split", metavar="VARIANT=SHARE,...", help="The planned split: a missing or unplanned variant is an error.")
 @_log_options
 @_output_options
-def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold, digits, fmt, output):
+@html_option
+def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold, digits, fmt, output, html):
     """Online metrics of the click LOG per variant (or query, session, user, impression) with
     confidence intervals.
 
@@ -152,15 +154,17 @@ def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold,
     """
     _, stats = _read(log, _split(split), metric_names, dwell_threshold)
     summary = summarize(stats, by=by, unit=unit, ci=ci, confidence=confidence)
-    if fmt == "json":
-        document = {"log": log, "settings": summary.settings,
-                    "rows": [dict(zip(MetricSummary.COLUMNS, row)) for row in summary.rows]}
-        return _write(_json(document), output)
     note = (f"{summary.settings['confidence']:.0%} intervals: {ci}" + (f", clustered by {unit}" if ci == "delta" else "")
             + "; an empty interval: fewer than 2 units")
     rows = [[r[0], r[1], r[2], _finite(r[3]), _finite(r[4]), r[5], r[6], r[7], r[8]] for r in summary.rows]
     table = Table([by, "metric", "estimate", "ci low", "ci high", "numerator", "denominator", "impressions",
                    f"{unit}s"], rows, digits=digits, notes=[note])
+    write_html_report(html, "Online metrics", [table], settings=summary.settings, inputs=[("click log", log)],
+                      subtitle=f"per {by}")
+    if fmt == "json":
+        document = {"log": log, "settings": summary.settings,
+                    "rows": [dict(zip(MetricSummary.COLUMNS, row)) for row in summary.rows]}
+        return _write(_json(document), output)
     _write(render_table(table, fmt), output)
 
 

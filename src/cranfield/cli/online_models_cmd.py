@@ -24,7 +24,7 @@ from ..plots._base import save_figure
 from ..plots.online_models import ctr_by_rank_plot, interleaving_outcome_plot, sensitivity_plot
 from ..report.progress import steps
 from ..stats._report import p_text
-from ._options import renamed_option, take_renamed
+from ._options import html_option, renamed_option, take_renamed, write_html_report
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -94,7 +94,9 @@ def _save_plot(figure, path: str | None) -> None:
               help="With --qrels or --clicks: write the outcome plot here.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically).")
-def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressions, per, tau, plot, fmt, output):
+@html_option
+def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressions, per, tau, plot, fmt, output,
+               html):
     """Interleave RUNS query by query and print the interleaved lists with the run (team) of
     each document; with --qrels, simulate users clicking them; with --clicks, score a logged
     experiment (the lists users saw, each result's team, their clicks). Both print wins, ties
@@ -122,7 +124,7 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
             raise UsageError(f"--clicks scores the logged lists and clicks; {clash[0]} does not apply (it "
                              "simulates them)")
         _score_log(clicks, runs, method=method, depth=depth, tau=tau, per=per, seed=seed, plot=plot, fmt=fmt,
-                   output=output)
+                   output=output, html=html)
         return
     if len(runs) < 2:
         raise UsageError(f"expected RUN_A RUN_B (two runs or more to interleave), found {len(runs)}; or --clicks LOG")
@@ -148,6 +150,8 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
         document = {"lists": [dict(zip(columns, r)) for r in table.rows],
                     "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
         _emit([table], document, fmt, output)
+        write_html_report(html, "Interleaved lists", [table], settings=document["settings"],
+                          inputs=[(f"run {name}", path) for name, path in zip(il.names, runs)])
         return
     rng = np.random.default_rng(seed)
     n_q = len(lists.query_ids)
@@ -159,7 +163,8 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
                               seed=rng)
     settings = {**il.settings, "seed": seed, "runs": list(il.names), "click_model": model, "impressions": len(rows)}
     _report(il, interleaving_credit(il, clicked), settings, per=per, seed=seed, plot=plot, fmt=fmt, output=output,
-            title=f"{method} interleaving with simulated {model} users ({len(rows)} impressions)")
+            title=f"{method} interleaving with simulated {model} users ({len(rows)} impressions)", html=html,
+            inputs=[("qrels", qrels), *[(f"run {name}", path) for name, path in zip(il.names, runs)]])
 
 
 def _explicit(names) -> set:
@@ -170,17 +175,18 @@ def _explicit(names) -> set:
     return {name for name in names if context.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)}
 
 
-def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output) -> None:
+def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output, html=None) -> None:
     if len(runs) == 1:
         raise UsageError("expected no run (team methods: the log's team column) or the runs of the experiment, "
                          "found one")
     il, clicked = interleaving_from_log(clicks, method=method, runs=list(runs) or None, depth=depth, tau=tau)
     n = il.docs.shape[0]
     _report(il, interleaving_credit(il, clicked), {**il.settings, "seed": seed}, per=per, seed=seed, plot=plot,
-            fmt=fmt, output=output, title=f"{method} interleaving, logged clicks ({n} impressions)")
+            fmt=fmt, output=output, title=f"{method} interleaving, logged clicks ({n} impressions)", html=html,
+            inputs=[("click log", clicks), *[(f"run {r}", r) for r in runs]])
 
 
-def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: str) -> None:
+def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: str, html=None, inputs=()) -> None:
     """Wins, ties, losses and Δ of each pair of runs (one row for two runs), and for three runs
     or more the multileaving preference matrix."""
     groups = il.query_ids if per == "query" else None
@@ -207,8 +213,12 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
         document = {**{k: v for k, v in out.items() if k not in ("A", "B")}, "runs": names,
                     "settings": {**out["settings"], **settings}}
     _emit(tables, document, fmt, output)
-    if plot:
-        _save_plot(interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes}), plot)
+    if plot or html:
+        figure = interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes})
+        _save_plot(figure, plot)
+        write_html_report(html, "Interleaving", tables, figures={"outcome": (figure, "Δ_AB of each pair with its "
+                                                                                    "interval")},
+                          settings=document["settings"], inputs=inputs)
 
 
 def _fit_warning(fit, *args, **kwargs):
@@ -243,8 +253,9 @@ def _fit_warning(fit, *args, **kwargs):
 @click.option("--plot", metavar="FILE", default=None, help="Write the plot of CTR by rank, observed and fitted.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically).")
+@html_option
 def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thresholds, probabilities, plot, fmt,
-                output):
+                output, html):
     """Fit click models to the click LOG (CSV/TSV/Parquet: impression, query, rank, doc,
     clicked) by EM; print the log-likelihood and perplexity (on --test, else on LOG) and, by
     rank, the observed and predicted click-through rates; optionally export the inferred
@@ -287,8 +298,13 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
             first = fit_click_model(data, model=(models or ("pbm",))[0], iterations=iterations, tol=tol,
                                     max_rank=max_rank)
         write_inferred_qrels(first, qrels_out, thresholds=cuts, probabilities=probabilities)
-    if plot:
-        _save_plot(ctr_by_rank_plot(evaluations), plot)
+    if plot or html:
+        figure = ctr_by_rank_plot(evaluations)
+        _save_plot(figure, plot)
+        write_html_report(html, "Click models", tables, figures={"ctr_by_rank": (figure, "Click-through rate by rank, "
+                                                                                         "observed and fitted")},
+                          settings=document["settings"], inputs=[("click log", log)] + ([("test log", test_log)]
+                                                                                         if test_log else []))
 
 
 # ------------------------------------------------------------------------------- simulate

@@ -13,8 +13,8 @@ from ..io.run_groups import read_run_groups
 from ..judgments.pooling import build_pool
 from ..judgments.reusability import groups_by_prefix, leave_one_out
 from ..report.inputs import read_qrels_file, read_runs
-from ..report.judgments import judgments_page, render_reusability
-from ._options import input_options, run_specs
+from ..report.judgments import judgments_page, judgments_section, render_reusability
+from ._options import html_option, input_options, run_specs, write_html_report
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 
@@ -41,8 +41,9 @@ FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
               help="Write the pool statistics as CSV (kind,name,statistic,value: pool size per query, documents "
                    "each run contributes, documents unique to each run, the settings).")
 @input_options
+@html_option
 def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance_level, fmt, stats, names,
-                 qrels_columns, run_columns):
+                 qrels_columns, run_columns, html):
     """Pool RUNs into a judging sheet: per query, the documents to judge in a stable order
     (priority descending, then best rank, then docno byte-wise; MTF: order of judgment).
     A summary of the pool goes to standard error.
@@ -70,6 +71,13 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
     if stats is not None:
         write_text_output(pool.stats_text(), stats)
     write_text_output(text, output)
+    if html is not None:
+        label = f"{method} (depth {depth})" if depth is not None else method
+        write_html_report(html, "Pool", [], sections=[("pool", "Pool statistics", judgments_section({label: pool}))],
+                          settings={"method": method, "depth": depth, "budget": budget, "p": p, "rrf_k": rrf_k,
+                                    "relevance level": relevance_level},
+                          inputs=[(f"run {n}", path) for n, path in zip(pool.run_names, runs)]
+                          + ([("qrels", qrels)] if qrels else []))
     sizes = pool.pool_size
     click.echo(f"cranfield: pooled {len(pool)} documents over {sizes.size} queries ({method}; per query "
                f"min {int(sizes.min())}, mean {sizes.mean():.1f}, max {int(sizes.max())}); unique per run: "

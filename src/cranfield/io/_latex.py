@@ -13,7 +13,7 @@ import re
 
 from ._table_model import Marked, Table
 
-__all__ = ["LATEX_PACKAGES", "render_latex", "latex_escape"]
+__all__ = ["LATEX_PACKAGES", "render_latex", "latex_escape", "render_paper_table"]
 
 # what the LaTeX output needs in the preamble (said in its first line)
 LATEX_PACKAGES = ("booktabs", "graphicx")
@@ -25,7 +25,7 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
                   "<=": r"$\le$", ">=": r"$\ge$", "≤": r"$\le$", "≥": r"$\ge$", "<": r"\textless{}",
                   ">": r"\textgreater{}", "|": r"\textbar{}", "−": r"$-$", "±": r"$\pm$", "×": r"$\times$",
-                  "…": r"\dots{}", "½": r"$\frac12$", "Σ": r"$\Sigma$"}
+                  "…": r"\dots{}", "½": r"$\frac12$", "Σ": r"$\Sigma$", "α": r"$\alpha$", "†": r"$\dagger$", "‡": r"$\ddagger$"}
 _LATEX_PATTERN = re.compile("|".join(re.escape(k) for k in sorted(_LATEX_SPECIAL, key=len, reverse=True)))
 
 
@@ -124,4 +124,71 @@ def render_latex(table: Table) -> str:
         lines += [latex_escape(note) + r"\par" for note in table.notes]
         lines.append("}")
     lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+# -- the paper table: one tabular, systems x measures ------------------------------------------
+
+# a paper's column holds this many measures and systems; beyond, the table spans both columns
+PAPER_COLUMN_MEASURES, PAPER_COLUMN_SYSTEMS = 6, 8
+# sizes tried in turn until the tabular fits the line (then, only then, it is scaled down)
+_PAPER_SIZES = ((r"\small", "5pt"), (r"\footnotesize", "4pt"), (r"\scriptsize", "2pt"))
+
+
+def _paper_mark(mark: str) -> str:
+    """A significance mark as a text superscript: letters (runs of three or more consecutive
+    letters written as a range, ``bcdefgh`` -> ``b–h``), or the dagger / double dagger."""
+    if not mark:
+        return ""
+    symbols = {"†": r"$\dagger$", "‡": r"$\ddagger$"}
+    if all(ch in symbols for ch in mark):
+        return r"\textsuperscript{" + "".join(symbols[ch] for ch in mark) + "}"
+    letters, parts, i = sorted(mark), [], 0
+    while i < len(letters):
+        j = i
+        while j + 1 < len(letters) and ord(letters[j + 1]) == ord(letters[j]) + 1:
+            j += 1
+        parts.append(letters[i] + "--" + letters[j] if j - i >= 2 else "".join(letters[i:j + 1]))
+        i = j + 1
+    return r"\textsuperscript{" + latex_escape("".join(parts)).replace(r"\textendash{}", "--") + "}"
+
+
+def render_paper_table(rows: list[str], columns: list[str], values, *, marks=None, bold=frozenset(),
+                       caption: str = "", label: str | None = None, wide: bool | None = None,
+                       digits: int = 4, row_header: str = "System") -> str:
+    r"""The table papers print: one booktabs ``tabular``, a row per system and a column per
+    measure (``values[i][j]``), bold cells ``bold`` (pairs ``(i, j)``), significance marks
+    ``marks[(i, j)]`` as superscripts (letters, written as ranges ``b–h``, or † ‡) and the
+    caption above it, as the ACM and IEEE classes want. It goes in a ``table`` float, which the
+    tabular fits at ``\small``, else ``\footnotesize``, else ``\scriptsize`` with narrower column
+    gaps (chosen by TeX with the paper's own fonts); only a tabular still wider than the line is
+    scaled down to it. With more than 6 measures or 8 systems (``wide=None``), or ``wide=True``,
+    it is a ``table*`` spanning both columns of a two-column paper (``\textwidth``).
+    """
+    marks = marks or {}
+    wide = (len(columns) > PAPER_COLUMN_MEASURES or len(rows) > PAPER_COLUMN_SYSTEMS) if wide is None else wide
+    env = "table*" if wide else "table"
+
+    def cell(i: int, j: int) -> str:
+        value = values[i][j]
+        text = "--" if value is None else f"{value:.{digits}f}"
+        return (rf"\textbf{{{text}}}" if (i, j) in bold else text) + _paper_mark(marks.get((i, j), ""))
+
+    body = [" & ".join([latex_escape(row_header), *(latex_escape(str(c)) for c in columns)]) + r" \\", r"\midrule"]
+    body += [" & ".join([latex_escape(str(name)), *(cell(i, j) for j in range(len(columns)))]) + r" \\"
+             for i, name in enumerate(rows)]
+    tabular = "\n".join([rf"\begin{{tabular}}{{@{{}}l{'r' * len(columns)}@{{}}}}", r"\toprule", *body,
+                         r"\bottomrule", r"\end{tabular}"])
+    fits = [rf"\sbox0{{{size}\setlength{{\tabcolsep}}{{{sep}}}\cranfieldtabular}}" for size, sep in _PAPER_SIZES]
+    lines = [r"% Requires: \usepackage{booktabs,graphicx}",
+             (f"% The paper table: one {env} ({'both columns' if wide else 'one column'} of a two-column paper); "
+              r"its tabular is set at \small, \footnotesize or \scriptsize, the first that fits the line"),
+             rf"\begin{{{env}}}[tb]", r"\centering"]
+    if caption:
+        lines.append(rf"\caption{{{latex_escape(caption)}}}")
+    if label:
+        lines.append(rf"\label{{{label}}}")
+    lines += [r"\def\cranfieldtabular{%", tabular + "}%", fits[0] + "%"]
+    lines += [r"\ifdim\wd0>\linewidth " + fit + r"\fi%" for fit in fits[1:]]
+    lines += [r"\ifdim\wd0>\linewidth\resizebox{\linewidth}{!}{\usebox0}\else\usebox0\fi", rf"\end{{{env}}}"]
     return "\n".join(lines) + "\n"

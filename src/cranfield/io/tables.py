@@ -50,28 +50,14 @@ def _render_markdown(table: Table) -> str:
 
 
 def _render_terminal(table: Table, width: int | None = None) -> str:
-    from rich.console import Console
-    from rich.table import Table as RichTable
+    from ._terminal import render_terminal  # lazy (start-up): rich, for terminal output only
 
-    rich_table = RichTable(title=table.title, show_lines=False, header_style="bold")
-    for j, column in enumerate(table.columns):
-        numeric = bool(table.rows) and all(isinstance(r[j], (int, float, Marked)) or r[j] is None for r in table.rows)
-        rich_table.add_column(column, justify="right" if numeric else "left")
-    for i, row in enumerate(table.rows):
-        cells = []
-        for j, value in enumerate(row):
-            text = table.cell_text(value)
-            cells.append(f"[bold]{text}[/bold]" if (i, j) in table.bold else text)
-        rich_table.add_row(*cells)
-    console = Console(file=io.StringIO(), width=width or 120, force_terminal=False, color_system=None)
-    console.print(rich_table)
-    for note in table.notes:
-        console.print(note, markup=False, highlight=False)
-    return console.file.getvalue()
+    return render_terminal(table, width)
 
 
 def render_table(table: Table, fmt: str = "table", *, width: int | None = None) -> str:
-    """Render ``table`` as ``fmt`` (one of :data:`TABLE_FORMATS`) and return the text."""
+    """Render ``table`` as ``fmt`` (one of :data:`TABLE_FORMATS`) and return the text; a terminal
+    table fits ``width`` columns (default: the terminal's, see :mod:`cranfield.io._terminal`)."""
     if fmt == "table":
         return _render_terminal(table, width)
     if fmt == "csv":

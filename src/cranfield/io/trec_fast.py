@@ -50,8 +50,8 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     for j in fmt.ids:  # ids: UTF-8, checked by Arrow
         types[f"f{j}"] = pa.string()
     value_name = names[fmt.value]
-    types[value_name] = pa.float64() if fmt is RUN else pa.int64()
-    if fmt is not RUN and _holds_hex(data, start, end):
+    types[value_name] = pa.float64() if fmt.is_run else pa.int64()
+    if not fmt.is_run and _holds_hex(data, start, end):
         return None  # Arrow's integer parser also reads hexadecimal: such blocks go to the reference parser
     try:
         table = csv.read_csv(
@@ -80,13 +80,13 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     if dialect != "trec_eval-9" and pc.any(pc.starts_with(take_sorted(qid, starts), "#")).as_py():
         return None
     value = table.column(value_name)
-    if fmt is RUN:
+    if fmt.is_run:
         value = _np(value)
         if not np.isfinite(value).all():
             return None
     else:
         value = _np(value)
-    tag = table.column("f5")[0].as_py().decode("utf-8", "replace") if fmt is RUN else None
+    tag = table.column("f5")[0].as_py().decode("utf-8", "replace") if fmt.is_run else None
     parsed = Parsed(qid, table.column("f2"), value, None, first, table.num_rows, tag,
                     subtopic=table.column("f1") if 1 in fmt.ids else None)
     parsed.query_starts = starts

@@ -97,6 +97,11 @@ class TrecFormat:
     def value_field(self) -> str:
         return self.fields[self.value]
 
+    @property
+    def is_run(self) -> bool:
+        """A run line (scores, a tag), whichever of its fields are kept."""
+        return self.fields[-1] == "tag"
+
     def expected(self) -> str:
         return f"expected {len(self.fields)} fields \"{' '.join(self.fields)}\""
 
@@ -107,8 +112,13 @@ RUN = TrecFormat("run", ("qid", "Q0", "docno", "rank", "score", "tag"), 4, False
 DIVERSITY_QRELS = TrecFormat("diversity qrels", ("qid", "subtopic", "docno", "rel"), 3, True, ids=(0, 1, 2))
 
 
+#: the run line with its 2nd field kept as the sample id: several sampled rankings of one system
+#: per query (stochastic rankings, expected exposure), the TREC "iter" column
+SAMPLED_RUN = TrecFormat("sampled run", ("qid", "sample", "docno", "rank", "score", "tag"), 4, False, ids=(0, 1, 2))
+
+
 def format_of(kind: str) -> TrecFormat:
-    return {"run": RUN, "diversity qrels": DIVERSITY_QRELS}.get(kind, QRELS)
+    return {"run": RUN, "diversity qrels": DIVERSITY_QRELS, "sampled run": SAMPLED_RUN}.get(kind, QRELS)
 
 
 def check_dialect(dialect: str) -> str:
@@ -203,18 +213,18 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
         if bad is not None:
             index, message = bad
             fault(int(good[index]), _UTF8, message, name)
-    value, bad = (_scores if fmt is RUN else _relevance)(field(fmt.value))
+    value, bad = (_scores if fmt.is_run else _relevance)(field(fmt.value))
     if bad is not None:
         index, message = bad
         fault(int(good[index]), _VALUE, message, fmt.value_field)
     if faults:
         raise min(faults, key=lambda f: (f[0], f[1]))[2]
     tag = None
-    if fmt is RUN and good.size:
+    if fmt.is_run and good.size:
         tag = pieces[int(2 * (row_head[0] + 5) + 1)].as_py().decode("utf-8", "replace")
     contiguous = good.size == n_lines
     return Parsed(ids["qid"], ids["docno"], value, None if contiguous else good.astype(np.int64) + first, first,
-                  n_lines, tag, subtopic=ids.get("subtopic"))
+                  n_lines, tag, subtopic=ids.get(fmt.fields[1]))  # the kept 2nd field: subtopic or sample
 
 def _line_bounds(b: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """The first byte of each line and the position of its LF (or the end of a last line without one)."""
@@ -249,7 +259,7 @@ def _byte_faults(data, b: np.ndarray, start: int, end: int, line_ends: np.ndarra
 def _comment_lines(b: np.ndarray, fmt: TrecFormat, dialect: str, hash_first: np.ndarray, line_starts: np.ndarray,
                    line_ends: np.ndarray) -> np.ndarray:
     """The comment lines of the dialect; ``hash_first``: lines whose first field starts with '#'."""
-    if dialect == "cranfield" or (dialect == "trec_eval-10" and fmt is RUN):
+    if dialect == "cranfield" or (dialect == "trec_eval-10" and fmt.is_run):
         return hash_first
     comment = np.zeros(len(line_ends), dtype=bool)
     if dialect == "trec_eval-10":  # qrels: '#' as the line's very first byte

@@ -18,11 +18,19 @@ from ..errors import UsageError
 from ..stats.roc import sensitivity_ci
 from ._base import colors, named_scores, new_axes
 from ._style import FONT_SIZES, NEUTRALS, outside_legend, styled, wrap_title
+from .multiclass import class_pr_plot, class_roc_plot
 
-__all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshold_plot", "DET_TICKS"]
+__all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshold_plot", "DET_TICKS", "det_deviate"]
 
 # percentages shown on the normal-deviate axes of a DET plot
 DET_TICKS = (0.1, 0.5, 2, 5, 10, 20, 40, 60, 80, 90, 95, 98, 99.5, 99.9)
+
+
+def _class_matrix(y_score: Any) -> bool:
+    """An n×C score matrix (array or DataFrame with several columns), not one system's scores."""
+    from collections.abc import Mapping
+
+    return not isinstance(y_score, Mapping) and np.ndim(y_score) == 2 and np.shape(y_score)[1] > 1
 
 
 @styled
@@ -35,6 +43,8 @@ def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     interval of the sensitivity at 101 specificities (:func:`cranfield.stats.sensitivity_ci`, as
     pROC's ``ci.se``; ``band_resamples`` resamples, seeded by ``random_state``); unweighted only.
     """
+    if _class_matrix(y_score):  # n×C scores of a multiclass or multilabel problem
+        return class_roc_plot(y_true, y_score, sample_weight=sample_weight, title=title, ax=ax)
     if band is not None and sample_weight is not None:
         raise UsageError("band: the bootstrap band of the ROC curve is computed without sample weights")
     figure, ax = new_axes(ax, size=(5.6, 5.0))
@@ -64,6 +74,8 @@ def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
             title: str | None = None, ax=None):
     """Precision–recall curves (steps, as average precision sums them) with each system's AP in
     the legend and the no-skill line at the prevalence of the positive class."""
+    if _class_matrix(y_score):
+        return class_pr_plot(y_true, y_score, sample_weight=sample_weight, title=title, ax=ax)
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
     prevalence = None
@@ -81,19 +93,22 @@ def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     return figure
 
 
+def det_deviate(rate):
+    """Rates on the DET plot's normal-deviate (probit) axis, clipped to its tick range."""
+    from scipy.special import ndtri
+
+    return ndtri(np.clip(rate, DET_TICKS[0] / 100, DET_TICKS[-1] / 100))
+
+
 @styled
 def det_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
              title: str | None = None, ax=None):
     """DET curves: miss rate (FNR) against false-alarm rate (FPR) on normal-deviate axes
     (probit scale, ticks in percent), with each system's equal error rate in the legend."""
-    from scipy.special import ndtri
-
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
     lo, hi = DET_TICKS[0] / 100, DET_TICKS[-1] / 100
-
-    def deviate(rate):
-        return ndtri(np.clip(rate, lo, hi))
+    deviate = det_deviate
 
     for (name, s), color in zip(scores.items(), colors(len(scores))):
         curve = det_curve(y_true, s, sample_weight=sample_weight, pos_label=pos_label)

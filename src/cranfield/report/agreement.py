@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 
+from ..io._format import natural_key
 from ..io.tables import Table, render_table
 from ..judgments.agreement import assessor_agreement, ranking_agreement
 from .html import document, table_html
@@ -105,7 +106,8 @@ def per_query_table(result, *, digits: int = 4) -> Table:
     """One row per query, one column per figure."""
     columns = ["query"] + [f"{f.statistic} ({' vs '.join(f.sets) if len(f.sets) == 2 else 'all'})"
                            for f in result.figures]
-    rows = [[q, *[_value(float(f.per_query[i])) for f in result.figures]] for i, q in enumerate(result.query_ids)]
+    rows = sorted(([q, *[_value(float(f.per_query[i])) for f in result.figures]] for i, q in enumerate(result.query_ids)),
+                  key=lambda row: natural_key(row[0]))
     return Table(columns, rows, title="Agreement per query", digits=digits)
 
 

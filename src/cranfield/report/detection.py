@@ -58,7 +58,7 @@ class DetectionStudy:
 
     def summary_text(self, fmt: str = "table", *, digits: int = 4) -> str:
         tables = [self.summary] + ([self.pairs] if self.pairs.rows else [])
-        return "\n".join(render_table(t, fmt, width=160) for t in tables)
+        return "\n".join(render_table(t, fmt) for t in tables)
 
 
 def _noop(description: str) -> None:
@@ -76,7 +76,9 @@ def _read(path: str, truth: str, scores: Sequence[str], positive: str | None):
     if is_pos.all() or not is_pos.any():
         raise InputError(f"the truth column needs both classes (positive = {pos!r}); found only one", source=path,
                          field=truth)
-    return pos, is_pos, values
+    others = np.unique(labels[~is_pos]).tolist()
+    negative = others[0] if len(others) == 1 else f"not {pos}"  # the user's name of the other class
+    return pos, is_pos, values, negative
 
 
 def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], positive: str | None = None,
@@ -89,7 +91,7 @@ def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], posi
     if truth in scores:
         raise UsageError(f"the truth column {truth!r} cannot also be a score column")
     step(f"reading {Path(path).name}")
-    pos, y, values = _read(str(path), truth, scores, positive)
+    pos, y, values, negative = _read(str(path), truth, scores, positive)
     step("evaluating")
     auc = {n: auc_ci(y, s, confidence=1 - alpha) for n, s in values.items()}
     ap = {n: average_precision(y, s) for n, s in values.items()}
@@ -132,9 +134,9 @@ def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], posi
     pairs_table = Table(["a", "b", "AUC a − b", f"{level} CI", "z", "p", f"p ({correction})", "sig."], pair_rows,
                         title="Pairs (DeLong's test of two correlated ROC AUCs)",
                         notes=[f"*: adjusted p <= {alpha:g}."] if pair_rows else [])
-    settings = {"truth column": truth, "positive class": repr(pos), "score columns": ", ".join(names),
+    settings = {"truth column": truth, "positive class": pos, "score columns": ", ".join(names),
                 "threshold criterion": criterion, "test": "DeLong (paired ROC AUC)", "correction": correction,
-                "alpha": f"{alpha:g}", "auc": {n: a.estimate for n, a in auc.items()}}
+                "negative class": negative, "alpha": f"{alpha:g}", "auc": {n: a.estimate for n, a in auc.items()}}
     return DetectionStudy(Path(path), truth, pos, y, values, points, summary, pairs_table, settings)
 
 
@@ -144,8 +146,11 @@ def detection_figures(study: DetectionStudy, *, criterion_params: dict | None = 
     actual class) and the metrics against the threshold."""
     y, scores, best = study.y_true, study.scores, study.best
     point = study.points[best]
-    cm = ConfusionMatrix(np.array([[point.tn, point.fp], [point.fn, point.tp]]), ["negative", "positive"],
-                         pos_label="positive")
+    negative, positive = str(study.settings.get("negative class", "negative")), str(study.positive)
+    if negative == positive:
+        negative = f"not {positive}"
+    cm = ConfusionMatrix(np.array([[point.tn, point.fp], [point.fn, point.tp]]), [negative, positive],
+                         pos_label=positive)
     at = f"{best} at threshold {point.threshold:.4g} ({point.criterion})"
     return {
         "roc": (roc_plot(y, scores), "ROC curves; AUC in the legend; dashed: chance"),
@@ -219,7 +224,7 @@ def detection_html(study: DetectionStudy, *, figures: dict | None = None, title:
     if calibration is not None:
         summary += table_html(calibration, table_id="calibration")
     charts = "".join(chart_html(fig, stem, caption) for stem, (fig, caption) in figures.items())
-    settings = [(k, v) for k, v in study.settings.items() if isinstance(v, str)]
+    settings = [(k, v) for k, v in study.settings.items() if k != "auc"]  # the AUCs are in the summary
     definitions = [("ROC AUC", "area under the ROC curve (TPR against FPR), trapezoidal: P(s+ > s−) + ½ P(s+ = s−)"),
                    ("AP", "average precision: Σ (Rₙ − Rₙ₋₁) Pₙ over the distinct thresholds (scikit-learn's)"),
                    ("EER", "equal error rate: where FPR = FNR on the DET curve (linear interpolation)")]

@@ -18,12 +18,19 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .._version import __version__
+from ..io._format import settings_items
+from ..io._terminal import SHORT_CELL, column_pieces
 from ..io.tables import Table
 from ..plots._base import figure_svg
 
-__all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape"]
+__all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape",
+           "results_document"]
 
 escape = html.escape
+
+# Characters a table may take in a 1280 px window: the page's content box is 1216 px wide, and a
+# character of the tables' 14 px type is about 7.7 px wide; the margin covers bold and wide glyphs.
+HTML_WIDTH = 135
 
 _CSS = """
 :root { --fg:#1d2430; --muted:#5b6575; --line:#d9dee6; --head:#f2f4f8; --accent:#1f5fa8; }
@@ -36,7 +43,10 @@ h1 { font-size: 1.7rem; margin: 0 0 .2rem; } h2 { font-size: 1.3rem; margin: 2.2
 nav { margin: .8rem 0 0; } nav a { margin-right: 1rem; color: var(--accent); text-decoration: none; }
 table { border-collapse: collapse; margin: .4rem 0 .3rem; font-variant-numeric: tabular-nums; }
 caption { text-align: left; font-weight: 600; padding: .2rem 0; }
-th, td { border-bottom: 1px solid var(--line); padding: .25rem .6rem; text-align: left; white-space: nowrap; }
+table { font-size: 14px; }
+th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; white-space: nowrap; }
+th { white-space: normal; vertical-align: bottom; }
+td.long { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; }
 th { background: var(--head); }
 .scroll th { position: sticky; top: 0; z-index: 1; }
 td.num { text-align: right; }
@@ -100,27 +110,37 @@ _JS = """
 
 
 def _cell(table: Table, i: int, j: int, value) -> str:
-    text = escape(table.cell_text(value))
+    raw = table.cell_text(value)
+    text = escape(raw)
     if (i, j) in table.bold and text:
         text = f"<b>{text}</b>"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         number = float(value)
         data = repr(number) if math.isfinite(number) else ""
         return f'<td class="num" data-value="{data}">{text}</td>'
-    return f"<td>{text}</td>"
+    return f'<td class="long">{text}</td>' if len(raw) > SHORT_CELL else f"<td>{text}</td>"
 
 
 def table_html(table: Table, *, sortable: bool = False, table_id: str | None = None, scroll: bool = False) -> str:
-    """``table`` as an HTML table (title as caption, notes below); ``sortable`` adds click-to-sort."""
-    attributes = (f' id="{escape(table_id)}"' if table_id else "") + (' class="sortable"' if sortable else "")
-    caption = f"<caption>{escape(table.title)}</caption>" if table.title else ""
-    head = "".join(f'<th scope="col">{escape(str(c))}</th>' for c in table.columns)
-    body = "\n".join("<tr>" + "".join(_cell(table, i, j, v) for j, v in enumerate(row)) + "</tr>"
-                     for i, row in enumerate(table.rows))
-    text = f"<table{attributes}>{caption}<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
-    text = f'<div class="{"scroll" if scroll else "wide-table"}">{text}</div>'
+    """``table`` as an HTML table (title as caption, notes below); ``sortable`` adds click-to-sort.
+
+    A table too wide for a 1280 px window is split like a terminal table (see
+    :func:`cranfield.io._terminal.column_pieces`, :data:`HTML_WIDTH` characters): several tables,
+    each led by the key columns; the first keeps ``table_id``, the others add ``-2``, ``-3``..."""
+    pieces = column_pieces(table, HTML_WIDTH)
+    parts = []
+    for k, columns in enumerate(pieces):
+        identifier = table_id if k == 0 or not table_id else f"{table_id}-{k + 1}"
+        attributes = (f' id="{escape(identifier)}"' if identifier else "") + (' class="sortable"' if sortable else "")
+        title = table.title + (f" ({k + 1}/{len(pieces)})" if len(pieces) > 1 else "") if table.title else None
+        caption = f"<caption>{escape(title)}</caption>" if title else ""
+        head = "".join(f'<th scope="col">{escape(str(table.columns[j]))}</th>' for j in columns)
+        body = "\n".join("<tr>" + "".join(_cell(table, i, j, row[j]) for j in columns) + "</tr>"
+                         for i, row in enumerate(table.rows))
+        text = f"<table{attributes}>{caption}<thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>"
+        parts.append(f'<div class="{"scroll" if scroll else "wide-table"}">{text}</div>')
     notes = "".join(f"<p>{escape(n)}</p>" for n in table.notes)
-    return text + (f'<div class="notes">{notes}</div>' if notes else "")
+    return "".join(parts) + (f'<div class="notes">{notes}</div>' if notes else "")
 
 
 def chart_html(figure, name: str, caption: str, *, wide: bool = False) -> str:
@@ -149,13 +169,14 @@ def inputs_html(files: Sequence[tuple[str, dict]], settings: Iterable[tuple[str,
 
     rows = [[role, info["name"], info["bytes"], info["sha256"], info["path"]] for role, info in files]
     parts = [table_html(Table(["input", "file", "bytes", "SHA-256", "path"], rows, title="Input files"),
-                         table_id="inputs")]
+                         table_id="inputs")] if rows else []
     environment = [("cranfield", __version__), ("Python", platform.python_version()), ("numpy", numpy.__version__),
                    ("platform", platform.platform(terse=True)),
                    ("generated", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC"))]
     if command:
         environment.insert(0, ("command", command))
-    for title, items in (("Settings", list(settings)), ("Measures", list(definitions)), ("Environment", environment)):
+    for title, items in (("Settings", settings_items(list(settings))), ("Measures", list(definitions)),
+                         ("Environment", environment)):
         if items:
             body = "".join(f"<dt>{escape(k)}</dt><dd>{_code_if(k, v)}</dd>" for k, v in items)
             parts.append(f"<h3>{title}</h3><dl>{body}</dl>")
@@ -171,6 +192,25 @@ def definitions_html(title: str, items: Iterable[tuple[str, str]], *, element_id
 
 def _code_if(key: str, value: str) -> str:
     return f"<code>{escape(value)}</code>" if key == "command" else escape(value)
+
+
+def results_document(title: str, tables: Sequence[Table], *, figures: dict | None = None, settings=None,
+                     inputs: Sequence[tuple[str, str]] = (), subtitle: str = "", command: str | None = None,
+                     sections: Sequence[tuple[str, str, str]] = ()) -> str:
+    """The page every command's ``--html FILE`` writes: a Results section (``tables``, sortable
+    when they have several rows, then any extra ``sections``), Charts (``figures``: ``{name:
+    (Figure, caption)}``) and Inputs and settings (``inputs``: (role, path) pairs, hashed)."""
+    results = "\n".join(table_html(t, sortable=len(t.rows) > 1, table_id=f"table-{k + 1}", scroll=len(t.rows) > 40)
+                        for k, t in enumerate(tables) if t.rows)
+    parts = [("results", "Results", results)] if results else []
+    parts += list(sections)
+    if figures:
+        charts = "".join(chart_html(fig, name, caption) for name, (fig, caption) in figures.items())
+        parts.append(("charts", "Charts", f'<div class="charts">{charts}</div>'))
+    files = [(role, file_info(path)) for role, path in inputs]
+    items = settings.items() if hasattr(settings, "items") else (settings or [])
+    parts.append(("inputs", "Inputs and settings", inputs_html(files, items, (), command)))
+    return document(title, parts, subtitle=subtitle)
 
 
 def document(title: str, sections: Sequence[tuple[str, str, str]], *, subtitle: str = "") -> str:

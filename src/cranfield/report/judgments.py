@@ -8,6 +8,7 @@ from typing import Mapping
 
 import numpy as np
 
+from ..io._format import settings_items
 from ..io.tables import Table, render_table
 from ..judgments import build_pool, leave_one_out
 from ..plots._base import colors, new_axes
@@ -111,7 +112,7 @@ def judgments_section(pools: Mapping[str, object], result=None) -> str:
 def judgments_page(pools: Mapping[str, object], result=None, *, title: str = "cranfield: pools") -> str:
     """A self-contained HTML page with :func:`judgments_section` and the settings."""
     settings = dict(result.settings) if result is not None else {}
-    listing = "".join(f"<dt>{escape(str(k))}</dt><dd>{escape(str(v))}</dd>" for k, v in settings.items())
+    listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in settings_items(settings))
     sections = [("judgments", "Pools and reusability", judgments_section(pools, result))]
     if listing:
         sections.append(("settings", "Settings", f"<dl>{listing}</dl>"))

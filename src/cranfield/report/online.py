@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..errors import UsageError
 from .html import chart_html, document, escape, table_html
+from ..io._format import settings_items
 from ..io.tables import Table
 from ..plots.online import lift_plot
 from ..stats._report import p_text
@@ -50,7 +51,7 @@ def online_section(result, *, digits: int = 4, chart: bool = True) -> str:
         parts.append('<div class="charts">' + chart_html(lift_plot(result), "online-lift",
                                                           "Relative lift of each metric with its interval", wide=True)
                      + "</div>")
-    settings = "".join(f"<dt>{escape(str(k))}</dt><dd>{escape(str(v))}</dd>" for k, v in result.settings.items())
+    settings = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in settings_items(result.settings))
     parts.append(f"<h3>Settings</h3><dl>{settings}</dl>")
     return "\n".join(parts)
 

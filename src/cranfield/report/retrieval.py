@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import UsageError
+from ..io._format import natural_key
 from ..io.tables import Table
 from ..measures.base import parse_measure, parse_measures
 from ..plots.retrieval import (ELEVEN_POINT_MEASURES, difference_plot, forest_plot, per_query_pr_plot,
@@ -78,7 +79,7 @@ def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: 
     comparison = compare_values(values, test=test, correction=correction, baseline=base, alpha=alpha, ci=ci,
                                 n_permutations=n_permutations, random_state=random_state, missing=missing)
     comparison.settings["queries_per_system"] = counts
-    settings = {"relevance level": str(relevance_level), **{k: str(v) for k, v in comparison.settings.items()}}
+    settings = {"relevance level": relevance_level, **comparison.settings}
     return RetrievalStudy(Path(qrels), dict(zip(named, map(Path, paths))), names, results, comparison, settings)
 
 
@@ -111,7 +112,8 @@ def _per_query_table(study: RetrievalStudy) -> Table:
         for i, system in enumerate(c.systems):
             columns.append(f"{m} {system}")
             blocks.append(values[i])
-    rows = [[str(q), *[float(b[j]) for b in blocks]] for j, q in enumerate(c.query_ids)]
+    rows = sorted(([str(q), *[float(b[j]) for b in blocks]] for j, q in enumerate(c.query_ids)),
+                  key=lambda row: natural_key(row[0]))
     return Table(columns, rows, title=f"Per query ({len(rows)} queries): click a column header to sort",
                  notes=["Values as evaluated per query (the means above average these columns)."])
 

@@ -7,13 +7,19 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import InputError
 from .._arrow import query_block_starts, to_numpy
+from ..errors import InputError
 from ..io.atomic import atomic_write
+from ..io.json_mapping import is_json_path, read_json_mapping, write_json_mapping
 from ..io.parquet import is_parquet, read_parquet_columns, write_parquet
 from ..io.trec import read_trec_columns
 from ..io.trec_grammar import check_dialect
-from ._columns import check_numbers, columns_from_dict, columns_from_frame, to_chunked_strings
+from ._columns import (
+    check_numbers,
+    columns_from_dict,
+    columns_from_frame,
+    to_chunked_strings,
+)
 from .doc_keys import longest_bytes
 
 __all__ = ["TrecTable"]
@@ -108,6 +114,10 @@ class TrecTable:
     @classmethod
     def _from_file(cls, path, kind: str, *, dialect: str = "cranfield", **kwargs):
         check_dialect(dialect)
+        if is_json_path(path):  # ranx's {qid: {docno: value}} JSON file, checked as the dict backend
+            qids, docnos, values = columns_from_dict(read_json_mapping(path), source=str(path),
+                                                     value_field=cls.value_field)
+            return cls(qids, docnos, values, source=str(path), **kwargs), None
         parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
         cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind,
                                                                                         dialect=dialect)
@@ -171,6 +181,19 @@ class TrecTable:
         """Write as one Parquet file (columns ``qid``, ``docno``, ``score``/``rel``), atomically; read
         it back with ``read_run``/``read_qrels`` (see :mod:`cranfield.io.parquet`)."""
         write_parquet(self, path, row_group_rows=row_group_rows, compression=compression)
+
+    def to_json(self, path: "str | os.PathLike") -> None:
+        """Write as ranx's JSON (``{qid: {docno: value}}``), atomically; read back by
+        :func:`cranfield.read_qrels` / :func:`cranfield.read_run` and ``ranx.Qrels.from_file`` /
+        ``ranx.Run.from_file``."""
+        write_json_mapping(self.to_dict(), path)
+
+    def to_file(self, path: "str | os.PathLike") -> None:
+        """Write in the format the file name says: ``.json`` (ranx's JSON), else TREC text."""
+        if is_json_path(path):
+            self.to_json(path)
+        else:
+            self.to_trec(path)
 
     @staticmethod
     def _write_lines(path: "str | os.PathLike", lines) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -202,11 +203,18 @@ class MeasureKeyed(dict):
 
 
 class PerQuery(np.ndarray):
-    """One measure's per-query values: a float array aligned with the query ids, addressed by
-    position (``values[0]``) like any numpy array, or by query id (``values["q1"]``) like a
-    read-only mapping (``keys()``, ``items()``, ``get()``, ``in``, ``to_dict()``); ``to_series()``
-    gives a pandas Series indexed by qid, ``to_numpy()`` a plain array. Arithmetic and slices
-    give plain arrays."""
+    """One measure's per-query values: a read-only mapping qid -> value (a registered
+    :class:`collections.abc.Mapping`: iteration, ``keys()``, ``values()``, ``items()``,
+    ``get()``, ``in`` and ``values["q1"]`` all speak of query ids, in the order of
+    ``Results.query_ids``) that is also a float numpy array aligned with the query ids, so that
+    arithmetic, ``np.mean``, ``.tolist()`` and ``values[0]`` (an integer position) work as on any
+    array. ``to_series()`` gives a pandas Series indexed by qid, ``to_numpy()`` a plain array.
+    Arithmetic and slices give plain arrays.
+
+    >>> v = PerQuery([0.5, 1.0], ["q1", "q2"])
+    >>> list(v), v.values().tolist(), v.items(), "q2" in v, isinstance(v, Mapping)
+    (['q1', 'q2'], [0.5, 1.0], [('q1', 0.5), ('q2', 1.0)], True, True)
+    """
 
     def __new__(cls, values, query_ids):
         array = np.asarray(values, dtype=np.float64).view(cls)
@@ -257,6 +265,14 @@ class PerQuery(np.ndarray):
         """The query ids, in order."""
         return list(self._index())
 
+    def __iter__(self):
+        """The query ids, in order (a mapping's iteration; ``values()`` or ``tolist()`` for the values)."""
+        return iter(self.keys())
+
+    def values(self) -> np.ndarray:
+        """The values, in query-id order (a plain numpy array, a copy)."""
+        return self.to_numpy()
+
     def items(self) -> list[tuple[str, float]]:
         return list(zip(self.keys(), np.asarray(self).tolist()))
 
@@ -276,6 +292,9 @@ class PerQuery(np.ndarray):
         import pandas as pd
 
         return pd.Series(self.to_numpy(), index=pd.Index(self.keys(), name="qid"), name=name)
+
+
+Mapping.register(PerQuery)
 
 
 def _canonical(name: str) -> str:

@@ -32,7 +32,7 @@ class Run(TrecTable):
         """Read a TREC run file. The name defaults to the tag of its first line. ``dialect``:
         ``"cranfield"``, ``"trec_eval-9"`` or ``"trec_eval-10"`` (see :mod:`cranfield.io.trec_grammar`)."""
         run, cols = cls._from_file(path, "run", dialect=dialect)
-        run.name = name or cols.tag or (Path(str(path)).name if str(path) != "-" else "run")
+        run.name = name or (cols.tag if cols is not None else None) or (Path(str(path)).name if str(path) != "-" else "run")
         return run
 
     @classmethod

@@ -7,9 +7,10 @@ import string
 from collections.abc import Mapping
 
 from ..errors import UsageError
+from ..io._latex import render_paper_table
 from ..io.tables import TABLE_FORMATS, Marked, Table, render_table, table_html
 
-__all__ = ["comparison_dict", "summary_table", "pairs_table", "render_comparison", "comparison_frame", "comparison_html"]
+__all__ = ["comparison_dict", "summary_table", "pairs_table", "paper_latex", "render_comparison", "comparison_frame", "comparison_html"]
 
 _CORRECTION_NAMES = {"none": "no correction", "bonferroni": "Bonferroni correction", "sidak": "Šidák correction",
                      "holm": "Holm correction", "holm-sidak": "Holm–Šidák correction",
@@ -192,6 +193,41 @@ def query_counts_note(counts: Mapping, compared: int, missing: str) -> str | Non
     return f"Queries of each run: {own}; compared on {compared} ({how}, missing={missing})."
 
 
+def paper_latex(c, *, digits: int = 4, label: str | None = None, wide: bool | None = None) -> str:
+    """The paper table (:func:`~cranfield.io._latex.render_paper_table`): systems × measures,
+    the best mean bold, significance as superscripts (letters of the systems a system is
+    significantly better than; with a baseline, † higher and ‡ lower than it), and a caption
+    that says the test, the correction and alpha."""
+    s = c.settings
+    baseline = s["baseline"]
+    index = {system: i for i, system in enumerate(c.systems)}
+    letters = _ids(c.systems)
+    marks: dict[tuple[int, int], str] = {}
+    for p in c.pairs:
+        if p.significant and p.diff != 0:
+            j = c.measures.index(p.measure)
+            if baseline is not None:
+                key = (index[p.a], j)
+                marks[key] = marks.get(key, "") + ("†" if p.diff > 0 else "‡")
+            else:
+                winner, loser = (p.a, p.b) if p.diff > 0 else (p.b, p.a)
+                marks[(index[winner], j)] = marks.get((index[winner], j), "") + letters[index[loser]]
+    means = {(x.system, x.measure): x.mean for x in c.summaries}
+    values = [[means[(system, m)] for m in c.measures] for system in c.systems]
+    bold = {(i, j) for j in range(len(c.measures)) for i in range(len(c.systems))
+            if values[i][j] == max(row[j] for row in values)}
+    if baseline is None:
+        rows = [f"({letter}) {system}" for letter, system in zip(letters, c.systems)]
+        meaning = "Superscript letters: significantly better than the systems with those letters"
+    else:
+        rows = list(c.systems)  # the caption names the baseline (a label would widen the column)
+        meaning = f"† / ‡: significantly higher / lower than the baseline {baseline}"
+    caption = (f"Mean over {len(c.query_ids)} queries; bold: the best mean per measure. {meaning} "
+               f"({_method_note(c).replace('alpha = ', 'α = ')}).")
+    return render_paper_table(rows, list(c.measures), values, marks=marks, bold=bold, caption=caption,
+                              label=label, wide=wide, digits=digits)
+
+
 def _upper_text(x: float) -> str:
     """``x`` rounded up to one significant digit, as "1e-4", "5e-4", "9e-6"."""
     exponent = math.floor(math.log10(x))
@@ -215,8 +251,13 @@ def pairs_table(c, *, digits: int = 4) -> Table:
     level = f"{100 * s['confidence']:g}%"
     below = 1.0 / s["n_permutations"]
     adjusted = f"p ({_CORRECTION_NAMES[s['correction']]})" if _is_tukey(c) else f"p ({s['correction']})"
-    columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
+    # the test's statistic (t, W, ...), unless it is the mean difference already shown
+    statistic = s.get("statistic") if any(math.isfinite(p.statistic) and p.statistic != p.diff
+                                          for p in c.pairs) else None
+    columns = ["measure", "a", "b", "diff a-b", f"{level} CI", "d_z", *([statistic] if statistic else []),
+               f"p ({s['test']})", adjusted, "sig.", "W/T/L"]
     rows = [[p.measure, p.a, p.b, p.diff, f"[{p.ci_low:.{digits}f}, {p.ci_high:.{digits}f}]", p.effect_size,
+             *([_finite(p.statistic)] if statistic else []),
              p_text(p.p_value, digits, below if p.p_floored else None), p_text(p.p_adjusted, digits),
              "*" if p.significant else "", f"{p.wins}/{p.ties}/{p.losses}"] for p in c.pairs]
     if _is_tukey(c):
@@ -258,14 +299,17 @@ def _long_table(c, digits: int) -> Table:
     return Table(list(LONG_COLUMNS), rows, digits=digits)
 
 
-def render_comparison(c, fmt: str, *, digits: int = 4, width: int | None = None) -> str:
+def render_comparison(c, fmt: str, *, digits: int = 4, width: int | None = None, layout: str = "paper") -> str:
+    if layout not in ("paper", "tables"):
+        raise UsageError(f"layout: expected 'paper' or 'tables', found {layout!r}")
+    if fmt == "latex" and layout == "paper":
+        return paper_latex(c, digits=digits)
     if fmt == "json":
         return c.to_json()
     if fmt not in TABLE_FORMATS:
         raise UsageError(f"format: expected one of {', '.join(TABLE_FORMATS)}, json; found {fmt!r}")
     if fmt in ("csv", "tsv"):
         return render_table(_long_table(c, digits), fmt)
-    width = width or 160  # the pairs table is wide; narrower terminals wrap cells
     parts = [render_table(t, fmt, width=width) for t in c.tables(digits=digits) if t.rows]
     return "\n".join(parts)
 

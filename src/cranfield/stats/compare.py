@@ -18,7 +18,8 @@ from ..errors import InputError, UsageError
 from ..measures.base import parse_measures
 from ..retrieval.evaluate import Evaluator, mapped_columns
 from ._inputs import MISSING_POLICIES, align, normalise_values
-from ._report import comparison_dict, comparison_frame, comparison_html, pairs_table, render_comparison, summary_table
+from ._report import (comparison_dict, comparison_frame, comparison_html, pairs_table, paper_latex, render_comparison,
+                      summary_table)
 from ._report import query_counts_note
 from ._resample import MAX_RESAMPLES, check_count
 from .corrections import CORRECTIONS, adjust_pvalues, randomized_tukey_hsd, tukey_hsd
@@ -149,10 +150,19 @@ class Comparison:
         """The summary table (systems × measures, best bold, marks explained) and the pairs table."""
         return [summary_table(self, digits=digits), pairs_table(self, digits=digits)]
 
-    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None) -> str:
-        """Text in ``fmt``: table, markdown, latex (summary and pairs tables), csv or tsv (one
+    def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None, layout: str = "paper") -> str:
+        """Text in ``fmt``: table, markdown (summary and pairs tables), latex (the paper table,
+        :meth:`to_latex`; ``layout="tables"``: the summary and pairs tables), csv or tsv (one
         long table of pairs, with both systems' means), json."""
-        return render_comparison(self, fmt, digits=digits, width=width)
+        return render_comparison(self, fmt, digits=digits, width=width, layout=layout)
+
+    def to_latex(self, *, digits: int = 4, label: str | None = None, wide: bool | None = None) -> str:
+        r"""The paper table: one LaTeX ``tabular``, systems × measures, the best mean per measure
+        bold, significance as superscript letters (or †/‡ against the baseline), a caption that
+        says the test, the correction and alpha. It fits ``\columnwidth`` of a two-column ACM or
+        IEEE paper up to 6 measures and 8 systems; beyond (or ``wide=True``) it is a ``table*``
+        spanning ``\textwidth``. ``label``: its ``\label``."""
+        return paper_latex(self, digits=digits, label=label, wide=wide)
 
     def to_pandas(self, table: str = "pairs"):
         """A pandas DataFrame: ``"pairs"`` (one row per comparison), ``"systems"`` (one row per
