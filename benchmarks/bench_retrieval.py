@@ -139,12 +139,16 @@ def cranfield_exe() -> str | None:
 
 
 def from_cli_json(path: Path) -> dict:
-    """Per-query values from ``cranfield evaluate --per-query --format json`` output."""
+    """Per-query values from ``cranfield evaluate --per-query --format json`` output: the tidy rows
+    ``{"run", "qid", "measure", "value"}`` (docs/cli.md)."""
     import cranfield  # only to map trec_eval names to the canonical names used as JSON keys
 
-    (report,) = json.loads(path.read_text())
-    canonical = {name: str(cranfield.parse_measure(name)) for name in MEASURES}
-    return {name: {qid: row[canonical[name]] for qid, row in report["per_query"].items()} for name in MEASURES}
+    canonical = {str(cranfield.parse_measure(name)): name for name in MEASURES}
+    out: dict = {name: {} for name in MEASURES}
+    for row in json.loads(path.read_text()):
+        if row["measure"] in canonical:
+            out[canonical[row["measure"]]][row["qid"]] = row["value"]
+    return out
 
 
 def bench_tool(tool: str, n: int, qrels_path: Path, run_path: Path, env: dict, label: str | None = None) -> dict:

@@ -29,9 +29,14 @@ FAMILY_PROPERTIES: dict[str, set[str]] = {
     "alpha-nDCG": {"truncation"}, "alpha-DCG": {"truncation"}, "ERR-IA": {"truncation"},
     "nERR-IA": {"truncation"}, "P-IA": {"truncation"}, "strec": {"truncation", "monotone_k"},
     "NRBP": set(), "nNRBP": {"ideal_is_one"}, "MAP-IA": {"ideal_is_one"},
+    # issue 26
+    "NCG": {"truncation", "ideal_is_one"}, "Hits": {"truncation", "monotone_k"},
+    "PSP": {"truncation"}, "PSnDCG": {"truncation"}, "Compat": {"ideal_is_one"},
+    "INST": set(), "INSQ": set(), "BPM": set(), "CWL-RBP": set(), "CWL-RR": set(), "CWL-AP": set(),
 }
 
 DOCS = ["d1", "d10", "d2", "d20", "d3", "D4", "d5", "e"]
+PROPENSITIES = {d: (i + 1) / len(DOCS) for i, d in enumerate(DOCS)}  # for PSP and PSnDCG
 
 
 @st.composite
@@ -60,7 +65,7 @@ def all_measures(k: int) -> list[Measure]:
 
 
 def evaluate(qrels, run, measures):
-    return cranfield.evaluate(qrels, run, measures, collection_size=100)
+    return cranfield.evaluate(qrels, run, measures, collection_size=100, propensities=PROPENSITIES)
 
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -104,7 +109,8 @@ def test_row_order_does_not_matter(instance, k, rnd):
                          "value": [i[2] for i in items]})
 
     other = cranfield.evaluate(cranfield.Qrels.from_frame(shuffled(qrels), value="value"),
-                               cranfield.Run.from_frame(shuffled(run), value="value"), measures, collection_size=100)
+                               cranfield.Run.from_frame(shuffled(run), value="value"), measures, collection_size=100,
+                               propensities=PROPENSITIES)
     for name in base.per_query:
         np.testing.assert_array_equal(base.per_query[name], other.per_query[name], err_msg=name)
 

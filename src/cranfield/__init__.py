@@ -76,6 +76,9 @@ _LAZY: dict[str, str] = {
     "query_kfold": "cranfield.protocols.splits",
 }
 
+# the entries of _LAZY that are modules themselves (the others are names defined in their module)
+_MODULES = frozenset({"registry", "correlation", "fusion"})
+
 # Only cranfield errors escape the public API: every public callable here and in the public
 # modules (cranfield.stats, .classification, ...) turns foreign exceptions into CranfieldError.
 _boundary.install(_LAZY.values())
@@ -87,7 +90,8 @@ def __getattr__(name: str) -> Any:
     module_name = _LAZY.get(name)
     if module_name is None:
         raise AttributeError(f"module 'cranfield' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module_name), name) if name not in ("registry", "correlation") else importlib.import_module(module_name)
+    module = importlib.import_module(module_name)
+    value = module if name in _MODULES else getattr(module, name)
     value = _boundary.guard(value)
     globals()[name] = value
     return value

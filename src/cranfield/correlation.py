@@ -249,6 +249,11 @@ class RBO(float):
     ties: str
 
     def __new__(cls, ext: float, low: float, high: float, p: float, ties: str) -> "RBO":
+        numbers = (ext, low, high, p)
+        if not all(isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) for x in numbers) \
+                or ties not in RBO_TIES:
+            raise UsageError(f"RBO: expected four numbers (ext, min, max, p) and ties in a, b, w, found {numbers!r}, "
+                             f"{ties!r}")
         value = super().__new__(cls, ext)
         value.ext, value.min, value.max, value.res = float(ext), float(low), float(high), float(high - low)
         value.p, value.ties = p, ties

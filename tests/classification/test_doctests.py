@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["confusion", "rates", "curves", "thresholds", "probabilistic", "measures"])
+@pytest.mark.parametrize("module", ["confusion", "rates", "curves", "thresholds", "probabilistic", "measures", "gain"])
 def test_docstring_examples(module):
     mod = importlib.import_module(f"cranfield.classification.{module}")
     result = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)

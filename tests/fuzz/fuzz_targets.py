@@ -227,3 +227,67 @@ TARGETS: list[Target] = [
     Target("classification_arrays", arrays, _classification),
     Target("qrels_run_dicts", nested, _dicts),
 ]
+
+
+# ----------------------------------------------------------------------------- long tables (issue 24)
+_TABLE_CELLS = [b"1", b"0", b"2", b"-1", b"1.5", b"1e400", b"-1e400", b"nan", b"inf", b"", b"true", b"yes", b"q1",
+                b"d1", b"i1", b"w1", b"a b", b"\x00", b"\xff", b"\"", b"\"q,1\"", b"2026-03-02T08:00:33",
+                b"2026-03-02T08:00:33+01:00", b"2026-02-30T00:00:00Z", b"9999999999999999999999", "\u00a0".encode()]
+_CLICK_HEADERS = [b"impression,query,rank,doc,clicked", b"impression,query,rank,doc,clicked,dwell,timestamp",
+                  b"session,query,rank,doc,clicked,variant", b"impression,query,rank,doc,clicked,impression",
+                  b"impression,query,rank,doc", b"\xef\xbb\xbfimpression,query,rank,doc,clicked,team", b"", b"\xff\xfe"]
+_LABEL_HEADERS = [b"query,document,worker,label", b"query,document,worker,label,extra", b"query,query,worker,label",
+                  b"document,worker,label", b"\xef\xbb\xbfquery,document,worker,label", b""]
+
+
+def _table_file(headers):
+    line = st.lists(st.sampled_from(_TABLE_CELLS), min_size=0, max_size=8).map(lambda cells: b",".join(cells))
+    return st.one_of(
+        st.builds(lambda header, lines, end, wrap: _file([header, *lines], [end], wrap), st.sampled_from(headers),
+                  st.lists(line, max_size=10), st.sampled_from(_ENDS),
+                  st.sampled_from(["plain", "plain", "plain", "gzip", "truncated gzip", "bom"])),
+        st.binary(max_size=200))
+
+
+def _click_log(data: bytes):
+    from cranfield.online import read_click_log
+    from cranfield.online.metrics import impression_metrics, summarize
+
+    log = read_click_log(io.BytesIO(data))
+    metrics = impression_metrics(log, metrics=("ctr", "ctr@3", "abandonment", "rr", "clicks", "skips", "sat_clicks",
+                                               "ttfc"))
+    return summarize(metrics)
+
+
+def _labels(data: bytes):
+    from cranfield.io.labels import read_labels
+
+    return read_labels(io.BytesIO(data))
+
+
+_CLASSIFICATION_HEADERS = [b"y,s", b"s,y", b"y,y,s", b"y", b"\xef\xbb\xbfy,s", b"", b"y,s,extra"]
+
+
+def _classification_table(data: bytes):
+    from cranfield.classification.table import label_column, number_column, read_table
+
+    def run(name):
+        table, first = read_table(name)
+        return label_column(table, "y", name, first), number_column(table, "s", name, first)
+
+    return _with_file(data, ".csv", run)
+
+
+def _diversity(data: bytes):
+    from cranfield.retrieval.diversity import evaluate_diversity, read_diversity_qrels
+
+    qrels = _with_file(data, ".txt", read_diversity_qrels)
+    return evaluate_diversity(qrels, _RUN)
+
+
+TARGETS += [
+    Target("click_log_csv", _table_file(_CLICK_HEADERS), _click_log),
+    Target("crowd_labels_csv", _table_file(_LABEL_HEADERS), _labels),
+    Target("classification_table", _table_file(_CLASSIFICATION_HEADERS), _classification_table),
+    Target("diversity_qrels", any_bytes, _diversity),
+]

@@ -202,7 +202,7 @@ def test_random_logs_same_outcome_on_every_path(tmp_path_factory, data):
 
 def test_ids_in_runs_are_coded_once_with_the_same_result():
     """Large Arrow inputs code runs of equal ids (an impression's rows) once: same log, same errors."""
-    from cranfield.io import clicklog
+    from cranfield.io import _clicklog_fields as clicklog
 
     columns = random_log_columns(3, n_users=150)
     table = pa.table(columns)

@@ -101,7 +101,7 @@ CASES: list[Case] = [
     _run("run_only_comments.txt", InputError, "no run lines (only comments or blank lines)"),
     _run("run_only_blank_lines.txt", InputError, "no run lines (only comments or blank lines)"),
     _run("run_latin1.txt", InputError, "invalid UTF-8 byte 0xe9", 2),
-    _run("run_utf16.txt", InputError, "invalid UTF-8 byte 0xff", 1),
+    _run("run_utf16.txt", InputError, "this file is UTF-16 (or UTF-32) text; convert it to UTF-8"),
     _run("run_binary.bin", InputError, "expected a text file"),
     _run("run_truncated.gz", InputError, "corrupt or truncated gzip data"),
     _run("run_gzip_garbage.gz", InputError, "corrupt or truncated gzip data"),
@@ -140,7 +140,7 @@ CASES: list[Case] = [
     _cls("cls_score_text.csv", InputError, "expected a number, found 'abc'", 3, "s"),
     _cls("cls_score_missing.csv", InputError, "expected a value, found an empty or missing one", 3, "s"),
     _cls("cls_score_inf.csv", InputError, "expected a finite number, found inf", 4, "s"),
-    _cls("cls_nan_score.parquet", InputError, "expected a finite number, found nan", 2, "s"),
+    _cls("cls_nan_score.parquet", InputError, "expected a value, found an empty or missing one", 2, "s"),  # as text nan
     _cls("cls_truth_missing.csv", InputError, "expected a value, found an empty or missing one", 3, "y"),
     _cls("cls_duplicate_column.csv", InputError, "column 'y' appears 2 times", None, "y"),
     _cls("cls_latin1.csv", InputError, "invalid UTF-8 bytes", 4, "y", args=("--positive", "ja")),

@@ -110,6 +110,7 @@ COMMANDS = {
     "regression": lambda p: ["regression", str(p["cls"]), "--truth", "y", "--pred", "s"],
     "pool": lambda p: ["pool", str(p["run"]), str(p["run2"]), "--depth", "5"],
     "reusability": lambda p: ["reusability", str(p["qrels"]), str(p["run"]), str(p["run2"]), "--depth", "5"],
+    "beyond": lambda p: ["beyond", str(p["qrels"]), str(p["run"])],
 }
 TABLE_COMMANDS = ("classify", "calibration", "clustering", "regression")  # their input is the table
 

@@ -18,6 +18,7 @@ import importlib
 import inspect
 import io
 import os
+import shutil
 import warnings
 from pathlib import Path
 
@@ -34,7 +35,7 @@ import cranfield.cli  # noqa: E402
 from cranfield._boundary import PUBLIC_MODULES  # noqa: E402
 from cranfield.errors import CranfieldError  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parent / "corpus"
+CORPUS = Path(__file__).resolve().parent / "corpus"  # copied into each test's folder: never passed itself
 MODULES = ("cranfield", *PUBLIC_MODULES)
 
 # Public callables not called, with the reason.
@@ -63,8 +64,8 @@ def _garbage_values(folder: Path) -> list:
         {"q1": {"d1": 2.5, "d2": 1.5}}, {"a": {"AP": {"q1": 0.5, "q2": 0.1}}, "b": {"AP": {"q1": 0.4, "q2": 0.3}}},
         set(), object(), np.array([]), np.array([[np.nan]]), np.array(["a", "b"]), np.array([0, 1, 1, 0]),
         np.array([0.2, 0.7, 0.6, 0.1]), np.zeros((2, 3, 4)), np.array([1e308, -1e308]),
-        str(folder / "missing.txt"), str(folder), folder, str(CORPUS / "good.qrels"), str(CORPUS / "good.run"),
-        str(CORPUS / "cls_ok.parquet"), str(CORPUS / "run_binary.bin"), lambda *a, **k: None, print,
+        str(folder / "missing.txt"), str(folder), folder, str(folder / "corpus" / "good.qrels"), str(folder / "corpus" / "good.run"),
+        str(folder / "corpus" / "cls_ok.parquet"), str(folder / "corpus" / "run_binary.bin"), lambda *a, **k: None, print,
     ]
 
 
@@ -95,7 +96,12 @@ CALLABLES = _public_callables()
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("garbage")
+    """A temporary folder holding a copy of the corpus: a drawn ``-o`` or a path argument may write
+    over these files (an output named like a file the command does not read is legitimate), so the
+    corpus itself is never named."""
+    made = tmp_path_factory.mktemp("garbage")
+    shutil.copytree(CORPUS, made / "corpus")
+    return made
 
 
 def _draw_call(data, function, values):
@@ -174,15 +180,15 @@ def test_every_public_module_is_enumerated():
 
 def _option_values(folder: Path) -> list[str]:
     return ["", "-1", "0", "1", "3", "1e20", "nan", "inf", "abc", "a\nb", "\u2265", "9" * 30, "AP", "P@-1",
-            "nDCG@10", "map", "x" * 200, str(folder / "missing"), str(folder), str(CORPUS / "good.run"),
-            str(CORPUS / "good.qrels"), str(CORPUS / "cls_ok.parquet"), str(CORPUS / "cls_binary.csv"),
-            str(CORPUS / "run_score_nan.txt"), str(CORPUS / "zscore_nan.txt"), "y", "s"]
+            "nDCG@10", "map", "x" * 200, str(folder / "missing"), str(folder), str(folder / "corpus" / "good.run"),
+            str(folder / "corpus" / "good.qrels"), str(folder / "corpus" / "cls_ok.parquet"), str(folder / "corpus" / "cls_binary.csv"),
+            str(folder / "corpus" / "run_score_nan.txt"), str(folder / "corpus" / "zscore_nan.txt"), "y", "s"]
 
 
 def _draw_argv(data, name: str, command: click.Command, folder: Path) -> list[str]:
     values = _option_values(folder)
     outputs = [str(folder / "out" / "x.txt"), str(folder / "outdir"), str(folder), os.devnull,
-               str(folder / "missing" / "deep" / "x"), str(CORPUS / "good.run")]
+               str(folder / "missing" / "deep" / "x"), str(folder / "corpus" / "good.run")]
     argv = [name]
     for param in command.params:
         if param.name in ("help", "version"):

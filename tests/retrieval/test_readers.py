@@ -171,7 +171,8 @@ def test_cli_bad_input_exit_2_no_traceback(tmp_path):
     done = subprocess.run([sys.executable, "-m", "cranfield", "evaluate", str(qrels), str(bad)],
                           capture_output=True, text=True)
     assert done.returncode == 2
-    assert done.stderr.strip() == f'cranfield: error: {bad}:1: expected 6 fields "qid Q0 docno rank score tag", found 4'
+    assert done.stderr.strip() == f'cranfield: error: {bad}:1: expected 6 fields "qid Q0 docno rank score tag", found 4 ' \
+        '(a qrels line: are the QRELS and RUN arguments swapped?)'
 
 
 def test_output_is_atomic_on_error(tmp_path):

@@ -2,6 +2,7 @@
 
 Modules: :mod:`.confusion` (ConfusionMatrix), :mod:`.rates` (every rate, declared once),
 :mod:`.curves` (ROC/PR/DET from one sufficient statistic, AUC, AP, EER, threshold sweep),
+:mod:`.gain` (cumulative-gain, lift and CAP curves, accuracy ratio),
 :mod:`.thresholds` (best_threshold, operating_point), :mod:`.probabilistic` (log-loss, Brier,
 hinge, regression errors, D²), :mod:`.multiclass` (mAP, OvR/OvO ROC AUC, per-class curves, top-k),
 :mod:`.multilabel` (per-label confusion matrices, Hamming loss, subset accuracy),
@@ -26,6 +27,7 @@ _LAZY: dict[str, str] = {
     "pr_curve": "curves", "det_curve": "curves", "roc_auc": "curves", "average_precision": "curves",
     "interpolated_average_precision": "curves", "equal_error_rate": "curves", "threshold_sweep": "curves",
     "OperatingPoint": "thresholds", "best_threshold": "thresholds", "operating_point": "thresholds",
+    "gain_curve": "gain", "lift_curve": "gain", "cap_curve": "gain", "accuracy_ratio": "gain",
     "BinnedCounts": "curves", "auc": "curves", "recall_at_precision": "curves", "precision_at_recall": "curves",
     "average_precision_multiclass": "multiclass", "class_curves": "curves", "top_k_accuracy": "multiclass",
     "multilabel_confusion_matrix": "multilabel", "hamming_loss": "multilabel", "subset_accuracy": "multilabel",

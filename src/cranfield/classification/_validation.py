@@ -29,6 +29,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.classification_table import EXACT_INTEGERS  # every integer of magnitude <= 2**53 is a float64
 
 __all__ = [
     "MAX_CLASSES",
@@ -49,7 +50,6 @@ __all__ = [
 ]
 
 MAX_CLASSES = 1000  # classes of a confusion matrix (k² cells); more is almost always a score column
-EXACT_INTEGERS = 2**53  # every integer of magnitude ≤ 2**53 is a float64
 
 
 class UndefinedMeasureWarning(UserWarning):

@@ -56,6 +56,7 @@ SUBCOMMANDS: dict[str, str] = {
     "nuggets": "cranfield.cli.nuggets_cmd:command",
     "exposure": "cranfield.cli.exposure_cmd:command",
     "judge": "cranfield.cli.judge_cmd:command",
+    "beyond": "cranfield.cli.beyond_cmd:command",
 }
 
 

@@ -38,6 +38,10 @@ def evaluation_options(function):
         click.option("-J", "--judged-only", is_flag=True, help="Drop unjudged documents before evaluating (trec_eval -J)."),
         click.option("-N", "--collection-size", type=int, default=None, metavar="N",
                      help="Collection size, for measures that need it (trec_eval -N)."),
+        click.option("--ignore-self", is_flag=True,
+                     help="Drop run rows whose docno equals the query id (BEIR ArguAna/Quora); qrels unchanged."),
+        click.option("--propensities", default=None, metavar="FILE",
+                     help="'docno propensity' lines, for PSP@k and PSnDCG@k."),
     ])
 
 
@@ -64,10 +68,11 @@ def missing_option(function):
 
 
 def evaluate_options(complete=False, relevance_level=1, max_results=None, judged_only=False,
-                     collection_size=None, **_ignored) -> dict:
+                     collection_size=None, ignore_self=False, propensities=None, **_ignored) -> dict:
     """The keyword arguments of :class:`cranfield.Evaluator` from the options' values."""
+    extra = {key: value for key, value in (("ignore_self", ignore_self), ("propensities", propensities)) if value}
     return dict(complete=complete, relevance_level=relevance_level, max_results=max_results,
-                judged_only=judged_only, collection_size=collection_size)
+                judged_only=judged_only, collection_size=collection_size, **extra)
 
 
 # keyword arguments that library errors name, and the flags that set them on the command line

@@ -6,8 +6,10 @@ import click
 
 from ..errors import UsageError
 from ..io.atomic import write_text_output
+from ..io.tables import Table, render_table
 from ..report.inputs import baseline_name, read_qrels_file, read_runs
 from ..stats.compare import MonteCarloFloorWarning, compare
+from ..stats.seeds import compare_seeds, parse_seed_groups
 from ._common import CORRECTIONS, FAMILIES, TESTS, ZERO_METHODS
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
 
@@ -44,14 +46,18 @@ def _permutations(value: str):
               help="Random permutations / bootstrap resamples; 'auto' raises B until the smallest Monte Carlo p "
                    "can pass the correction.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the resampling tests.")
+@click.option("--seeds", "seed_groups", multiple=True, metavar="SYSTEM=RUN1,RUN2,...",
+              help="Runs of one system over several seeds or folds (repeatable; runs by name or file name): report "
+                   "each system's mean over seeds, its variance over seeds apart from the variance over topics, "
+                   "and compare the systems on their per-topic means over seeds (docs/statistics.md).")
 @missing_option
 @evaluation_options
 @input_options
 @click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), help="Write here (atomically) instead of stdout.")
-def command(qrels, runs, measures, test, correction, family, zero_method, baseline, alpha, ci, permutations, seed, missing, names,
-            qrels_columns, run_columns, digits, fmt, output, **evaluation):
+def command(qrels, runs, measures, test, correction, family, zero_method, baseline, alpha, ci, permutations, seed,
+            seed_groups, missing, names, qrels_columns, run_columns, digits, fmt, output, **evaluation):
     """Compare RUNS on QRELS: means with confidence intervals, paired tests over queries,
     corrected p-values, effect sizes (Cohen's d_z) and wins/ties/losses. Every output says how it
     was computed (test, statistic and df, correction and family, alpha, CI method, resamples, seed).
@@ -67,6 +73,7 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
       cranfield compare qrels.txt --name bm25=a.run --name tfidf=b.run --missing intersect
       cranfield compare qrels.txt a.run b.run --format json --output cmp.json
       cranfield compare qrels.txt *.run --test randomization --permutations auto --family all -m AP -m P@10
+      cranfield compare qrels.txt a1.run a2.run a3.run b1.run b2.run b3.run --seeds A=a1,a2,a3 --seeds B=b1,b2,b3
     """
     specs = run_specs(runs, names)
     if len(specs) < 2:
@@ -74,6 +81,12 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
     qrels_data = read_qrels_file(qrels, qrels_columns)
     named = read_runs(specs, run_columns=run_columns)
     import warnings
+
+    if seed_groups:
+        return _over_seeds(qrels_data, named, [p for p, _ in specs], seed_groups, list(measures) or ["AP"], missing,
+                           evaluation, dict(test=test, correction=correction, baseline=baseline, alpha=alpha, ci=ci,
+                                            n_permutations=_permutations(permutations), random_state=seed,
+                                            zero_method=zero_method, family=family), digits, fmt, output)
 
     with cli_terms(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MonteCarloFloorWarning)
@@ -88,3 +101,40 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
         else:
             warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
     write_text_output(comparison.render(fmt, digits=digits), output)
+
+
+def _over_seeds(qrels_data, named, paths, seed_groups, measures, missing, evaluation, options, digits, fmt, output):
+    """``--seeds``: the per-topic scores of every run, the seed summary and the comparison of the
+    systems' means over seeds."""
+    import json
+
+    groups = {system: [_run_name(r, named, paths) for r in runs]
+              for system, runs in parse_seed_groups(seed_groups).items()}
+    if options["baseline"] is not None and options["baseline"] not in groups:
+        raise UsageError(f"--baseline {options['baseline']!r}: with --seeds, name a system: {', '.join(groups)}")
+    with cli_terms():
+        scores = compare(qrels_data, named, measures, test="t", correction="none", missing=missing,
+                                   evaluate_options=evaluate_options(**evaluation))
+        names = list(scores.systems)
+        matrices = {m: dict(zip(names, scores.values(m))) for m in scores.measures}
+        result = compare_seeds(matrices, groups, scores.query_ids, **options)
+    if fmt == "json":
+        return write_text_output(json.dumps(result.to_dict(), indent=2, default=str) + "\n", output)
+    rows = [[s.system, s.measure, s.n_seeds, s.mean, s.ci_low, s.ci_high, s.sd_over_seeds, s.var_seed, s.var_topic,
+             s.var_residual] for s in result.summaries]
+    note = (f"over {result.summaries[0].n_topics} topics; CI: Student t over the seed means; variance components "
+            f"from the two-way ANOVA seed x topic (truncated at 0); the comparison below is of the per-topic means "
+            f"over seeds") if rows else ""
+    table = Table(["system", "measure", "seeds", "mean", "ci low", "ci high", "sd over seeds", "var seed",
+                   "var topic", "var residual"], rows, digits=digits, notes=[note])
+    text = render_table(table, fmt)
+    if result.comparison is not None:
+        text += ("\n" if fmt in ("table", "markdown") else "") + result.comparison.render(fmt, digits=digits)
+    write_text_output(text if text.endswith("\n") else text + "\n", output)
+
+
+def _run_name(name: str, named: dict, paths: list) -> str:
+    try:
+        return baseline_name(name, named, paths)
+    except UsageError:
+        raise UsageError(f"--seeds: {name!r} is none of the runs: {', '.join(named)} (run names or file names)") from None

@@ -6,6 +6,7 @@ import click
 
 from ..errors import UsageError
 from ..plots._base import save_figures
+from ..plots.classification import cap_plot, gain_plot, lift_curve_plot
 from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
 from ..report.detection import detection_figures
 from ..report.inputs import baseline_name
@@ -16,6 +17,7 @@ from ._study import study_from_inputs
 
 RETRIEVAL_KINDS = ("recall_precision", "per_query_pr", "forest", "differences")
 DETECTION_KINDS = ("roc", "pr", "det", "confusion", "threshold")
+GAIN_KINDS = ("lift", "gain", "cap")  # classifier figures drawn only when asked for with --only
 
 
 def _pairs(pair_specs, systems, resolve) -> list[tuple[str, str]]:
@@ -54,14 +56,25 @@ def retrieval_selection(study, kinds, pairs) -> dict:
     return plans
 
 
+def gain_figures(study, kinds) -> dict:
+    """The lift, cumulative-gain and CAP figures of every system named in ``kinds``."""
+    plans = {"gain": (gain_plot, ("Cumulative gain: share of positives in the top of the scores; dashed: random, "
+                                  "dotted: perfect")),
+             "lift": (lift_curve_plot, "Lift: gain / share targeted; dashed: random (1)"),
+             "cap": (cap_plot, "Cumulative accuracy profile; accuracy ratio (= 2 AUC - 1) in the legend")}
+    return {kind: (draw(study.y_true, study.scores), caption) for kind, (draw, caption) in plans.items()
+            if kind in kinds}
+
+
 @click.command("curves", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True, metavar="QRELS RUN... | FILE")
 @click.option("-o", "--output-dir", required=True, metavar="DIR", help="Folder for the figures (created if needed).")
 @click.option("-f", "--format", "fmt", type=click.Choice(("png", "svg", "pdf")), default="png", show_default=True)
 @click.option("--dpi", type=int, default=150, show_default=True, help="Resolution of PNG figures.")
-@click.option("--only", "only", multiple=True, type=click.Choice(RETRIEVAL_KINDS + DETECTION_KINDS), metavar="KIND",
+@click.option("--only", "only", multiple=True, type=click.Choice(RETRIEVAL_KINDS + DETECTION_KINDS + GAIN_KINDS), metavar="KIND",
               help="Draw only this kind of figure (repeatable): " + ", ".join(RETRIEVAL_KINDS) + " (retrieval); "
-                   + ", ".join(DETECTION_KINDS) + " (classifier). Without forest, no significance test is run.")
+                   + ", ".join(DETECTION_KINDS + GAIN_KINDS) + " (classifier; lift, gain and cap only when named). "
+                   "Without forest, no significance test is run.")
 @click.option("--pair", "pair_specs", multiple=True, metavar="A,B",
               help="The pair of runs (names or file names) of a difference chart (repeatable); default: every "
                    "compared pair.")
@@ -77,7 +90,8 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     (differences with CIs), differences_A_vs_B (per-query bars of the first measure),
     per_query_pr_RUN.
     Classifier (FILE --truth COL --score COL...): roc, pr, det, confusion_BEST (counts and
-    normalised) and threshold_BEST, for the system with the best ROC AUC.
+    normalised) and threshold_BEST, for the system with the best ROC AUC; with --only: lift,
+    gain (cumulative gain) and cap (cumulative accuracy profile, accuracy ratio in the legend).
     Multiclass (FILE --truth COL --class-score CLASS=COLUMN...): roc and pr (each class and the
     micro average), confusion and confusion_normalised (under the class names).
     File names are unique: names that would clash once made safe for a file system are numbered.
@@ -88,6 +102,7 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
       cranfield curves qrels.txt a.run b.run -m nDCG@10 --format svg -o plots/
       cranfield curves qrels.txt a.run b.run c.run --only differences --pair a.run,c.run -o plots/
       cranfield curves scores.csv --truth label --score model_a --score model_b --only roc -o plots/
+      cranfield curves scores.csv --truth label --score model_a --only gain --only lift --only cap -o plots/
     """
     classifier = truth is not None or bool(scores) or bool(class_scores) or bool(class_truths)
     kinds = set(only) or set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)
@@ -97,10 +112,11 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
         if "differences" not in kinds or classifier:
             raise UsageError("--pair chooses the runs of a difference chart: use it with --only differences "
                              "(retrieval runs)")
-    wrong = sorted(kinds - set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS))
+    allowed = DETECTION_KINDS + GAIN_KINDS if classifier else RETRIEVAL_KINDS
+    wrong = sorted(kinds - set(allowed))
     if wrong:
         raise UsageError(f"--only {wrong[0]}: not a figure of the {'classifier' if classifier else 'retrieval'} form; "
-                         f"expected one of {', '.join(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)}")
+                         f"expected one of {', '.join(allowed)}")
     if not classifier and "forest" not in kinds:
         # no figure shows p-values: skip the (resampling) significance test
         retrieval.update(test="t", correction="none")
@@ -125,9 +141,13 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
                 advance()
         else:
             step("drawing")
-            drawn = multiclass_figures(study) if kind == "multiclass" else detection_figures(study)
-            figures = {stem: value for stem, value in drawn.items()
-                       if any(stem == k or stem.startswith(k + "_") for k in kinds)}
+            figures = {}
+            if kinds - set(GAIN_KINDS):  # lift, gain and cap alone draw nothing else
+                drawn = multiclass_figures(study) if kind == "multiclass" else detection_figures(study)
+                figures = {stem: value for stem, value in drawn.items()
+                           if any(stem == k or stem.startswith(k + "_") for k in kinds)}
+            if kind != "multiclass":
+                figures.update(gain_figures(study, kinds))
         figures = unique_stems(figures)
         advance = step(f"writing {len(figures)} figures", total=len(figures))
         written = []

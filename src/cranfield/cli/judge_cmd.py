@@ -28,10 +28,11 @@ def command() -> None:
 @click.argument("pool", metavar="POOL")
 @click.option("--docs", "docs", metavar="FILE", required=True,
               help="Documents: JSONL (id, text, optional title; name ending .jsonl), TSV (id, [title,] text; .tsv), "
-                   "TREC text (<DOC>) or the Cranfield format (.I/.T/.W).")
+                   "TREC text (<DOC>), the Cranfield format (.I/.T/.W), or irds:<dataset id> (an ir_datasets "
+                   "docstore).")
 @click.option("--topics", "topics", metavar="FILE", required=True,
               help="Topics: TREC topics (<top>), JSONL (id, title, optional description, narrative) or Cranfield "
-                   "queries (.I/.W).")
+                   "queries (.I/.W), or irds:<dataset id> (its queries).")
 @click.option("--db", "db", metavar="URL", default="judge.sqlite", show_default=True, help=DB_HELP)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="Port to listen on.")

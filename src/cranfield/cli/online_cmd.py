@@ -14,9 +14,12 @@ from ..io.atomic import check_output, write_text_output
 from ..io.clicklog import read_covariate_table
 from ..io.tables import Table, render_table
 from ..online import ab_test, impression_metrics, power as power_of, read_click_log, summarize
+from ..online.aa import aa_simulation
 from ..online.metrics import MetricSummary
 from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
                             proportion_from_effect_size, sample_size)
+from ..online.quantiles import quantile_ab_test
+from ..online.sequential import impression_times, sequential_ab_test
 from ..plots import save_figure
 from ..plots.online import lift_plot, power_curve_plot
 from ..report.online import ab_table, online_document, srm_table
@@ -30,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "metrics": "cranfield.cli.online_cmd:metrics",
     "ab": "cranfield.cli.online_cmd:ab",
     "power": "cranfield.cli.online_cmd:power",
+    "aa": "cranfield.cli.online_cmd:aa",
     "interleave": "cranfield.cli.online_models_cmd:interleave",
     "click-model": "cranfield.cli.online_models_cmd:click_model",
     "simulate": "cranfield.cli.online_models_cmd:simulate",
@@ -51,7 +55,7 @@ class OnlineGroup(click.Group):
 
 @click.group("online", cls=OnlineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def command() -> None:
-    """Online evaluation: metrics of click logs, A/B tests, power and sample sizes.
+    """Online evaluation: metrics of click logs, A/B and A/A tests, power and sample sizes.
 
     A click log is a CSV/TSV (header line) or Parquet table, one row per result shown:
     impression, query, rank, doc, clicked, and optionally timestamp, dwell, variant, user,
@@ -61,6 +65,8 @@ def command() -> None:
     Examples:
       cranfield online metrics clicks.csv --by variant -m ctr -m abandonment
       cranfield online ab clicks.parquet --unit user --split A=0.5,B=0.5 --format markdown
+      cranfield online ab clicks.csv --unit user --sequential --tau 0.01
+      cranfield online aa clicks.csv --unit user --simulations 2000
       cranfield online power --baseline 0.3 --mde 0.01
     """
 
@@ -186,14 +192,28 @@ def _finite(value):
               help="Sample-ratio mismatch is flagged below this p-value.")
 @click.option("--covariate", metavar="FILE", type=click.Path(dir_okay=False),
               help="CUPED: CSV/TSV with a header, columns UNIT (the --unit's name) and covariate (pre-period value).")
+@click.option("--cuped", "cuped", type=click.Choice(("welch", "delta")), default="welch", show_default=True,
+              help="With --covariate: adjust the per-unit values and use Welch's t (welch), or adjust the ratio "
+                   "metric itself by the delta method, z test (delta).")
 @click.option("--resamples", type=int, default=2000, show_default=True, help="Bootstrap resamples.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--plot", metavar="FILE", type=click.Path(dir_okay=False), help="Write the lift plot (PNG, SVG, PDF).")
 @click.option("--html", metavar="FILE", type=click.Path(dir_okay=False), help="Write an HTML report of the test.")
+@click.option("--sequential", is_flag=True,
+              help="mSPRT: look after every impression in time order; always-valid p-values and confidence "
+                   "sequences (docs/online.md).")
+@click.option("--tau", type=float, default=None, metavar="T",
+              help="With --sequential: the prior scale of the lift, in the metric's units (default: 5%% of the "
+                   "control's value).")
+@click.option("--min-units", type=int, default=30, show_default=True,
+              help="With --sequential: looks before each variant has this many units carry no evidence.")
+@click.option("--quantile", "quantiles", type=float, multiple=True, metavar="Q",
+              help="Compare the Q-quantiles of the per-unit metric instead (repeatable, e.g. 0.5 and 0.9): "
+                   "each variant's with its interval, the difference by the bootstrap over units.")
 @_log_options
 @_output_options
-def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resamples, seed, plot, html, metric_names,
-       unit, dwell_threshold, digits, fmt, output):
+def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped, resamples, seed, plot, html,
+       sequential, tau, min_units, quantiles, metric_names, unit, dwell_threshold, digits, fmt, output):
     """A/B test of the variants of the click LOG: sample-ratio check first, then each treatment
     against the control on each metric, with lifts, intervals and corrected p-values.
 
@@ -202,19 +222,36 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
       cranfield online ab clicks.csv --unit user
       cranfield online ab clicks.parquet --unit user --split control=0.5,new=0.5 --control control
       cranfield online ab clicks.csv --unit user --test welch --covariate pre_period.csv -m clicks
+      cranfield online ab clicks.csv --unit user --covariate pre_period.csv --cuped delta -m ctr
       cranfield online ab clicks.csv --test bootstrap --resamples 5000 --seed 7 --plot lift.svg --html ab.html
+      cranfield online ab clicks.csv --unit user --sequential --tau 0.01 -m ctr
+      cranfield online ab clicks.csv --quantile 0.5 --quantile 0.9 -m ttfc
     """
     for path in (plot, html):
         if path is not None:
             check_output(path)
     planned = _split(split)
-    _, stats = _read(log, planned, metric_names, dwell_threshold)
+    click_log, stats = _read(log, planned, metric_names, dwell_threshold)
+    if sequential and quantiles:
+        raise UsageError("--sequential and --quantile are two analyses: give one")
+    if sequential:
+        if covariate is not None or plot is not None or html is not None:
+            raise UsageError("--sequential takes none of --covariate, --plot, --html")
+        return _sequential(log, click_log, stats, unit=unit, control=control, tau=tau, alpha=alpha,
+                           correction=correction, min_units=min_units, digits=digits, fmt=fmt, output=output)
+    if tau is not None:
+        raise UsageError("--tau is the prior scale of the mSPRT: use it with --sequential")
+    if quantiles:
+        if covariate is not None or plot is not None or html is not None:
+            raise UsageError("--quantile takes none of --covariate, --plot, --html")
+        return _quantiles(log, stats, quantiles, unit=unit, control=control, confidence=1 - alpha,
+                          resamples=resamples, seed=seed, digits=digits, fmt=fmt, output=output)
     cov = None
     if covariate is not None:
         cov = read_covariate_table(covariate, unit=unit)
     result = ab_test(stats, unit=unit, control=control, test=test, alpha=alpha, correction=correction,
                      expected_split=planned, srm_alpha=srm_alpha, covariate=cov, n_resamples=resamples,
-                     random_state=seed)
+                     random_state=seed, cuped=cuped)
     if plot is not None:
         save_figure(lift_plot(result), plot)
     if html is not None:
@@ -226,6 +263,69 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, resam
     text = render_table(first, fmt)
     text += ("\n" if fmt in ("table", "markdown") else "") + render_table(ab_table(result, digits=digits), fmt)
     _write(text, output)
+
+
+def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction, min_units, digits, fmt, output):
+    result = sequential_ab_test(stats, unit=unit, control=control, tau=tau, alpha=alpha, correction=correction,
+                                time=impression_times(click_log), min_units=min_units)
+    if fmt == "json":
+        return _write(_json({"log": log, **result.to_dict()}), output)
+    rows = [[t.metric, f"{t.treatment} vs {t.control}", t.lift, t.cs_low, t.cs_high, t.p_value, t.p_adjusted,
+             t.first_look, t.first_impression, t.looks, t.tau] for t in result.tests]
+    note = (f"mSPRT (normal mixture), a look after every impression in {result.settings['order']} order, unit {unit}, "
+            f"alpha {alpha:g}; p: always-valid (running minimum), adjusted: {correction}; the interval is the "
+            f"confidence sequence at the last look; first look: where p first fell to alpha")
+    table = Table(["metric", "comparison", "lift", "cs low", "cs high", "p (always valid)", "p adjusted",
+                   "first look", "first impression", "looks", "tau"], rows, digits=digits, notes=[note])
+    _write(render_table(table, fmt), output)
+
+
+def _quantiles(log, stats, quantiles, *, unit, control, confidence, resamples, seed, digits, fmt, output):
+    result = quantile_ab_test(stats, quantiles=list(quantiles), unit=unit, control=control, confidence=confidence,
+                              n_resamples=resamples, random_state=seed)
+    if fmt == "json":
+        return _write(_json({"log": log, **result.to_dict()}), output)
+    rows = [[t.metric, f"P{100 * t.q:g}", f"{t.treatment} vs {t.control}", t.control_estimate, t.control_low,
+             t.control_high, t.treatment_estimate, t.treatment_low, t.treatment_high, t.difference, t.difference_low,
+             t.difference_high, t.p_value] for t in result.tests]
+    note = (f"quantiles of the metric per {unit}; {confidence:.0%} intervals: order statistics (distribution-free) "
+            f"per variant, the difference by the bootstrap over {unit}s ({resamples} resamples, seed {seed})")
+    table = Table(["metric", "quantile", "comparison", "control", "control low", "control high", "treatment",
+                   "treatment low", "treatment high", "difference", "difference low", "difference high",
+                   "p (bootstrap)"], rows, digits=digits, notes=[note])
+    _write(render_table(table, fmt), output)
+
+
+@click.command("aa", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("log", metavar="LOG")
+@click.option("--simulations", type=int, default=1000, show_default=True, help="A/A splits of the units.")
+@click.option("--test", "tests", type=click.Choice(("delta", "welch")), multiple=True,
+              help="Test(s) to calibrate (repeatable). Default: delta and welch.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the splits.")
+@_log_options
+@_output_options
+def aa(log, simulations, tests, alpha, seed, metric_names, unit, dwell_threshold, digits, fmt, output):
+    """A/A simulation on the click LOG: re-randomise its units (--unit) into two equal arms many
+    times and report, per metric and test, the share of splits called significant (near --alpha
+    when the test is calibrated; the log's own variants are ignored).
+
+    \b
+    Examples:
+      cranfield online aa clicks.csv --unit user --simulations 2000
+      cranfield online aa clicks.csv --unit user -m ctr --test delta -f json
+    """
+    _, stats = _read(log, None, metric_names, dwell_threshold)
+    result = aa_simulation(stats, unit=unit, tests=list(tests) or ["delta", "welch"], n_simulations=simulations,
+                           alpha=alpha, random_state=seed)
+    if fmt == "json":
+        return _write(_json({"log": log, **result.to_dict()}), output)
+    rows = [[r.metric, r.test, r.significant, r.simulations, r.rate, r.rate_low, r.rate_high] for r in result.rows]
+    note = (f"{simulations} A/A splits of {result.settings['units']} {unit}s into equal halves (seed {seed}); "
+            f"significant: p <= {alpha:g}; 95% Wilson interval of the rate")
+    table = Table(["metric", "test", "significant", "splits", "false-positive rate", "low", "high"], rows,
+                  digits=digits, notes=[note])
+    _write(render_table(table, fmt), output)
 
 
 @click.command("power", context_settings={"help_option_names": ["-h", "--help"]})

@@ -7,7 +7,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
-from ..classification._validation import check_scores
+from ..classification._validation import _unique_inverse, binary_truth, check_labels, check_scores, resolve_pos_label
 from ..errors import InputError, UsageError
 from ._deps import compute, current_client, require_dask
 from .counts import ScoreStats
@@ -42,6 +42,7 @@ def score_stats(data: Any = None, *, y_true: Any = "y_true", y_score: Any = "y_s
         if not lows_highs:
             raise UsageError("no samples")
         range = (min(v[0] for v in lows_highs), max(v[1] for v in lows_highs))
+    pos_label = _whole_data_pos_label(parts, pos_label, client)
     level = [dask.delayed(_stats)(t, s, w, pos_label, bins, range, index) for index, (t, s, w) in enumerate(parts)]
     while len(level) > 1:  # a tree of merges, split_every parts at a time
         level = [dask.delayed(_merge)(level[i:i + split_every]) for i in np.arange(0, len(level), split_every)]
@@ -49,6 +50,38 @@ def score_stats(data: Any = None, *, y_true: Any = "y_true", y_score: Any = "y_s
     if isinstance(result, _Bad):
         raise _global_error(result, parts, client)
     return result
+
+
+def _whole_data_pos_label(parts, pos_label, client):
+    """The classes are judged over the whole data, as in memory (a partition holds some of them
+    only): more than two classes, or no way to tell the positive one, is the in-memory error; else
+    the positive label every partition uses. A partition with a bad label is left to its statistic,
+    which names the sample."""
+    import dask
+
+    found = compute([dask.delayed(_classes)(p[0]) for p in parts], client)
+    if any(f is None for f in found) or not found:
+        return pos_label
+    merged = [c for f in found for c in f]
+    if not merged:
+        return pos_label
+    try:
+        array = np.array(merged)
+    except (TypeError, ValueError):  # pragma: no cover - mixed kinds: the partitions' merge reports them
+        return pos_label
+    binary_truth(array, pos_label)  # the in-memory errors: three classes, no positive label to be found
+    classes = _unique_inverse(array)[0]
+    if pos_label is not None or array.dtype == bool or (len(classes) == 1 and classes[0] in (0, 1, -1, True, False)):
+        return pos_label
+    return resolve_pos_label(classes, None)
+
+
+def _classes(y_true):
+    """The distinct labels of a partition, or None when one is not a label (its statistic says)."""
+    try:
+        return _unique_inverse(check_labels(y_true, "y_true"))[0]
+    except InputError:
+        return None
 
 
 class _Bad:

@@ -11,9 +11,9 @@ query         yes       query id (text or integer)
 rank          yes       1-based position of the result: a whole number ≥ 1
 doc           yes       document id (text or integer)
 clicked       yes       ``1``/``0``, ``true``/``false`` (any letter case) or a boolean column
-timestamp     no        seconds (a finite number, any epoch) or a timestamp column: on a row
-                        not clicked, when the impression was shown; on a clicked row, when
-                        the click happened
+timestamp     no [3]    seconds (a finite number, any epoch), an ISO 8601 time or a timestamp
+                        column: on a row not clicked, when the impression was shown; on a
+                        clicked row, when the click happened
 dwell         no        seconds on the clicked document, a finite number ≥ 0; empty (text:
                         an empty cell or ``nan``; typed: null or NaN) when unknown; on a row
                         not clicked empty or 0
@@ -32,9 +32,19 @@ Another column name is an error (a misspelt ``dwel`` must not be ignored silentl
 :mod:`cranfield.online.interleaving_log`); required by team-based scoring. When the column exists,
 every row names its team, clicked or not (a result shown was contributed by some run).
 
-Text (CSV; TSV for ``.tsv``/``.tab``/``.txt``) has a header line; every known column is read as
-text and parsed here: ``rank`` is ASCII digits, numbers are decimal (``12``, ``-1.5``,
-``2e3``; no ``nan``/``inf``). Parquet, pandas, polars, Arrow tables and dicts of columns keep
+[3] in text, every timestamp of a log is a number of seconds, or every one is an ISO 8601 time
+``YYYY-MM-DD[Thh:mm[:ss[.fraction]]][zone]`` (``T`` or a space; a fraction of up to 9 digits;
+zone ``Z``, ``+hh:mm`` or ``+hhmm``), read as seconds since 1970-01-01T00:00:00 UTC: a zone is
+converted to UTC, a time without zone is taken as UTC (as Arrow and pandas store naive times).
+Typed timestamp columns follow the same rule (with or without a zone). The first row decides
+which kind a text log holds; a row of the other kind is an error.
+
+Text (CSV; TSV for ``.tsv``/``.tab``/``.txt``) is read by :mod:`cranfield.io.header_text`: a
+header line (each name once), UTF-8, quoted fields allowed, blank lines skipped but counted, a
+row with another number of fields than the header an error; every known column is read as text
+and parsed here: ``rank`` is ASCII digits, numbers are decimal (``12``, ``-1.5``, ``2e3``; no
+``nan``/``inf``, nothing beyond the float64 range such as ``1e400``). A log with no row (a header
+only, an empty frame or dict) is an error on every path. Parquet, pandas, polars, Arrow tables and dicts of columns keep
 their types: integer ranks (or whole floats), numeric or boolean ``clicked``.
 
 What else is an error (one :class:`~cranfield.errors.InputError` naming the source, the line —
@@ -59,6 +69,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ._clicklog_fields import click_column, fail, id_codes, line_of, rank_column, seconds_column
+from .header_text import delimiter_for, read_header_text, utf8_column
+from .sources import display_name_of
 
 __all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "read_covariate_table", "DEFAULT_VARIANT"]
 
@@ -66,9 +79,7 @@ ID_COLUMNS = ("impression", "query", "doc", "variant", "user", "session", "team"
 COLUMNS = ("impression", "query", "rank", "doc", "clicked", "timestamp", "dwell", "variant", "user", "session",
            "team")
 DEFAULT_VARIANT = "all"
-_NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
-_RANK = "a rank (a whole number >= 1)"
-_SECONDS = "a number of seconds"
+_REQUIRED = ("impression", "query", "rank", "doc", "clicked")
 _TEXT_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".lz4")
 
 
@@ -80,353 +91,86 @@ def _plain_name(path: str) -> str:
     return name
 
 
-def read_click_table(source) -> tuple[Any, str, int]:
-    """``(columns, source name, first line)``: the raw columns of a click log, a dict of name →
-    Arrow array or sequence. ``source``: a path (Parquet by its name, else CSV/TSV text through
-    :func:`cranfield.io.sources.open_input`), a file object, a pyarrow Table, a pandas or polars
-    DataFrame, or a dict of columns."""
+def read_click_table(source) -> tuple[Any, str, Any]:
+    """``(columns, source name, lines)``: the raw columns of a click log, a dict of name →
+    Arrow array or sequence, and the line of its first row (an int) or of each row (an int64
+    array: text, where blank lines are skipped). ``source``: a path (Parquet by its name, else
+    CSV/TSV text read by :func:`cranfield.io.header_text.read_header_text`), a file object, a
+    pyarrow Table, a pandas, polars or Dask DataFrame, or a dict of columns."""
     import pyarrow as pa
 
     if isinstance(source, dict):
         return dict(source), "click log dict", 1
     if isinstance(source, pa.Table):
-        return {name: source.column(name) for name in source.column_names}, "click log table", 1
+        return _table_columns(source, "click log table"), "click log table", 1
     module = type(source).__module__.split(".")[0]
-    if module == "pandas" and hasattr(source, "columns"):
+    if module == "dask" and hasattr(source, "npartitions"):  # every partition, rows counted across them
+        source, name = source.compute(), "click log Dask DataFrame"
+    else:
+        name = "click log DataFrame"
+    if module in ("pandas", "dask") and hasattr(source, "columns"):
+        _unique_names([str(c) for c in source.columns], name, None)
         try:
             table = pa.Table.from_pandas(source, preserve_index=False)
         except (pa.ArrowInvalid, pa.ArrowTypeError) as error:
             raise InputError(f"cannot convert the DataFrame: {' '.join(str(error).split())[:200]}",
-                             source="click log DataFrame") from None
-        return {name: table.column(name) for name in table.column_names}, "click log DataFrame", 1
+                             source=name) from None
+        return _table_columns(table, name), name, 1
     if module == "polars" and hasattr(source, "to_arrow"):
-        table = source.to_arrow()
-        return {name: table.column(name) for name in table.column_names}, "click log DataFrame", 1
+        return _table_columns(source.to_arrow(), name), name, 1
     if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
         return _read_file(source)
     raise UsageError(f"click log: expected a file name, a file object, a DataFrame, an Arrow table or a dict of "
                      f"columns, found {type(source).__name__}")
 
 
-def _read_file(source) -> tuple[dict, str, int]:
+def _unique_names(names: list, source: str, line: "int | None") -> None:
+    seen: set = set()
+    for name in names:
+        if name in seen:
+            raise InputError(f"column {name!r} appears {names.count(name)} times; expected each column once",
+                             source=source, line=line, field=str(name))
+        seen.add(name)
+
+
+def _table_columns(table, source: str) -> dict:
+    _unique_names(table.column_names, source, None)
+    return {name: table.column(name) for name in table.column_names}
+
+
+def _read_file(source) -> tuple[dict, str, Any]:
     import pyarrow as pa
-
-    text_types: dict = {}  # every known column as text (ids too: dictionaries per block would need unifying)
-    from pyarrow import csv
-
-    from .sources import display_name_of, open_input
+    import pyarrow.parquet as pq
 
     name = display_name_of(source)
-    plain = _plain_name(name)
-    try:
-        if isinstance(source, (str, os.PathLike)) and plain.endswith((".parquet", ".pq", ".parq")):
-            import pyarrow.parquet as pq
-
-            if not os.path.exists(source):
-                raise InputError("no such file", source=name)
-            table = pq.read_table(source)  # ids as text: Parquet's dictionaries are per row group
-            first = 1
-        else:
-            delimiter = "\t" if plain.endswith((".tsv", ".tab", ".txt")) else ","
-            table = csv.read_csv(open_input(source, display_name=name),
-                                 parse_options=csv.ParseOptions(delimiter=delimiter),
-                                 convert_options=csv.ConvertOptions(column_types={c: text_types.get(c, pa.string())
-                                                                              for c in (*COLUMNS, "covariate")},
-                                                                    strings_can_be_null=False))
-            first = 2
-    except (pa.ArrowInvalid, pa.ArrowIOError, OSError, UnicodeDecodeError) as error:
-        if isinstance(error, InputError):
-            raise
-        text = " ".join(str(error).split())
-        text = text if text.isprintable() else repr(text)[1:-1]
-        raise InputError(f"cannot read the click log: {text[:200]}", source=name) from None
-    return {c: table.column(c) for c in table.column_names}, name, first
-
-
-# ------------------------------------------------------------------------------------- fields
-def _fail(message: str, index: int, source: str, field: str, first: int):
-    raise InputError(message, source=source, line=int(index) + first, field=field)
-
-
-def _is_arrow(values) -> bool:
-    import pyarrow as pa
-
-    return isinstance(values, (pa.Array, pa.ChunkedArray))
-
-
-def _is_text(values) -> bool:
-    import pyarrow as pa
-
-    if _is_arrow(values):
-        return pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
-    return isinstance(values, np.ndarray) and values.dtype.kind == "U"
-
-
-def _text_numbers(values, source: str, field: str, first: int, *, pattern: str, expected: str,
-                  allow_empty: bool) -> np.ndarray:
-    """Text cells parsed as float64 (``allow_empty``: an empty cell is NaN); a cell that is not
-    ``pattern`` is an error naming its row."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    array = values if _is_arrow(values) else pa.chunked_array([pa.array(values)])
-    if array.null_count:
-        array = pc.fill_null(array, "")
-    ok = to_numpy(pc.match_substring_regex(array, pattern))
-    empty = to_numpy(pc.match_substring_regex(array, r"^([nN][aA][nN])?$")) if allow_empty else \
-        np.zeros(len(ok), dtype=bool)  # missing: an empty cell, or nan (as numpy and Arrow write NaN)
-    bad = ~(ok | empty)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        _fail(f"expected {expected}, found {array[i].as_py()!r}", i, source, field, first)
-    out = np.full(len(ok), np.nan)
-    if ok.any():
-        out[ok] = to_numpy(pc.cast(pc.filter(array, pa.chunked_array([pa.array(ok)]) if isinstance(array, pa.ChunkedArray)
-                                             else pa.array(ok)), pa.float64()))
-    return out
-
-
-def _typed_numbers(values, source: str, field: str, first: int, *, expected: str, allow_missing: bool) -> np.ndarray:
-    """Numbers of a typed column (Arrow, numpy) or of Python objects, as float64; NaN marks a
-    missing value where ``allow_missing``; booleans, text and infinities are errors."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    if _is_arrow(values):
-        kind = values.type
-        if pa.types.is_dictionary(kind):
-            values, kind = values.cast(kind.value_type), kind.value_type
-        if pa.types.is_null(kind):
-            array = np.full(len(values), np.nan)
-        elif pa.types.is_timestamp(kind) and field == "timestamp":
-            if values.null_count:
-                _fail(f"expected {expected}, found a missing value", _first_null(values), source, field, first)
-            seconds = {"s": 1, "ms": 1e3, "us": 1e6, "ns": 1e9}[kind.unit]
-            return to_numpy(pc.cast(values, pa.int64())).astype(np.float64) / seconds
-        elif pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_decimal(kind):
-            array = to_numpy(pc.fill_null(pc.cast(values, pa.float64()), float("nan")))
-        else:
-            raise InputError(f"expected {expected}, found a column of type {kind}", source=source, field=field)
-    elif isinstance(values, np.ndarray) and values.dtype.kind in "iuf":
-        array = values.astype(np.float64)
-    elif isinstance(values, np.ndarray) and values.dtype.kind == "M" and field == "timestamp":
-        return values.astype("datetime64[ns]").astype(np.int64) / 1e9
-    else:
-        items = values.tolist() if hasattr(values, "tolist") else list(values)
-        array = np.empty(len(items))
-        for i, value in enumerate(items):  # objects only (dicts, object columns): each value's type
-            if value is None:
-                array[i] = np.nan
-            elif isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_)):
-                array[i] = float(value)
-            else:
-                _fail(f"expected {expected}, found {value!r}", i, source, field, first)
-    missing = np.isnan(array)
-    if missing.any() and not allow_missing:
-        _fail(f"expected {expected}, found a missing value", int(np.flatnonzero(missing)[0]), source, field, first)
-    infinite = np.isinf(array)
-    if infinite.any():
-        i = int(np.flatnonzero(infinite)[0])
-        _fail(f"expected {expected}, found {array[i].item()!r}", i, source, field, first)
-    return array
-
-
-def _first_null(values) -> int:
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    return int(np.flatnonzero(to_numpy(pc.is_null(values)))[0])
-
-
-def _arrowish(values):
-    """Python sequences as an Arrow array when they convert (None becomes null); otherwise
-    unchanged, so that the typed rules name the first bad value."""
-    import pyarrow as pa
-
-    if _is_arrow(values) or (isinstance(values, np.ndarray) and values.dtype.kind != "O"):
-        return values
-    try:
-        return pa.chunked_array([pa.array(values if isinstance(values, np.ndarray) else list(values))])
-    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
-        return values
-
-
-def _numbers(values, source, field, first, *, allow_missing: bool) -> np.ndarray:
-    values = _arrowish(values)
-    if _is_text(values):
-        return _text_numbers(values, source, field, first, pattern=_NUMBER, expected=_SECONDS, allow_empty=allow_missing)
-    return _typed_numbers(values, source, field, first, expected=_SECONDS, allow_missing=allow_missing)
-
-
-def _ranks(values, source: str, first: int) -> np.ndarray:
-    values = _arrowish(values)
-    if _is_text(values):
-        ranks = _text_numbers(values, source, "rank", first, pattern=r"^[0-9]+$", expected=_RANK, allow_empty=False)
-    else:
-        ranks = _typed_numbers(values, source, "rank", first, expected=_RANK, allow_missing=False)
-    bad = (ranks < 1) | (ranks != np.floor(ranks)) | (ranks > 2**53)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        _fail(f"expected {_RANK}, found {ranks[i].item()!r}", i, source, "rank", first)
-    return ranks.astype(np.int64)
-
-
-def _clicks(values, source: str, first: int) -> np.ndarray:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    expected = "1, 0, true or false"
-    if _is_arrow(values) and values.null_count:
-        _fail(f"expected {expected}, found a missing value", _first_null(values), source, "clicked", first)
-    if _is_arrow(values) and pa.types.is_boolean(values.type):
-        return to_numpy(values).astype(bool)
-    if not _is_arrow(values):
-        array = np.asarray(values) if not isinstance(values, np.ndarray) else values
-        if array.dtype.kind == "b":
-            return array.astype(bool)
-        if array.dtype.kind == "O":  # each value's own type: True, 1, "true"; anything else is shown as found
-            texts = [str(v).lower() if isinstance(v, (bool, np.bool_, str)) else
-                     str(int(v)) if isinstance(v, (int, np.integer)) else repr(v) for v in array.tolist()]
-            values = pa.chunked_array([pa.array(texts, type=pa.string())])
-        elif array.dtype.kind == "U":
-            values = pa.chunked_array([pa.array(array)])
-        else:
-            values = array
-    if _is_text(values):
-        lowered = pc.utf8_lower(values)
-        truth = to_numpy(pc.is_in(lowered, value_set=pa.array(["1", "true"])))
-        false = to_numpy(pc.is_in(lowered, value_set=pa.array(["0", "false"])))
-        bad = ~(truth | false)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            _fail(f"expected {expected}, found {values[i].as_py()!r}", i, source, "clicked", first)
-        return truth
-    numbers = _typed_numbers(values, source, "clicked", first, expected=expected, allow_missing=False)
-    bad = (numbers != 0) & (numbers != 1)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        _fail(f"expected {expected}, found {numbers[i].item()!r}", i, source, "clicked", first)
-    return numbers == 1
-
-
-def _codes(values, source: str, field: str, first: int, *, sort: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """``(codes, ids)``: int64 codes into the distinct ids, sorted by code point (``sort``) or in
-    the order of their first appearance."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    if _is_arrow(values) and (pa.types.is_floating(values.type) or pa.types.is_boolean(values.type)) or \
-            (isinstance(values, np.ndarray) and values.dtype.kind in "fb"):
-        kind = values.type if _is_arrow(values) else values.dtype
-        raise InputError(f"expected text or integer ids, found values of type {kind}", source=source, field=field)
-    runs = _runs(values) if _is_arrow(values) and _is_text(values) else None
-    if runs is not None:  # ids in runs (an impression's rows together): each run coded once
-        heads, lengths = runs
+    if isinstance(source, (str, os.PathLike)) and _plain_name(name).endswith((".parquet", ".pq", ".parq")):
+        if not os.path.exists(source):
+            raise InputError("no such file", source=name)
+        if os.path.isdir(source):
+            raise InputError("is a directory, expected a Parquet file", source=name)
         try:
-            head_codes, dictionary = _encode(values.take(pa.array(heads)), source, field, 0)
-        except InputError as error:
-            if error.line is None:
-                raise
-            raise InputError(error.message, source=source, line=int(heads[error.line]) + first, field=field) from None
-        codes = np.repeat(head_codes, lengths)
-    else:
-        codes, dictionary = _encode(values, source, field, first)
-    if not sort:
-        return codes, dictionary.to_numpy(zero_copy_only=False)
-    order = to_numpy(pc.sort_indices(dictionary)).astype(np.int64)
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order))
-    return rank[codes], dictionary.take(pa.array(order)).to_numpy(zero_copy_only=False)
-
-
-def _encode(values, source: str, field: str, first: int):
-    """``(codes, Arrow array of the distinct ids in order of first appearance)``, ids checked."""
-    import pyarrow as pa
-
-    from .._arrow import to_numpy
-    from .values import id_column
-
-    if _is_arrow(values) and pa.types.is_dictionary(values.type) and isinstance(values, pa.ChunkedArray) and \
-            sum(len(c.dictionary) for c in values.chunks) > len(values):  # unifying would cost more than encoding
-        values = pa.chunked_array([c.dictionary_decode() for c in values.chunks], values.type.value_type)
-    if _is_arrow(values) and pa.types.is_dictionary(values.type):
-        return _dictionary_codes(values, source, field, first)
-    array = id_column(values, source=source, field=field, first_row=first)
-    if len(array) == 0:
-        return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())
-    encoded = array.combine_chunks().dictionary_encode() if isinstance(array, pa.ChunkedArray) \
-        else array.dictionary_encode()
-    return to_numpy(encoded.indices).astype(np.int64), encoded.dictionary
-
-
-def _runs(values):
-    """``(first row of each run, run lengths)`` of equal consecutive text values, when there are
-    at most half as many runs as rows (else None: coding every row is as cheap)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-
-    n = len(values)
-    if n < 1024 or values.null_count:
-        return None
-    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    change = to_numpy(pc.fill_null(pc.not_equal(array.slice(1), array.slice(0, n - 1)), True))
-    heads = np.flatnonzero(np.r_[True, change])
-    if 2 * len(heads) > n:
-        return None
-    return heads, np.diff(np.r_[heads, n])
-
-
-def _dictionary_codes(values, source: str, field: str, first: int):
-    """Codes and distinct values of a dictionary-encoded column (Parquet and CSV read ids so):
-    the id rules are checked on the distinct values used, an error names the first row holding
-    the bad one."""
-    import pyarrow as pa
-
-    from .._arrow import to_numpy
-    from .values import id_column
-
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())
-    # one array, one dictionary (chunks that share theirs, as Parquet's do, are not re-hashed)
-    combined = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    indices = combined.indices
-    if indices.null_count:
-        _fail("missing id (null)", _first_null(indices), source, field, first)
-    codes = to_numpy(indices).astype(np.int64)
-    dictionary = combined.dictionary
-    used = np.bincount(codes, minlength=len(dictionary)) > 0
-    kept = np.flatnonzero(used)
-    try:
-        distinct = id_column(dictionary.take(pa.array(kept)), source=source, field=field, first_row=0)
-    except InputError as error:
-        if error.line is None:
-            raise
-        row = int(np.flatnonzero(codes == kept[error.line])[0])
-        raise InputError(error.message, source=source, line=row + first, field=field) from None
-    remap = np.cumsum(used) - 1
-    return remap[codes], distinct.combine_chunks()
+            table = pq.read_table(source)  # ids as text: Parquet's dictionaries are per row group
+        except (pa.ArrowException, OSError) as error:
+            text = " ".join(str(error).split())
+            raise InputError(f"not a readable Parquet file ({(text if text.isprintable() else repr(text))[:200]})",
+                             source=name) from None
+        return _table_columns(table, name), name, 1
+    text = read_header_text(source, name=name, sep=delimiter_for(name), expected=",".join(_REQUIRED),
+                            check_names=lambda names: _unique_names(names, name, 1))
+    return {n: utf8_column(c, name, n, text.lines) for n, c in zip(text.names, text.columns)}, name, text.lines
 
 
 # ------------------------------------------------------------------------------------ the table
-def parse_click_table(columns: dict, *, source: str = "click log", first_line: int = 1,
+def parse_click_table(columns: dict, *, source: str = "click log", first_line: "int | np.ndarray" = 1,
                       expected_variants=None, with_team: bool = False) -> dict:
     """The canonical columns of a click log (see the module docstring), sorted by impression then
     rank: ``impression``, ``query``, ``doc``, ``variant``, ``user``, ``session``, ``team`` as int64
     codes with ``<name>_ids`` (``user``/``session``/``team`` None when absent), ``rank`` int64,
     ``clicked`` bool, ``dwell`` / ``timestamp`` float64 or None, ``line`` (each row's line in the
     input) and ``impression_offsets``. A ``team`` column is always checked, and returned (``team`` /
-    ``team_ids``) only ``with_team`` (interleaving logs; a :class:`ClickLog` has no team)."""
+    ``team_ids``) only ``with_team`` (interleaving logs; a :class:`ClickLog` has no team).
+    ``first_line``: the line of the first row, or each row's line (an int64 array, as
+    :func:`read_click_table` gives for text, whose blank lines are skipped)."""
     if not isinstance(columns, dict):
         raise UsageError(f"columns: expected a dict of column name -> values, found {type(columns).__name__}")
     names = list(columns)
@@ -436,7 +180,7 @@ def parse_click_table(columns: dict, *, source: str = "click log", first_line: i
                          source=source, field=str(unknown[0]))
     if "impression" not in columns and "session" in columns:
         columns = {**columns, "impression": columns["session"]}
-    missing = [c for c in ("impression", "query", "rank", "doc", "clicked") if c not in columns]
+    missing = [c for c in _REQUIRED if c not in columns]
     if missing:
         raise InputError(f"no column {missing[0]!r}; a click log needs impression (or session), query, rank, doc and "
                          f"clicked; found {', '.join(names) or 'no column'}", source=source, field=missing[0])
@@ -444,19 +188,21 @@ def parse_click_table(columns: dict, *, source: str = "click log", first_line: i
     if len(lengths) != 1:
         raise InputError(f"columns of different lengths {sorted(lengths)}", source=source)
     n = lengths.pop()
+    if n == 0:
+        raise InputError("no rows; expected at least one row (one per result shown)", source=source)
     out: dict[str, Any] = {}
     for field in ID_COLUMNS:
         if field in columns:
-            out[field], out[f"{field}_ids"] = _codes(columns[field], source, field, first_line, sort=field != "doc")
+            out[field], out[f"{field}_ids"] = id_codes(columns[field], source, field, first_line, sort=field != "doc")
         else:
             out[field], out[f"{field}_ids"] = None, None
     if out["variant"] is None:
         out["variant"], out["variant_ids"] = np.zeros(n, dtype=np.int64), np.array([DEFAULT_VARIANT], dtype=object)
-    out["rank"] = _ranks(columns["rank"], source, first_line)
-    out["clicked"] = _clicks(columns["clicked"], source, first_line)
-    out["dwell"] = _numbers(columns["dwell"], source, "dwell", first_line, allow_missing=True) if "dwell" in columns \
+    out["rank"] = rank_column(columns["rank"], source, first_line)
+    out["clicked"] = click_column(columns["clicked"], source, first_line)
+    out["dwell"] = seconds_column(columns["dwell"], source, "dwell", first_line, allow_missing=True) if "dwell" in columns \
         else None
-    out["timestamp"] = _numbers(columns["timestamp"], source, "timestamp", first_line, allow_missing=False) \
+    out["timestamp"] = seconds_column(columns["timestamp"], source, "timestamp", first_line, allow_missing=False) \
         if "timestamp" in columns else None
     _check_rows(out, source, first_line, n, expected_variants)
     out = _sorted(out, source, first_line, n)
@@ -480,8 +226,8 @@ def _constant(out, group: str, field: str, source: str, first: int, n: int, what
     bad = v != first_value[g]
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        _fail(f"{group} {out[f'{group}_ids'][g[i]]!r} has {field} {out[f'{field}_ids'][v[i]]!r} here but "
-              f"{out[f'{field}_ids'][first_value[g[i]]]!r} on line {int(first_row[g[i]]) + first}; {what}",
+        fail(f"{group} {out[f'{group}_ids'][g[i]]!r} has {field} {out[f'{field}_ids'][v[i]]!r} here but "
+              f"{out[f'{field}_ids'][first_value[g[i]]]!r} on line {line_of(first_row[g[i]], first)}; {what}",
               i, source, field, first)
 
 
@@ -495,11 +241,11 @@ def _check_rows(out: dict, source: str, first: int, n: int, expected_variants) -
         bad = dwell < 0
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            _fail(f"expected a dwell time >= 0 seconds, found {float(dwell[i])!r}", i, source, "dwell", first)
+            fail(f"expected a dwell time >= 0 seconds, found {float(dwell[i])!r}", i, source, "dwell", first)
         bad = ~clicked & (dwell > 0)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            _fail(f"dwell {float(dwell[i])!r} on a row not clicked; expected it empty or 0", i, source, "dwell", first)
+            fail(f"dwell {float(dwell[i])!r} on a row not clicked; expected it empty or 0", i, source, "dwell", first)
     if out["timestamp"] is not None and n:
         ts, imp = out["timestamp"], out["impression"]
         shown = np.full(len(out["impression_ids"]), np.nan)
@@ -511,14 +257,14 @@ def _check_rows(out: dict, source: str, first: int, n: int, expected_variants) -
             bad = ts[rows] != shown[imp[rows]]
             if bad.any():
                 i = int(rows[np.flatnonzero(bad)[0]])
-                _fail(f"impression {out['impression_ids'][imp[i]]!r} shown at {float(ts[i])!r} here but at "
-                      f"{float(shown[imp[i]])!r} on line {int(rows[first_row[imp[i]]]) + first}; rows not clicked carry the "
+                fail(f"impression {out['impression_ids'][imp[i]]!r} shown at {float(ts[i])!r} here but at "
+                      f"{float(shown[imp[i]])!r} on line {line_of(rows[first_row[imp[i]]], first)}; rows not clicked carry the "
                       f"time the impression was shown", i, source, "timestamp", first)
         with np.errstate(invalid="ignore"):
             bad = clicked & (ts < shown[imp])
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            _fail(f"click at {float(ts[i])!r} before its impression was shown (at {float(shown[imp[i]])!r})", i, source,
+            fail(f"click at {float(ts[i])!r} before its impression was shown (at {float(shown[imp[i]])!r})", i, source,
                   "timestamp", first)
     if expected_variants is not None:
         _check_split(out, source, first, expected_variants)
@@ -538,7 +284,7 @@ def _check_split(out: dict, source: str, first: int, expected_variants) -> None:
         codes = np.flatnonzero(out["variant_ids"] == extra[0])[0]
         i = int(np.flatnonzero(out["variant"] == codes)[0])
         raise InputError(f"variant {extra[0]!r} is not in the planned split ({', '.join(planned)})", source=source,
-                         line=i + first, field="variant")
+                         line=line_of(i, first), field="variant")
 
 
 def _sorted(out: dict, source: str, first: int, n: int) -> dict:
@@ -556,7 +302,7 @@ def _sorted(out: dict, source: str, first: int, n: int) -> dict:
                      "timestamp"):
             if out[name] is not None:
                 out[name] = out[name][order]
-    out["line"] = order.astype(np.int64) + first
+    out["line"] = first[order] if isinstance(first, np.ndarray) else order.astype(np.int64) + first
     imp, rank = out["impression"], out["rank"]
     same = imp[1:] == imp[:-1]
     duplicate = same & (rank[1:] == rank[:-1])
@@ -605,13 +351,13 @@ def read_covariate_table(source, *, unit: str) -> dict:
     if extra:
         raise InputError(f"unknown column {extra[0]!r}; a covariate table has the columns {unit} and covariate",
                          source=name, field=str(extra[0]))
-    codes, ids = _codes(columns[unit], name, unit, first)
-    values = _numbers(columns["covariate"], name, "covariate", first, allow_missing=False)
+    codes, ids = id_codes(columns[unit], name, unit, first)
+    values = seconds_column(columns["covariate"], name, "covariate", first, allow_missing=False)
     counts = np.bincount(codes, minlength=len(ids))
     if (counts > 1).any():
         code = int(np.flatnonzero(counts > 1)[0])
         rows = np.flatnonzero(codes == code)
-        _fail(f"{unit} {ids[code]!r} appears twice (also on line {int(rows[0]) + first}); expected one covariate per "
+        fail(f"{unit} {ids[code]!r} appears twice (also on line {line_of(rows[0], first)}); expected one covariate per "
               f"{unit}", int(rows[1]), name, unit, first)
     out = np.empty(len(ids))
     out[codes] = values

@@ -21,6 +21,10 @@ Topics
     * **Cranfield** (``cran.qry``): ``.I`` and ``.W`` records; the queries are numbered **1, 2, …
       in file order**, as the Cranfield judgments number them (the ``.I`` numbers have gaps); the
       ``.W`` text is the title.
+An ``irds:<dataset id>`` source reads the documents (from the dataset's docstore, only the ids
+asked for) or the queries of an ir_datasets dataset, when that package is installed: a document's
+``title`` and ``text`` (or ``body``) fields, a query's ``title`` or ``text`` and its ``description``
+and ``narrative`` when it has them.
 The format is chosen by the file name: ``.jsonl``/``.ndjson`` (before a compression suffix) is
 JSONL, ``.tsv`` TSV; otherwise the first line decides (``.I`` for Cranfield, ``<DOC>`` for TREC
 text, ``<top>`` for TREC topics), and
@@ -42,6 +46,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError
+from .ecosystem import IRDS_PREFIX, _load_irds
 from .sources import display_name_of, read_all
 
 __all__ = ["Document", "Topic", "read_documents", "read_topics"]
@@ -184,8 +189,11 @@ def _fold(parts) -> str:
     return _WHITESPACE.sub(" ", " ".join(parts or ())).strip()
 
 
-def read_documents(source, *, name: str | None = None) -> dict[str, Document]:
-    """Documents by id from JSONL or the Cranfield format (see the module's documentation)."""
+def read_documents(source, *, name: str | None = None, ids=None) -> dict[str, Document]:
+    """Documents by id from JSONL or the Cranfield format (see the module's documentation).
+    ``ids``: the documents needed (an ir_datasets docstore then fetches only those)."""
+    if _is_irds(source):
+        return _irds_documents(source, ids)
     display, lines = _lines(source, name)
     out: dict[str, Document] = {}
     seen: dict[str, int] = {}
@@ -276,6 +284,8 @@ _LABELS = {"num": "Number:", "desc": "Description:", "narr": "Narrative:"}
 
 def read_topics(source, *, name: str | None = None) -> dict[str, Topic]:
     """Topics by id from TREC topics, JSONL or the Cranfield queries (see the module's documentation)."""
+    if _is_irds(source):
+        return _irds_topics(source)
     display, lines = _lines(source, name)
     out: dict[str, Topic] = {}
     seen: dict[str, int] = {}
@@ -349,3 +359,40 @@ def _field_text(tag: str, parts: list[str]) -> str:
     if label and text.lower().startswith(label.lower()):
         text = text[len(label):].strip()
     return text
+
+
+def _is_irds(source) -> bool:
+    return isinstance(source, str) and source.startswith(IRDS_PREFIX)
+
+
+def _irds_text(record, *names: str) -> str:
+    for field in names:
+        value = getattr(record, field, None)
+        if isinstance(value, str) and value:
+            return _fold([value])
+    return ""
+
+
+def _irds_documents(source: str, ids) -> dict[str, Document]:
+    """The documents of an ir_datasets dataset: those in ``ids`` from its docstore, else all."""
+    dataset = _load_irds(source[len(IRDS_PREFIX):])
+    if not (hasattr(dataset, "has_docs") and dataset.has_docs()):
+        raise InputError("this ir_datasets dataset has no documents", source=source)
+    records = dataset.docs_store().get_many(list(ids)).values() if ids is not None else dataset.docs_iter()
+    out = {}
+    for record in records:  # the dataset's documents, as ir_datasets yields them
+        ident = str(record.doc_id)
+        out[ident] = Document(ident, _irds_text(record, "title"), _irds_text(record, "text", "body", "abstract"))
+    return out
+
+
+def _irds_topics(source: str) -> dict[str, Topic]:
+    dataset = _load_irds(source[len(IRDS_PREFIX):])
+    if not (hasattr(dataset, "has_queries") and dataset.has_queries()):
+        raise InputError("this ir_datasets dataset has no queries", source=source)
+    out = {}
+    for record in dataset.queries_iter():  # the dataset's queries
+        ident = str(record.query_id)
+        out[ident] = Topic(ident, _irds_text(record, "title", "text", "query"), _irds_text(record, "description"),
+                           _irds_text(record, "narrative"))
+    return out

@@ -20,6 +20,9 @@ Text
     with LF or CRLF; a field may be quoted (``"q1"``) but may not hold a line break. Fields are
     taken as written: no blanks are trimmed. A line whose every field is empty (a blank line, or
     separators only) is skipped. A line with another number of fields than the header is an error.
+    Text is read by :mod:`cranfield.io.header_text`, the reader of the click logs too. A table
+    without rows (a header only, an empty frame or dict) is read as empty labels on every path;
+    aggregating them is the error ("no labels to aggregate").
 Ids
     ``query``, ``document`` and ``worker`` follow the id rule of :mod:`cranfield.io.values` (the
     rule of TREC ids, since the output is TREC qrels): non-empty text without ASCII whitespace
@@ -53,8 +56,6 @@ Errors
 
 from __future__ import annotations
 
-import csv as _csv
-import io
 import os
 from dataclasses import dataclass
 
@@ -62,15 +63,15 @@ import numpy as np
 
 from .._arrow import to_numpy
 from ..errors import InputError, UsageError
+from .header_text import delimiter_for, read_header_text, utf8_column
 from .parquet import is_parquet
-from .sources import display_name_of, open_input
+from .sources import display_name_of
 from .values import id_column, nested_columns, relevance_column
 
 __all__ = ["LABEL_FIELDS", "CrowdLabels", "read_labels"]
 
 LABEL_FIELDS = ("query", "document", "worker", "label")
 _INTEGER = r"^[+-]?[0-9]+$"
-_HEADER_LIMIT = 1 << 20  # bytes: a header line longer than this is not a header
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def read_labels(source, *, columns: "dict[str, str] | None" = None, delimiter: s
             return _from_parquet(source, mapping, name or os.fsdecode(source))
     if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
         display = name or display_name_of(source)
-        sep = delimiter or _delimiter_for(display)
+        sep = delimiter or delimiter_for(display)
         return _from_text(source, mapping, display, sep)
     raise InputError(f"expected a path, '-', a file object, a DataFrame, an Arrow table or a dict, found "
                      f"{type(source).__name__}", source=name or "labels")
@@ -143,14 +144,6 @@ def _column_names(columns) -> dict[str, str]:
     if len(set(mapping.values())) != 4:
         raise UsageError(f"columns: two fields map to the same column ({mapping})")
     return mapping
-
-
-def _delimiter_for(name: str) -> str:
-    lowered = name.lower()
-    for suffix in (".gz", ".bz2", ".xz", ".zst"):
-        if lowered.endswith(suffix):
-            lowered = lowered[: -len(suffix)]
-    return "\t" if lowered.endswith((".tsv", ".tab", ".txt")) else ","
 
 
 def _is_frame(source) -> bool:
@@ -307,119 +300,16 @@ def _object_array(values) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------- text
-class _Joined(io.RawIOBase):
-    """``prefix`` then the rest of an already opened stream (the header was read off it)."""
-
-    def __init__(self, prefix: bytes, rest) -> None:
-        self._prefix, self._rest = prefix, rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        if self._prefix:
-            size = min(len(buffer), len(self._prefix))
-            buffer[:size] = self._prefix[:size]
-            self._prefix = self._prefix[size:]
-            return size
-        data = self._rest.read(len(buffer))
-        buffer[:len(data)] = data
-        return len(data)
-
-
-def _read_header(stream, source: str) -> tuple[bytes, bytes]:
-    """(header line without its line end, the bytes read after it)."""
-    data = b""
-    while b"\n" not in data and len(data) <= _HEADER_LIMIT:
-        chunk = stream.read(1 << 16)
-        if not chunk:
-            break
-        data += chunk
-    if not data.strip():
-        raise InputError(f"empty input; expected a header line {','.join(LABEL_FIELDS)}", source=source, line=1)
-    end = data.find(b"\n")
-    if end < 0:
-        if len(data) > _HEADER_LIMIT:
-            raise InputError("no line break in the first MiB; expected a header line", source=source, line=1)
-        end = len(data)
-    header, rest = data[:end], data[end + 1:]
-    if header.startswith(b"\xef\xbb\xbf"):
-        header = header[3:]
-    return header.rstrip(b"\r"), rest
-
-
 def _from_text(path, mapping: dict, source: str, sep: str) -> CrowdLabels:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-    from pyarrow import csv
-
-    stream = open_input(path, display_name=source)
-    try:
-        header, rest = _read_header(stream, source)
-        try:
-            names = next(_csv.reader([header.decode("utf-8")], delimiter=sep))
-        except UnicodeDecodeError as error:
-            raise InputError(f"invalid UTF-8 byte 0x{error.object[error.start]:02x} in the header; expected UTF-8 "
-                             "text", source=source, line=1) from None
-        except _csv.Error as error:
-            raise InputError(f"cannot read the header ({error})", source=source, line=1) from None
+    def check_names(names: list) -> None:
         for field, column in mapping.items():
             _find_column(names, column, field, source, line=1)
-        invalid: list = []
 
-        def on_invalid(row) -> str:
-            invalid.append(row)
-            return "error"
-
-        try:
-            table = csv.read_csv(
-                io.BufferedReader(_Joined(rest, stream), buffer_size=1 << 20),
-                read_options=csv.ReadOptions(column_names=names, use_threads=False, block_size=1 << 24),
-                parse_options=csv.ParseOptions(delimiter=sep, newlines_in_values=False, ignore_empty_lines=False,
-                                               invalid_row_handler=on_invalid),
-                convert_options=csv.ConvertOptions(column_types={c: pa.binary() for c in names},
-                                                   strings_can_be_null=False, quoted_strings_can_be_null=False))
-        except pa.ArrowInvalid as error:
-            if not invalid and "Empty CSV" in str(error):  # a header and no label: no rows
-                table = pa.Table.from_arrays([pa.array([], pa.binary()) for _ in names], names=names)
-            elif invalid:
-                row = invalid[0]
-                line = row.number + 1 if row.number is not None else None
-                raise InputError(f"expected {row.expected_columns} fields as in the header, found "
-                                 f"{row.actual_columns}", source=source, line=line) from None
-            else:
-                text = " ".join(str(error).split())[:200]
-                raise InputError(f"cannot read the text ({text})", source=source) from None
-    finally:
-        stream.close()
-    n = table.num_rows
-    empty = np.ones(n, dtype=bool)
-    for column in table.columns:
-        empty &= to_numpy(pc.binary_length(column)) == 0
-    keep = np.flatnonzero(~empty)
-    lines = keep.astype(np.int64) + 2
-    if keep.size != n:
-        table = table.take(pa.array(keep))
-    cols = {}
-    for field, column in mapping.items():
-        cols[field] = _utf8(table.column(column), source, field, lines)
-    label = _parse_integers(cols["label"], source, lines)
-    return _finish(cols["query"], cols["document"], cols["worker"], label, source=source, lines=lines)
-
-
-def _utf8(column, source: str, field: str, lines: np.ndarray):
-    import pyarrow as pa
-
-    try:
-        return column.cast(pa.string())
-    except pa.ArrowInvalid:
-        for index, raw in enumerate(column.to_pylist()):  # error path only: find the bad row
-            try:
-                raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputError(f"invalid UTF-8 byte 0x{raw[error.start]:02x}; expected UTF-8 text", source=source,
-                                 line=int(lines[index]), field=field) from None
-        raise  # pragma: no cover
+    text = read_header_text(path, name=source, sep=sep, expected=",".join(LABEL_FIELDS), check_names=check_names)
+    cols = {field: utf8_column(text.columns[text.names.index(column)], source, field, text.lines)
+            for field, column in mapping.items()}
+    label = _parse_integers(cols["label"], source, text.lines)
+    return _finish(cols["query"], cols["document"], cols["worker"], label, source=source, lines=text.lines)
 
 
 def _parse_integers(column, source: str, lines: np.ndarray) -> np.ndarray:

@@ -61,10 +61,26 @@ def _dataset(path, source: str):
 
     if not Path(path).exists():
         raise InputError("no such file or directory", source=source)
+    folder = Path(path).is_dir()
+    if folder:
+        _only_parquet(Path(path), source)
     try:
         return ds.dataset(str(path), format="parquet", partitioning="hive")
     except (pa.ArrowException, OSError) as error:
-        raise InputError(f"not a readable Parquet file or dataset ({_first_line(error)})", source=source) from None
+        what = "a directory read as a Parquet dataset, and one of its files" if folder else "not a readable Parquet file"
+        reason = _first_line(error).replace(str(path).rstrip("/") + "/", "")  # the directory is the source
+        raise InputError(f"{what} cannot be read ({reason})" if folder else f"{what} ({reason})", source=source) \
+            from None
+
+
+def _only_parquet(folder: Path, source: str) -> None:
+    """A directory is a dataset of Parquet files only (Arrow skips names starting '.' or '_')."""
+    for child in sorted(folder.rglob("*")):
+        relative = child.relative_to(folder)
+        if child.is_file() and child.suffix.lower() not in _SUFFIXES and \
+                not any(part.startswith((".", "_")) for part in relative.parts):
+            raise InputError(f"a directory holding {str(relative)!r}, which is not a Parquet file; expected a file, "
+                             "or a directory of Parquet files only (a dataset)", source=source)
 
 
 def _first_line(error: BaseException) -> str:

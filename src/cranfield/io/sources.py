@@ -13,6 +13,13 @@ Rules (issue 19, items 1 and 4):
   xz (Python's modules), zstd and lz4 frames (Arrow's codecs, where this pyarrow has them; else an
   "unsupported compression" error). Memory stays bounded by the block the reader asks for,
   whatever the ratio (a gzip bomb is read in blocks, not inflated whole).
+* **Bounded.** Every stream is read in blocks of at most 1 MiB, and refused (an
+  :class:`InputError`) when a line runs past :func:`max_line_bytes` (64 MiB by default; the
+  environment variable ``CRANFIELD_MAX_LINE_BYTES``) or the whole (decompressed) input past
+  :func:`max_input_bytes` (256 GiB; ``CRANFIELD_MAX_INPUT_BYTES``): a character device such as
+  ``/dev/zero`` or a gzip bomb is refused with bounded memory instead of filling it.
+* **UTF-8 only.** A UTF-16 (or UTF-32) file, recognised by its byte-order mark or by NUL bytes
+  between the characters of its first line, is an error saying so (convert it to UTF-8).
 * **Parquet is not text.** Parquet bytes given to a text reader are an error saying so, never a
   guess (Parquet files and datasets are read by :mod:`cranfield.io.parquet`, chosen by the
   caller).
@@ -34,9 +41,11 @@ import io
 import os
 import stat
 import sys
-from ..errors import InputError
 
-__all__ = ["open_input", "open_input_counted", "read_all", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES"]
+from ..errors import InputError, UsageError
+
+__all__ = ["open_input", "open_input_counted", "read_all", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES",
+           "max_line_bytes", "max_input_bytes"]
 
 SNIFF_BYTES = 8  # enough for every magic below
 _READ_SIZE = 1 << 20  # bytes per read of the decompressed stream (the reader asks for its blocks)
@@ -50,6 +59,29 @@ COMPRESSIONS = {
     "lz4": b"\x04\x22\x4d\x18",
 }
 _PARQUET_MAGIC = b"PAR1"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+_DEFAULT_MAX_LINE = 1 << 26  # 64 MiB
+_DEFAULT_MAX_INPUT = 1 << 38  # 256 GiB
+
+
+def _limit(variable: str, default: int) -> int:
+    text = os.environ.get(variable, "")
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise UsageError(f"{variable}: expected a positive number of bytes, found {text!r}")
+    return int(text)
+
+
+def max_line_bytes() -> int:
+    """The longest line any reader accepts, in bytes: ``CRANFIELD_MAX_LINE_BYTES`` or 64 MiB."""
+    return _limit("CRANFIELD_MAX_LINE_BYTES", _DEFAULT_MAX_LINE)
+
+
+def max_input_bytes() -> int:
+    """The most (decompressed) bytes any reader accepts from one source:
+    ``CRANFIELD_MAX_INPUT_BYTES`` or 256 GiB."""
+    return _limit("CRANFIELD_MAX_INPUT_BYTES", _DEFAULT_MAX_INPUT)
 
 
 def display_name_of(source) -> str:
@@ -115,13 +147,15 @@ def _open_stream(source, name: str, raw=None) -> io.RawIOBase:
             stream = _Decompressed(_decompressor(compression, stream, name), stream, name, compression)
             first = _read_exactly(stream, len(_PARQUET_MAGIC), name)
             _refuse_parquet(first, name)
+            _refuse_utf16(first, name)
             stream = _Prefixed(first, stream, name)
         else:
             _refuse_parquet(head, name)
+            _refuse_utf16(head, name)
     except BaseException:
         raw.close()  # our own file handle; a caller's file object is left open
         raise
-    return stream
+    return _Bounded(stream, name, max_line_bytes(), max_input_bytes())
 
 
 # ---------------------------------------------------------------------------------------- opening
@@ -196,6 +230,15 @@ def _refuse_parquet(head: bytes, name: str) -> None:
     if head.startswith(_PARQUET_MAGIC):
         raise InputError("Parquet data where text was expected; give a Parquet file a .parquet name "
                          "(or read it with the Parquet reader)", source=name)
+
+
+def _refuse_utf16(head: bytes, name: str) -> None:
+    """UTF-16/32 by a byte-order mark, or NULs at every other byte of the first characters."""
+    even, odd = head[0:8:2], head[1:8:2]
+    nuls = len(head) >= 4 and ((not any(odd) and all(even)) or (not any(even) and all(odd)))
+    if head.startswith(_UTF16_BOMS) or nuls:
+        raise InputError("this file is UTF-16 (or UTF-32) text; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)",
+                         source=name)
 
 
 def _decompressor(kind: str, stream, name: str):
@@ -359,6 +402,37 @@ class _Decompressed(_Raw):
             except Exception:  # closing a broken decompressor must not hide the real error
                 pass
             self._compressed.close()
+        super().close()
+
+
+class _Bounded(_Raw):
+    """A stream refused past ``max_line`` bytes without a line end or ``max_total`` bytes in all."""
+
+    def __init__(self, stream, name: str, max_line: int, max_total: int) -> None:
+        self._stream, self._name, self._max_line, self._max_total = stream, name, max_line, max_total
+        self._total = 0
+        self._open_line = 0  # bytes since the last line end
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._stream.read(_READ_SIZE if size is None or size < 0 else min(size, _READ_SIZE))
+        if not data:
+            return data
+        self._total += len(data)
+        end = data.rfind(b"\n")
+        if end < 0:  # a lone CR ends a line too (old Mac text); looked for only when no LF is there
+            end = data.rfind(b"\r")
+        self._open_line = self._open_line + len(data) if end < 0 else len(data) - end - 1
+        if self._open_line > self._max_line:
+            raise InputError(f"a line longer than {self._max_line} bytes (no line end); expected text lines "
+                             "(the limit is CRANFIELD_MAX_LINE_BYTES)", source=self._name)
+        if self._total > self._max_total:
+            raise InputError(f"more than {self._max_total} bytes (decompressed); refused (the limit is "
+                             "CRANFIELD_MAX_INPUT_BYTES)", source=self._name)
+        return data
+
+    def close(self) -> None:
+        if not self.closed:
+            self._stream.close()
         super().close()
 
 

@@ -193,7 +193,7 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     wrong = data_line & ((count != len(fmt.fields)) if fmt.exact else (count < len(fmt.fields)))
     if wrong.any():
         index = int(np.flatnonzero(wrong)[0])
-        fault(index, _SHAPE, f"{fmt.expected()}, found {int(count[index])}")
+        fault(index, _SHAPE, f"{fmt.expected()}, found {int(count[index])}{_swapped_hint(fmt, int(count[index]))}")
     if faults:
         limit = min(f[0] for f in faults)
     good = np.flatnonzero(data_line & ~wrong)
@@ -271,6 +271,15 @@ def _comment_lines(b: np.ndarray, fmt: TrecFormat, dialect: str, hash_first: np.
 def first_nul_error(line: int, source: str) -> InputError:
     # a file-level verdict (binary data), so no line attribute; the line is in the message
     return InputError(f"binary data (a NUL byte on line {line}); expected a text file", source=source)
+
+
+def _swapped_hint(fmt: TrecFormat, count: int) -> str:
+    """A hint when a qrels line has a run's 6 fields, or a run line a qrels' 4."""
+    if fmt is QRELS and count == len(RUN.fields):
+        return " (a run line: are the QRELS and RUN arguments swapped?)"
+    if fmt is RUN and count == len(QRELS.fields):
+        return " (a qrels line: are the QRELS and RUN arguments swapped?)"
+    return ""
 
 
 def _expected(fmt: TrecFormat) -> str:

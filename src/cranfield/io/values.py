@@ -6,7 +6,9 @@ same rows or the same error whatever the path (DESIGN principle 11). The rules a
 grammar's (:mod:`cranfield.io.trec`), stated for typed columns:
 
 * **id** (``qid``, ``docno``): text, or an integer (written as its decimal text); not null, not
-  empty, no ASCII whitespace (space, tab, CR, LF, VT, FF: a TREC line could not hold it). A query
+  empty, no ASCII whitespace (space, tab, CR, LF, VT, FF: a TREC line could not hold it), no NUL
+  (the text readers refuse a NUL byte as binary data). Other control characters are id characters
+  on every path, as in trec_eval. A query
   id may start with ``#``: trec_eval 9.0.8 reads such a line as data (dialect ``trec_eval-9``); only
   cranfield's own text dialect skips it as a comment.
 * **relevance** (``rel``): an integer within int64 (−2⁶³ … 2⁶³−1). Integer columns of any width,
@@ -45,6 +47,7 @@ WHITESPACE = b" \t\n\r\v\f"  # what separates TREC fields (trec_eval's isspace, 
 _INT64_LIMIT = 2.0 ** 63  # floats ≥ this (or < −this) are beyond int64
 _IS_SPACE = np.zeros(256, dtype=bool)
 _IS_SPACE[list(WHITESPACE)] = True
+_IS_SPACE[0] = True  # NUL: no text file holds it (the text readers refuse it as binary data), so no id does
 
 Where = Callable[[int], str]  # index -> "query 'q1', document 'd2': " (dicts: no row numbers)
 
@@ -264,15 +267,18 @@ def id_column(values, *, source: str, field: str, first_row: int = 1, lines: np.
         _fail("empty id", int(np.flatnonzero(lengths == 0)[0]), source=source, field=field, first_row=first_row,
               lines=lines, where=where)
     if _any_space(array):
-        has_space = to_numpy(pc.match_substring_regex(array, r"[ \t\n\r\v\f]"))
+        has_space = to_numpy(pc.match_substring_regex(array, "[ \t\n\r\v\f\x00]"))
         index = int(np.flatnonzero(has_space)[0])
-        _fail(f"id {array[index].as_py()!r} contains whitespace, which TREC files cannot hold", index, source=source,
-              field=field, first_row=first_row, lines=lines, where=where)
+        value = array[index].as_py()
+        what = "whitespace, which TREC files cannot hold" if any(c in value for c in " \t\n\r\v\f") else \
+            "a NUL character, which a text file cannot hold"
+        _fail(f"id {value!r} contains {what}", index, source=source, field=field, first_row=first_row, lines=lines,
+              where=where)
     return array
 
 
 def _any_space(array) -> bool:
-    """Whether any id holds an ASCII blank: one table lookup over the string bytes (no regex)."""
+    """Whether any id holds an ASCII blank or a NUL: one table lookup over the string bytes (no regex)."""
     for chunk in array.chunks:
         if len(chunk) == 0:
             continue
@@ -290,6 +296,8 @@ def _arrow_ids(values, *, source, field, first_row, lines, where):
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    if hasattr(values, "__len__") and len(values) == 0:  # no row: no id to judge (an empty frame's dtype is arbitrary)
+        return pa.chunked_array([], pa.string())
     if isinstance(values, pa.ChunkedArray):
         array = values
     elif isinstance(values, pa.Array):
@@ -334,6 +342,8 @@ def _from_python_ids(values) -> np.ndarray:
 
 def _check_id_objects(items: np.ndarray, *, source, field, first_row, lines, where) -> np.ndarray:
     """Every id is a str or an integer (not a bool); integers become their text (in a copy)."""
+    if set(map(type, items)) <= {str}:  # the usual case, checked in one C-level pass
+        return items
     ok = np.fromiter((isinstance(v, str) or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)))
                       for v in items), dtype=bool, count=items.size)
     if not ok.all():

@@ -70,7 +70,7 @@ def prepare(pool, docs, topics, db_url, *, scale=None, overlap: float = 0.1, see
     if not 0.0 <= overlap <= 1.0:
         raise UsageError(f"--overlap: expected a fraction in [0, 1], found {overlap}")
     rows = read_pool(pool)
-    documents = read_documents(docs)
+    documents = read_documents(docs, ids=sorted({docno for _, docno, _, _, _ in rows}))
     topic_table = read_topics(topics)
     source = os.fspath(pool)
     for qid, docno, _, _, line in rows:

@@ -47,6 +47,11 @@ IR_MEASURES: dict[str, tuple[str, dict[str, str], dict[str, Any]]] = {
     "P_IA": ("P-IA", {"judged_only": "judged_only"}, {}),
     "StRecall": ("strec", {}, {}),
     "AP_IA": ("MAP-IA", {"judged_only": "judged_only"}, {}),
+    # issue 26: the C/W/L measures (gains scaled by max_rel, min_rel 0) and Compat
+    "INST": ("INST", {"T": "T", "max_rel": "max_rel"}, {}),
+    "INSQ": ("INSQ", {"T": "T", "max_rel": "max_rel"}, {}),
+    "BPM": ("BPM", {"T": "T", "max_rel": "max_rel"}, {}),
+    "Compat": ("Compat", {"p": "p", "normalize": "normalize"}, {}),
 }
 
 

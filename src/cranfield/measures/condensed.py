@@ -64,7 +64,8 @@ def condensed(view):
         out = RankedView(query_ids=view.query_ids, offsets=offsets, rel=view.rel[keep],
                          level_values=view.level_values, level_counts=view.level_counts,
                          relevance_level=view.relevance_level, in_run=view.in_run,
-                         collection_size=view.collection_size)
+                         collection_size=view.collection_size,
+                         propensity=None if view.propensity is None else view.propensity[keep])
         intents = view._cache.get(("diversity",))  # diversity qrels' intents follow their documents
         if intents is not None:
             out._cache[("diversity",)] = intents.subset(keep)

@@ -48,6 +48,8 @@ class RankedView:
     relevance_level: int = 1
     in_run: np.ndarray | None = None  # bool per query: False for queries added by `complete`
     collection_size: int | None = None
+    # per ranked document (like rel): its propensity, NaN where not given; None without propensities
+    propensity: np.ndarray | None = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ shapes
@@ -160,7 +162,7 @@ class RankedView:
         if key not in self._cache:
             self._cache[key] = RankedView(self.query_ids, self.offsets, self.rel, self.level_values, self.level_counts,
                                           relevance_level=int(level), in_run=self.in_run,
-                                          collection_size=self.collection_size)
+                                          collection_size=self.collection_size, propensity=self.propensity)
         return self._cache[key]
 
     def prefix_sum(self, values: np.ndarray, k: np.ndarray | int, mask: np.ndarray | None = None) -> np.ndarray:

@@ -5,7 +5,10 @@ simulation.
 * :mod:`.metrics` — CTR, CTR@k, abandonment, reciprocal rank of the first click, clicks per
   query, satisfied clicks, time to first click, skips; aggregated with delta-method intervals;
 * :mod:`.ab` — sample-ratio mismatch, A/B tests with the randomisation unit honoured, CUPED,
-  several variants; :mod:`.power` — power, minimum detectable effect, sample size;
+  several variants; :mod:`.sequential` — always-valid mSPRT p-values and confidence sequences;
+  :mod:`.cuped` — CUPED for ratio metrics (delta method); :mod:`.quantiles` — P50/P90 of a metric
+  per unit with intervals and differences; :mod:`.aa` — A/A simulation of the false-positive rate;
+  :mod:`.power` — power, minimum detectable effect, sample size;
 * :mod:`.interleaving` — team-draft, balanced, probabilistic interleaving, team-draft multileaving,
   credit and outcomes; :mod:`.click_models` — PBM, cascade, DCM, UBM, DBN fitted by EM, inferred
   relevance; :mod:`.simulation` — simulated clicks, A/B and interleaving experiments (imported
@@ -28,6 +31,10 @@ _LAZY: dict[str, str] = {
     **{name: "interleaving" for name in ("interleave", "interleaving_credit", "interleaving_outcome",
                                          "multileaving_preferences", "ranked_lists", "sign_test_pvalue")},
     "interleaving_from_log": "interleaving_log",
+    "ratio_cuped": "cuped",
+    **{name: "aa" for name in ("aa_simulation", "aa_assignments")},
+    **{name: "quantiles" for name in ("quantile_ab_test", "bootstrap_quantile_difference")},
+    **{name: "sequential" for name in ("sequential_ab_test", "msprt_looks", "SequentialResult", "SequentialTest")},
     **{name: "click_models" for name in ("ClickModel", "fit_click_model", "fit_click_model_dask",
                                          "evaluate_click_model", "inferred_relevance", "write_inferred_qrels")},
     **{name: "simulation" for name in ("simulate_clicks", "simulate_log", "simulate_experiment",

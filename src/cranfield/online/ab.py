@@ -47,6 +47,7 @@ import numpy as np
 from ..errors import InputError, UsageError
 from ..stats._resample import as_generator, bootstrap_counts, check_count
 from ..stats.corrections import CORRECTIONS, adjust_pvalues
+from .cuped import _check_alpha, ratio_cuped  # noqa: F401  (_check_alpha: used by aa, quantiles, sequential)
 from .logs import ClickLog
 from .metrics import ImpressionMetrics, impression_metrics, parse_metric
 
@@ -146,13 +147,6 @@ def _units(metrics: ImpressionMetrics, unit: str):
     return codes, first, first >= 0
 
 
-def _check_alpha(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) or \
-            not 0 < float(value) < 1:
-        raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r:.60}")
-    return float(value)
-
-
 def sample_ratio_mismatch(metrics, *, unit: str = "impression", expected_split=None,
                           alpha: float = 0.001) -> SRMResult:
     r"""Pearson's χ² of the units per variant against ``expected_split`` (variant → share;
@@ -220,6 +214,21 @@ def _as_metrics(data, metric_names) -> ImpressionMetrics:
         names = metric_names or ["ctr", "ctr@3", "abandonment", "rr", "clicks", "skips"]
         return impression_metrics(data, metrics=names)
     raise UsageError(f"expected a ClickLog or ImpressionMetrics, found {type(data).__name__}")
+
+
+def _metric_data(data, metrics) -> tuple[ImpressionMetrics, list]:
+    """``data`` as ImpressionMetrics and the metric names asked for (default: all computed)."""
+    if metrics is not None and (isinstance(metrics, str) or not hasattr(metrics, "__iter__")):
+        raise UsageError(f"metrics: expected a list of metric names, found {metrics!r:.60}")
+    names = None if metrics is None else list(dict.fromkeys(metrics))
+    for name in names or ():
+        parse_metric(name)
+    data = _as_metrics(data, names)
+    names = names or list(data.values)
+    missing = [n for n in names if n not in data.values]
+    if missing:
+        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    return data, names
 
 
 def _covariate_per_unit(covariate, ids: np.ndarray, unit: str) -> np.ndarray:
@@ -344,13 +353,16 @@ def _bootstrap(yc, xc, yt, xt, lift, options):
 
 def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test: str = "delta",
             alpha: float = 0.05, confidence: float | None = None, correction: str = "holm", expected_split=None,
-            srm_alpha: float = 0.001, covariate=None, n_resamples: int = 2000, random_state=0) -> ABResult:
+            srm_alpha: float = 0.001, covariate=None, n_resamples: int = 2000, random_state=0,
+            cuped: str = "welch") -> ABResult:
     """Compare every variant with the ``control`` (default: the first variant id) on each metric.
 
     ``data``: a :class:`~cranfield.online.ClickLog` or :class:`~cranfield.online.ImpressionMetrics`;
     ``metrics``: names (default: every metric computed); ``unit``: the randomisation unit;
     ``test``: one of :data:`TESTS` (module docstring); ``covariate``: a dict unit id →
-    pre-period value for CUPED (then Welch's test); ``correction``: none, bonferroni, holm or bh
+    pre-period value for CUPED: ``cuped="welch"`` adjusts the per-unit values and tests their mean
+    with Welch's t, ``cuped="delta"`` adjusts the ratio metric itself by the delta method
+    (:func:`cranfield.online.cuped.ratio_cuped`, z test); ``correction``: none, bonferroni, holm or bh
     over all comparisons of the call. The sample-ratio check is in ``result.srm``.
     """
     if test not in TESTS:
@@ -359,19 +371,12 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
         raise UsageError(f"correction: expected one of {', '.join(CORRECTIONS)}, found {correction!r}")
     alpha = _check_alpha(alpha, "alpha")
     confidence = 1 - alpha if confidence is None else _check_alpha(confidence, "confidence")
-    if metrics is not None and (isinstance(metrics, str) or not hasattr(metrics, "__iter__")):
-        raise UsageError(f"metrics: expected a list of metric names, found {metrics!r:.60}")
-    names = None if metrics is None else list(dict.fromkeys(metrics))
-    for name in names or ():
-        parse_metric(name)
-    data = _as_metrics(data, names)
-    names = names or list(data.values)
-    missing = [n for n in names if n not in data.values]
-    if missing:
-        raise UsageError(f"metric {missing[0]!r} was not computed; computed: {', '.join(data.values)}")
+    data, names = _metric_data(data, metrics)
     if test == "bootstrap":
         n_resamples = check_count(n_resamples, "n_resamples", 1)
         as_generator(random_state)
+    if cuped not in ("welch", "delta"):
+        raise UsageError(f"cuped: expected welch (per-unit values) or delta (the ratio metric), found {cuped!r:.40}")
     if covariate is not None and test not in ("delta", "welch"):
         raise UsageError("CUPED adjusts per-unit values and tests them with Welch's t: use test='welch' "
                          "(or 'delta', which then means welch)")
@@ -383,7 +388,7 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
                "random_state": random_state}
     _, unit_ids = data.unit(unit)
     cov = None if covariate is None else _covariate_per_unit(covariate, unit_ids[present], unit)
-    used = "welch" if covariate is not None else test
+    used = cuped if covariate is not None else test
     raw = []
     for name in names:
         num, den = data.values[name]
@@ -392,6 +397,9 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
         x = np.bincount(codes, weights=den, minlength=n_all)[present]
         variant_of = unit_variant[present]
         cuped_values = None
+        if cov is not None and cuped == "delta":
+            raw += _ratio_cuped_rows(name, y, x, cov, variant_of, control_code, variant_names, options)
+            continue
         if cov is not None:
             defined = x > 0
             values = np.zeros(len(y))
@@ -412,10 +420,24 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
     settings = {"unit": unit, "test": used, "control": variant_names[control_code], "alpha": alpha,
                 "confidence": confidence, "correction": correction, "srm_alpha": srm.alpha,
                 "expected_split": None if expected_split is None else {str(k): v for k, v in expected_split.items()},
-                "cuped": covariate is not None, **data.settings}
+                "cuped": covariate is not None, "cuped_method": cuped if covariate is not None else None,
+                **data.settings}
     if used == "bootstrap":
         settings.update(n_resamples=n_resamples, seed=seed)
     return ABResult(srm, tests, settings)
+
+
+def _ratio_cuped_rows(name, y, x, cov, variant_of, c, variant_names, options) -> list:
+    rows = []
+    for t in range(len(variant_names)):
+        if t != c:
+            keep = (variant_of == c) | (variant_of == t)
+            result = ratio_cuped(y[keep], x[keep], cov[keep], np.ones(int(keep.sum())), variant_of[keep] == t,
+                                 confidence=options["confidence"])
+            rows.append(dict(metric=name, treatment=variant_names[t], n_control=int(np.sum(variant_of == c)),
+                             n_treatment=int(np.sum(variant_of == t)), df=None, ci_method="delta (CUPED, ratio)",
+                             **result))
+    return rows
 
 
 def _variant_code(control, names: list) -> int:

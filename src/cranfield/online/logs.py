@@ -7,14 +7,18 @@ build with :meth:`ClickLog.from_columns`; both go through the one grammar of
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from ..dask._deps import compute
+from ..errors import InputError, UsageError
 from ..io.clicklog import parse_click_table, read_click_table
 
-__all__ = ["ClickLog", "read_click_log"]
+__all__ = ["ClickLog", "read_click_log", "read_click_log_partition", "raise_partition_error"]
+
+DASK_SOURCE = "click log Dask DataFrame"
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,3 +132,44 @@ def read_click_log(source, *, expected_variants=None) -> ClickLog:
     columns, name, first = read_click_table(source)
     return ClickLog(**parse_click_table(columns, source=name, first_line=first, expected_variants=expected_variants),
                     source=name)
+
+
+class PartitionError:
+    """The first error of Dask partition ``index`` (its rows counted from 1 in the partition)."""
+
+    def __init__(self, index: int, error: InputError) -> None:
+        self.index, self.error = index, error
+
+
+def read_click_log_partition(chunk, index: int) -> "ClickLog | PartitionError | None":
+    """The click log of one Dask partition (a pandas DataFrame) through the one grammar; None for
+    an empty partition; a :class:`PartitionError` that :func:`raise_partition_error` turns into
+    the error of the whole data (the same line and message as in memory)."""
+    if len(chunk) == 0:
+        return None
+    try:
+        columns, _, _ = read_click_table(chunk)
+        return ClickLog(**parse_click_table(columns, source=DASK_SOURCE), source=DASK_SOURCE)
+    except InputError as error:
+        return PartitionError(index, error)
+
+
+def raise_partition_error(results: list, frame, client) -> list:
+    """``results`` without the empty partitions; the first partition's error, with its rows
+    counted over the whole frame (the lengths of the partitions before it are computed here, on
+    the error path only); a frame without rows is the in-memory "no rows" error."""
+    import dask  # optional dependency: only a Dask caller gets here
+
+    bad = [r for r in results if isinstance(r, PartitionError)]
+    if bad:
+        first = min(bad, key=lambda b: b.index)
+        offset = int(sum(compute([dask.delayed(len)(c) for c in frame.to_delayed()[:first.index]], client))) \
+            if first.index else 0
+        error = first.error
+        message = re.sub(r"line (\d+)", lambda m: f"line {int(m.group(1)) + offset}", error.message)
+        raise InputError(message, source=DASK_SOURCE, line=None if error.line is None else error.line + offset,
+                         field=error.field)
+    kept = [r for r in results if r is not None]
+    if not kept:
+        raise InputError("no rows; expected at least one row (one per result shown)", source=DASK_SOURCE)
+    return kept

@@ -43,10 +43,9 @@ import numpy as np
 
 from ..dask._deps import compute, current_client, require_dask
 from ..errors import InputError, MeasureError, UsageError
-from ..io.clicklog import parse_click_table, read_click_table
 from ..measures.base import Family, families, get_family, parse_measure, register
 from ..stats import proportion_ci
-from .logs import ClickLog
+from .logs import ClickLog, raise_partition_error, read_click_log_partition
 
 __all__ = ["METRICS", "ImpressionMetrics", "MetricSummary", "impression_metrics", "summarize", "merge_impression_metrics",
            "dask_impression_metrics", "parse_metric"]
@@ -382,11 +381,12 @@ def dask_impression_metrics(frame, *, metrics=("ctr", "ctr@3", "abandonment", "r
         raise UsageError(f"frame: expected a dask DataFrame, found {type(frame).__name__}")
     part = dask.delayed(_partition_metrics, pure=True)
     tasks = [part(chunk, list(metrics), dwell_threshold, i) for i, chunk in enumerate(frame.to_delayed())]
-    return merge_impression_metrics(compute(tasks, current_client(client)))
+    client = current_client(client)
+    return merge_impression_metrics(raise_partition_error(compute(tasks, client), frame, client))
 
 
 def _partition_metrics(chunk, metrics, dwell_threshold, index):
-    columns, _, _ = read_click_table(chunk)
-    name = f"click log partition {index}"
-    log = ClickLog(**parse_click_table(columns, source=name), source=name)
+    log = read_click_log_partition(chunk, index)  # None (empty) or the partition's error: reported by the driver
+    if not isinstance(log, ClickLog):
+        return log
     return impression_metrics(log, metrics=metrics, dwell_threshold=dwell_threshold)

@@ -25,6 +25,7 @@ _LAZY: dict[str, str] = {
     "roc_plot": "classification", "pr_plot": "classification", "det_plot": "classification",
     "confusion_matrix_plot": "classification", "threshold_plot": "classification", "DET_TICKS": "classification",
     "class_roc_plot": "multiclass", "class_pr_plot": "multiclass",
+    "gain_plot": "classification", "lift_curve_plot": "classification", "cap_plot": "classification",
     "reliability_plot": "calibration", "predicted_vs_true_plot": "regression", "residual_plot": "regression",
     "lift_plot": "online", "power_curve_plot": "online",
     "ctr_by_rank_plot": "online_models", "interleaving_outcome_plot": "online_models", "sensitivity_plot": "online_models",

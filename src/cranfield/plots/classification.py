@@ -1,4 +1,5 @@
-"""Plots of detection / classification evaluation: ROC, PR, DET, confusion matrix, thresholds.
+"""Plots of detection / classification evaluation: ROC, PR, DET, confusion matrix, thresholds,
+cumulative gain, lift and CAP.
 
 ``y_score`` is one score array or a mapping name -> scores (several systems on the same
 samples, drawn on one chart). Every function returns a matplotlib ``Figure``.
@@ -13,6 +14,7 @@ import numpy as np
 from ..classification.confusion import ConfusionMatrix
 from ..classification.curves import (average_precision, det_curve, equal_error_rate, pr_curve, roc_auc, roc_curve,
                                      threshold_sweep)
+from ..classification.gain import accuracy_ratio, cap_curve, gain_curve, lift_curve
 from ..classification.thresholds import best_threshold
 from ..errors import UsageError
 from ..stats.roc import sensitivity_ci
@@ -20,7 +22,8 @@ from ._base import colors, named_scores, new_axes
 from ._style import FONT_SIZES, NEUTRALS, outside_legend, styled, wrap_title
 from .multiclass import class_pr_plot, class_roc_plot
 
-__all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshold_plot", "DET_TICKS", "det_deviate"]
+__all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshold_plot", "DET_TICKS", "det_deviate",
+           "gain_plot", "lift_curve_plot", "cap_plot"]
 
 # percentages shown on the normal-deviate axes of a DET plot
 DET_TICKS = (0.1, 0.5, 2, 5, 10, 20, 40, 60, 80, 90, 95, 98, 99.5, 99.9)
@@ -202,3 +205,57 @@ def threshold_plot(y_true: Any, y_score: Any, *, metrics: Sequence[str] = ("prec
     outside_legend(figure, ax)
     ax.grid(True, alpha=0.3)
     return figure
+
+
+def _gain_family(kind: str, y_true, y_score, sample_weight, pos_label, title, ax):
+    draw = {"gain": gain_curve, "lift": lift_curve, "cap": cap_curve}[kind]
+    figure, ax = new_axes(ax, size=(5.6, 5.0))
+    scores = named_scores(y_score)
+    prevalence = None
+    for (name, s), color in zip(scores.items(), colors(len(scores))):
+        curve = draw(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+        label = name
+        if kind == "cap":
+            ar = accuracy_ratio(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
+            label = f"{name} (AR = {ar:.3f})"
+        ax.plot(curve.x, curve.y, color=color, linewidth=1.8, label=label)
+        prevalence = curve.tps[-1] / (curve.tps[-1] + curve.fps[-1])
+    if kind == "lift":
+        ax.axhline(1.0, color=NEUTRALS[2], linestyle="--", linewidth=1, label="random (lift 1)")
+        ax.set(xlim=(-0.01, 1.01), ylim=(0, None), xlabel="share of samples targeted (by decreasing score)",
+               ylabel="lift (gain / share targeted)")
+    else:
+        ax.plot([0, 1], [0, 1], color=NEUTRALS[2], linestyle="--", linewidth=1, label="random")
+        ax.plot([0, prevalence, 1], [0, 1, 1], color=NEUTRALS[1], linestyle=":", linewidth=1,
+                label=f"perfect (prevalence {prevalence:.3f})")
+        ax.set(xlim=(-0.01, 1.01), ylim=(-0.01, 1.01), xlabel="share of samples targeted (by decreasing score)",
+               ylabel="share of positives captured", aspect="equal")
+    names = {"gain": "Cumulative gain", "lift": "Lift curve", "cap": "Cumulative accuracy profile (CAP)"}
+    wrap_title(ax, title or names[kind])
+    outside_legend(figure, ax, loc_inside="upper right" if kind == "lift" else "lower right")
+    ax.grid(True, alpha=0.3)
+    return figure
+
+
+@styled
+def gain_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+              title: str | None = None, ax=None):
+    """Cumulative-gain curves (share of positives in the top x of the scores) with the random
+    and perfect models (:func:`cranfield.classification.gain_curve`)."""
+    return _gain_family("gain", y_true, y_score, sample_weight, pos_label, title, ax)
+
+
+@styled
+def lift_curve_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+                    title: str | None = None, ax=None):
+    """Lift curves (gain / share targeted) with the random model at 1
+    (:func:`cranfield.classification.lift_curve`)."""
+    return _gain_family("lift", y_true, y_score, sample_weight, pos_label, title, ax)
+
+
+@styled
+def cap_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
+             title: str | None = None, ax=None):
+    """Cumulative accuracy profiles with each system's accuracy ratio (= Gini = 2 AUC − 1) in the
+    legend, the random and the perfect models (:func:`cranfield.classification.cap_curve`)."""
+    return _gain_family("cap", y_true, y_score, sample_weight, pos_label, title, ax)

@@ -293,7 +293,7 @@ class DiversityEvaluator(Evaluator):
     def __init__(self, qrels, measures: "Sequence[str | Measure] | str" = NDEVAL_MEASURES, *,
                  relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
                  judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro",
-                 intent_weights: "Mapping | None" = None) -> None:
+                 intent_weights: "Mapping | None" = None, ignore_self: bool = False, propensities=None) -> None:
         if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
             raise UsageError(f"relevance_level must be an integer, found {relevance_level!r}")
         check_relevance_level(relevance_level)
@@ -301,7 +301,7 @@ class DiversityEvaluator(Evaluator):
         prepared = _Prepared(self.diversity_qrels, int(relevance_level), intent_weights)
         super().__init__(prepared.documents, measures, relevance_level=relevance_level, complete=complete,
                          max_results=max_results, judged_only=judged_only, collection_size=collection_size,
-                         aggregate=aggregate)
+                         aggregate=aggregate, ignore_self=ignore_self, propensities=propensities)
         self.intents = prepared.table
         self._doc_rel = prepared.doc_rel
         self._query_ids = prepared.query_ids
@@ -336,15 +336,16 @@ class DiversityEvaluator(Evaluator):
         codes = view.rel
         rel = np.where(codes >= 0, self._doc_rel[np.maximum(codes, 0)], codes)
         rel = np.where((codes >= 0) & (rel < 0), -2, rel)  # judged, but only by negative judgments: UNJUDGED
-        offsets = view.offsets
+        offsets, propensity = view.offsets, view.propensity
         if self.options["judged_only"] and (rel < 0).any():
             keep = rel >= 0
             codes, rel = codes[keep], rel[keep]
+            propensity = propensity if propensity is None else propensity[keep]
             counts = np.bincount(view.seg[keep], minlength=view.n_queries)
             offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
         out = RankedView(query_ids=view.query_ids, offsets=offsets, rel=rel, level_values=view.level_values,
                          level_counts=view.level_counts, relevance_level=view.relevance_level, in_run=view.in_run,
-                         collection_size=view.collection_size)
+                         collection_size=view.collection_size, propensity=propensity)
         query = np.searchsorted(self._query_ids, view.query_ids).astype(np.int64)
         out._cache[KEY] = DiversityRanking(self.intents, codes, query)
         return out

@@ -11,12 +11,13 @@ from ..errors import UsageError
 from ..io.ecosystem import with_columns
 from ..measures.base import Measure, parse_measures
 from ..measures.condensed import view_for
-from . import parallel  # its settings looked up when called (the tests lower them)
-from .parallel import available_threads
 from .qrels import Qrels, read_qrels
 from .ranked import RankedView, prepare_qrels, rank
+from ..io.propensities import read_propensities
 from .results import Results, aggregate, micro_aggregate
-from .run import read_run
+from .run import drop_self, read_run
+from . import parallel  # its settings looked up when called (the tests lower them)
+from .parallel import available_threads
 
 __all__ = ["evaluate", "evaluate_runs", "prepare_and_read", "Evaluator", "DEFAULT_MEASURES"]
 
@@ -32,12 +33,16 @@ class Evaluator:
     ``aggregate``: ``"macro"`` (default: each measure's own aggregate of the per-query values,
     the mean for most) or ``"micro"`` (Σ numerators / Σ denominators over queries, for the
     measures with a ratio form: set measures, F, E, Fallout; counts are summed either way).
+    ``ignore_self``: drop every run row whose docno equals its query id before evaluating (BEIR's
+    ArguAna/Quora practice; the qrels are unchanged, see :func:`~cranfield.retrieval.run.drop_self`).
+    ``propensities``: a ``docno propensity`` file or ``{docno: propensity}`` mapping, for PSP@k and
+    PSnDCG@k (:mod:`cranfield.io.propensities`).
     """
 
     def __init__(self, qrels, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
                  relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
                  judged_only: bool = False, collection_size: int | None = None,
-                 aggregate: str = "macro") -> None:
+                 aggregate: str = "macro", ignore_self: bool = False, propensities=None) -> None:
         self.qrels: Qrels = read_qrels(qrels)
         self.measures: list[Measure] = parse_measures(measures if not isinstance(measures, str) else [measures])
         if not self.measures:
@@ -56,7 +61,24 @@ class Evaluator:
         self.aggregate = aggregate
         self.options = dict(relevance_level=int(relevance_level), complete=bool(complete), max_results=max_results,
                             judged_only=bool(judged_only), collection_size=collection_size)
+        self.ignore_self = bool(ignore_self)
+        self.propensities = None if propensities is None else read_propensities(propensities)
         self._prepared = prepare_qrels(self.qrels)
+
+    def rank_run(self, run, **overrides) -> RankedView:
+        """The ranked view of a read run with this evaluator's options (``overrides`` replace
+        some): self-retrieved rows dropped (``ignore_self``), propensities looked up."""
+        if self.ignore_self:
+            run = drop_self(run)
+        propensity = None if self.propensities is None else self.propensities.lookup(run.docno)
+        return rank(self._prepared, run, **{**self.options, **overrides}, propensity=propensity)
+
+    def settings(self) -> dict:
+        """The settings that produced the results (the non-default new options only)."""
+        extra = {"ignore_self": True} if self.ignore_self else {}
+        if self.propensities is not None:
+            extra["propensities"] = self.propensities.source
+        return {**self.options, "aggregate": self.aggregate, **extra}
 
     def warm(self) -> None:
         """Build the judgment index that evaluations share (otherwise built by the first one)."""
@@ -67,7 +89,7 @@ class Evaluator:
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""
-        view = rank(self._prepared, read_run(run), **self.options)
+        view = self.rank_run(read_run(run))
         release_unused_memory()
         return view
 
@@ -115,7 +137,7 @@ class Evaluator:
         if extras is not None:
             per_query.update(extras(view))
         return Results(run_name=run_name, measures=tuple(measures), query_ids=view.query_ids,
-                       per_query=per_query, mean=means, settings={**self.options, "aggregate": self.aggregate},
+                       per_query=per_query, mean=means, settings=self.settings(),
                        in_run=view.in_run)
 
     def evaluate_many(self, runs: Iterable) -> list[Results]:
@@ -182,7 +204,8 @@ def _is_file(run) -> bool:
 def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
              relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
              judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro",
-             qrels_columns: "dict[str, str] | None" = None, run_columns: "dict[str, str] | None" = None) -> Results:
+             qrels_columns: "dict[str, str] | None" = None, run_columns: "dict[str, str] | None" = None,
+             ignore_self: bool = False, propensities=None) -> Results:
     """Evaluate one run: per-query values and aggregates of each measure.
 
     ``qrels`` and ``run`` are file paths, ``{qid: {docno: value}}`` dicts, DataFrames, or
@@ -192,7 +215,8 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     or ir_measures measure objects (``AP``, ``nDCG@10``).
     ``qrels_columns`` / ``run_columns`` name a frame's columns, e.g. ``{"qid": "query_id",
     "docno": "doc_id", "rel": "relevance"}`` (the ir_measures, PyTerrier and ranx names are
-    recognised without them; see :func:`cranfield.with_columns`).
+    recognised without them; see :func:`cranfield.with_columns`). ``ignore_self`` and
+    ``propensities``: see :class:`Evaluator`.
 
     >>> r = evaluate({"q1": {"d1": 1, "d2": 0}}, {"q1": {"d1": 2.0, "d2": 1.0}}, ["AP", "P@2"])
     >>> r.mean["AP"], r.mean["P@2"]
@@ -206,6 +230,7 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     def make_evaluator():
         return factory(qrels, measures, relevance_level=relevance_level, complete=complete,
                          max_results=max_results, judged_only=judged_only, collection_size=collection_size,
-                         aggregate=aggregate)
+                         aggregate=aggregate, **extra)
 
+    extra = {k: v for k, v in (("ignore_self", ignore_self), ("propensities", propensities)) if v}
     return evaluate_runs(make_evaluator, [run])[0]

@@ -15,7 +15,6 @@ import numpy as np
 
 from .._arrow import release_unused_memory, take_sorted
 from .._threads import available_threads
-from .ranked import rank
 from .results import Results, aggregate
 
 __all__ = ["available_threads", "split_run", "evaluate_parallel", "MIN_ROWS"]
@@ -60,7 +59,7 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
     prepared.level_counts()
 
     def work(part):  # memory freed by a part is reused by the next: released once, at the end
-        view = rank(prepared, part, **evaluator.options)
+        view = evaluator.rank_run(part)
         return evaluator.results_from_view(view, run_name, evaluator.measures, extras=extras)
 
     if threads > 1:

@@ -22,7 +22,7 @@ import numpy as np
 from ..errors import InputError
 from ..measures.condensed import view_for
 from .qrels import Qrels
-from .ranked import RankedView, no_common_query, prepare_qrels, query_codes, rank
+from .ranked import RankedView, no_common_query, prepare_qrels, query_codes
 from .results import Results, aggregate, micro_aggregate
 from .run import Run
 
@@ -82,7 +82,7 @@ def evaluate_piece(evaluator, run: Run, *, levels: np.ndarray | None = None,
     prepared = evaluator._prepared
     if len(run) == 0 or not pc.any(pc.is_in(run.qid, value_set=prepared.query_index)).as_py():
         return None
-    view = rank(prepared, run, **{**evaluator.options, "complete": complete})
+    view = evaluator.rank_run(run, complete=complete)
     return _partial_from_view(evaluator, _widen(view, levels))
 
 
@@ -179,7 +179,7 @@ def combine(evaluator, partials: list[Partial | None], run_name: str, *, source:
             means[key] = aggregate(values, measure.family.aggregate, n)
     return Results(run_name=run_name, measures=tuple(evaluator.measures), query_ids=query_ids,
                    per_query=per_query, mean=means,
-                   settings={**evaluator.options, "aggregate": evaluator.aggregate}, in_run=in_run)
+                   settings=evaluator.settings(), in_run=in_run)
 
 
 def seen_mask(partials: list[Partial | None], evaluator) -> np.ndarray:

@@ -183,13 +183,15 @@ def no_common_query(qrels_query_ids, source) -> InputError:
 
 def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complete: bool = False,
          max_results: int | None = None, judged_only: bool = False,
-         collection_size: int | None = None) -> RankedView:
+         collection_size: int | None = None, propensity: np.ndarray | None = None) -> RankedView:
     """Build the :class:`RankedView` of ``run`` against prepared qrels.
 
     ``complete`` (trec_eval ``-c``): evaluate every qrels query, a query missing from the run
     has an empty ranking; otherwise only queries in both. ``max_results`` (``-M``) keeps the
     first N documents per query after ranking; ``judged_only`` (``-J``) drops documents
-    without a judgment (after ranking, keeping the order of the rest).
+    without a judgment (after ranking, keeping the order of the rest). ``propensity``: a value per
+    run row (e.g. :meth:`~cranfield.io.propensities.Propensities.lookup`), carried to the view in
+    rank order.
     """
 
     check_relevance_level(relevance_level)
@@ -209,6 +211,7 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     keep = q >= 0
     rows = np.flatnonzero(keep) if not keep.all() else None
     score = run.score if rows is None else run.score[rows]
+    extra = propensity if propensity is None or rows is None else propensity[rows]
     qi = q if rows is None else q[rows]
     docs = PackedDocs.build(run, prepared, qi, rows, q) or DictionaryDocs(run, prepared, rows)
     docs.check_duplicates(qi, rows, run, prepared)
@@ -219,9 +222,13 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     order, ties = _ranking_order(qi, score, docs.tie_order)
     if order is not None:
         qi, rel = qi[order], rel[order]
+        extra = extra if extra is None else extra[order]
     if ties is not None:
         positions, sources = ties
         rel[positions] = rel[sources]
+        if extra is not None:
+            extra = extra.copy()
+            extra[positions] = extra[sources]
 
     # rows are now grouped by query in ascending order
     if max_results is not None:
@@ -229,15 +236,17 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
         pos = np.arange(qi.size) - np.repeat(starts[:-1], np.diff(starts))
         mask = pos < max_results
         qi, rel = qi[mask], rel[mask]
+        extra = extra if extra is None else extra[mask]
     if judged_only:
         mask = rel >= 0
         qi, rel = qi[mask], rel[mask]
+        extra = extra if extra is None else extra[mask]
     counts = np.diff(np.searchsorted(qi, np.arange(n_q + 1)))[evaluated]
     offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
     return RankedView(query_ids=prepared.query_ids[evaluated], offsets=offsets, rel=rel,
                       level_values=prepared.judged_levels()[0], level_counts=prepared.level_counts()[evaluated],
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
-                      collection_size=collection_size)
+                      collection_size=collection_size, propensity=extra)
 
 
 def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarray:

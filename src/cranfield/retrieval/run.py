@@ -12,7 +12,7 @@ from ..io.ecosystem import run_source
 from ..io.trec_grammar import check_dialect
 from ._table import TrecTable
 
-__all__ = ["Run", "read_run"]
+__all__ = ["Run", "read_run", "drop_self"]
 
 
 class Run(TrecTable):
@@ -77,3 +77,26 @@ def read_run(source, *, name: str | None = None, dialect: str = "cranfield") -> 
     if isinstance(source, (str, os.PathLike)):
         return Run.from_file(source, name=name, dialect=dialect)
     return Run.from_frame(source, name=name)
+
+
+def drop_self(run: Run) -> Run:
+    """``run`` without the rows whose docno equals their query id (``ignore_self``), or ``run``
+    itself when there is none: one Arrow comparison of the two columns, no loop over rows.
+
+    BEIR's practice for ArguAna and Quora, where each query is also a document of the corpus
+    (terrierteam/ir_measures#47): only the run's rows are dropped; the qrels are left as they are,
+    so a judged query document still counts in R (BEIR's evaluator does the same).
+
+    >>> run = Run.from_dict({"q1": {"q1": 9.0, "d1": 1.0}, "q2": {"d2": 1.0}})
+    >>> drop_self(run).to_dict()
+    {'q1': {'d1': 1.0}, 'q2': {'d2': 1.0}}
+    """
+    import pyarrow.compute as pc
+
+    same = pc.equal(run.qid, run.docno)
+    if not pc.any(same).as_py():
+        return run
+    keep = np.flatnonzero(~np.asarray(same.to_numpy(zero_copy_only=False), dtype=bool))
+    out = Run(run.qid.take(keep), run.docno.take(keep), run.values[keep], source=run.source,
+              lines=run.lines[keep], name=run.name, _trusted=True)
+    return out

@@ -12,6 +12,8 @@
 * :mod:`.power` — power, minimum detectable difference, topic set size design (Sakai);
 * :mod:`.anova` — two-way ANOVA (system + topic) and a linear mixed model (statsmodels);
 * :mod:`.compare` — :func:`compare` / :func:`compare_values` → :class:`Comparison`;
+* :mod:`.seeds` — systems run over several seeds or folds: mean over seeds, variance over seeds
+  apart from the variance over topics, comparison of the means over seeds;
 * :mod:`.roc`, :mod:`.roc_tests` — ROC statistics as pROC: partial AUC (McClish), bootstrap
   intervals of the AUC and of sensitivity/specificity at a point, unpaired DeLong, bootstrap and
   Venkatraman tests of two curves, the power of an AUC test.
@@ -31,6 +33,7 @@ from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_
 from .roc import (BootstrapInterval, auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
                   specificity_at, specificity_ci)
 from .roc_tests import ROCPower, ROCTest, roc_power, roc_power_difference, roc_test
+from .seeds import SeedResult, SeedSummary, compare_seeds, seed_summary
 from .paired import (AUCComparison, McNemarResult, TestResult, bootstrap_test, delong_test, mcnemar_test,
                      paired_pvalues, paired_t_test, paired_test, randomization_test, sign_test, wilcoxon_test)
 
@@ -39,6 +42,7 @@ __all__ = [
     "EffectSize", "effect_size", "hedges_correction", "EquivalenceResult", "tost_paired", "noninferiority_test",
     "TopicSetSize", "paired_power", "minimum_detectable_difference", "anova_power", "pilot_variance", "topic_set_size",
     "AnovaTable", "SystemEffect", "MixedModelResult", "two_way_anova", "mixed_model",
+    "SeedResult", "SeedSummary", "compare_seeds", "seed_summary",
     "adjust_pvalues", "tukey_hsd", "randomized_tukey_hsd",
     "cohens_dz", "mean_difference", "win_tie_loss",
     "Interval", "mean_ci", "proportion_ci", "quantile_ci", "auc_ci", "delong_covariance",

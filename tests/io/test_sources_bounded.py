@@ -1,0 +1,144 @@
+"""Issue 24, root causes 6 and 7: endless inputs are refused with bounded memory, and messages
+that help (UTF-16 text, a directory as a run, QRELS and RUN swapped).
+
+The memory checks run each read in a subprocess and compare its peak resident size
+(``resource.getrusage``) with a subprocess that only imports the same modules: the old code read
+``/dev/zero`` and a gzip bomb until the memory ran out.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import cranfield
+from cranfield.errors import InputError
+
+_PROBE = textwrap.dedent("""
+    import resource, sys
+    import cranfield
+    from cranfield.io.labels import read_labels
+    from cranfield.io.sources import read_all
+    from cranfield.online import read_click_log
+    readers = {"run": cranfield.read_run, "qrels": cranfield.read_qrels, "click log": read_click_log,
+               "labels": read_labels, "bytes": read_all, "none": None}
+    reader = readers[sys.argv[1]]
+    outcome = "none"
+    if reader is not None:
+        try:
+            reader(sys.argv[2])
+            outcome = "accepted"
+        except cranfield.InputError as error:
+            outcome = str(error)
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+    print(outcome)
+""")
+LIMIT = 1 << 22  # 4 MiB: the lowered line limit of these tests
+
+
+def _probe(reader: str, path: str) -> tuple[int, str]:
+    env = {**os.environ, "CRANFIELD_MAX_LINE_BYTES": str(LIMIT), "CRANFIELD_MAX_INPUT_BYTES": str(1 << 26)}
+    done = subprocess.run([sys.executable, "-c", _PROBE, reader, path], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    peak, outcome = done.stdout.splitlines()[:2]
+    return int(peak), outcome
+
+
+@pytest.fixture(scope="module")
+def baseline() -> int:
+    return _probe("none", "")[0]
+
+
+@pytest.fixture(scope="module")
+def bombs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bombs")
+    zeros = folder / "zeros.gz"
+    zeros.write_bytes(gzip.compress(bytes(10 << 20), compresslevel=9))  # 10 MiB of NULs in ~10 KB
+    lines = folder / "lines.gz"
+    lines.write_bytes(gzip.compress(b"q1 0 d1 1\n" * (8 << 20), compresslevel=9))  # 80 MiB of lines
+    return {"zeros": str(zeros), "lines": str(lines)}
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize("reader", ["run", "qrels", "click log", "labels", "bytes"])
+def test_dev_zero_is_refused_in_bounded_memory(reader, baseline):
+    peak, outcome = _probe(reader, "/dev/zero")
+    assert "CRANFIELD_MAX_LINE_BYTES" in outcome or "no line break" in outcome, outcome
+    assert peak - baseline < 200, (peak, baseline)
+
+
+@pytest.mark.parametrize("reader", ["run", "qrels", "click log", "bytes"])
+def test_gzip_bomb_is_refused_in_bounded_memory(reader, bombs, baseline):
+    peak, outcome = _probe(reader, bombs["zeros"])
+    assert "CRANFIELD_MAX_LINE_BYTES" in outcome or "no line break" in outcome, outcome
+    assert peak - baseline < 200, (peak, baseline)
+
+
+def test_decompressed_size_limit(bombs, baseline):
+    """Valid lines past CRANFIELD_MAX_INPUT_BYTES (lowered to 64 MiB here): refused, not read whole."""
+    peak, outcome = _probe("bytes", bombs["lines"])
+    assert "CRANFIELD_MAX_INPUT_BYTES" in outcome, outcome
+    assert peak - baseline < 300, (peak, baseline)
+
+
+def test_limits_must_be_numbers(tmp_path, monkeypatch):
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 1 t\n")
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", "lots")
+    with pytest.raises(cranfield.UsageError, match="CRANFIELD_MAX_LINE_BYTES"):
+        cranfield.read_run(path)
+
+
+# ----------------------------------------------------------------------------------- root cause 7
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("kind", ["run", "qrels", "click log", "labels"])
+def test_utf16_text_says_so(tmp_path, encoding, kind):
+    text = {"run": "q1 Q0 d1 1 2.5 tag\n", "qrels": "q1 0 d1 1\n",
+            "click log": "impression,query,rank,doc,clicked\n1,q,1,d,1\n",
+            "labels": "query,document,worker,label\nq1,d1,w1,1\n"}[kind]
+    path = tmp_path / ("input.csv" if kind in ("click log", "labels") else "input.txt")
+    path.write_bytes(text.encode(encoding))
+    from cranfield.io.labels import read_labels
+    from cranfield.online import read_click_log
+
+    read = {"run": cranfield.read_run, "qrels": cranfield.read_qrels, "click log": read_click_log,
+            "labels": read_labels}[kind]
+    with pytest.raises(InputError, match="this file is UTF-16 .*convert it to UTF-8"):
+        read(path)
+
+
+def _cli(*arguments):
+    return subprocess.run([sys.executable, "-m", "cranfield", *map(str, arguments)], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_directory_with_subfolders_as_a_run(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    folder = tmp_path / "runs"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "notes.txt").write_text("q1 Q0 d1 1 2.5 tag\n")
+    (folder / "part.parquet").write_bytes(b"PAR1")
+    result = _cli("trec_eval", qrels, folder)
+    assert result.returncode == 2
+    message = result.stderr.strip()
+    assert message.count("\n") == 0 and str(folder) in message and "'sub/notes.txt'" in message, message
+    assert "a directory of Parquet files only" in message
+
+
+@pytest.mark.parametrize("order", ["swapped", "run twice", "qrels twice"])
+def test_swapped_qrels_and_run_hint(tmp_path, order):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 1\n")
+    run = tmp_path / "run.txt"
+    run.write_text("q1 Q0 d1 1 2.5 tag\n")
+    arguments = {"swapped": [run, qrels], "run twice": [run, run], "qrels twice": [qrels, qrels]}[order]
+    result = _cli("trec_eval", *arguments)
+    assert result.returncode == 2
+    assert "are the QRELS and RUN arguments swapped?" in result.stderr, result.stderr
