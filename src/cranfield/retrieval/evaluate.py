@@ -13,7 +13,6 @@ from ..measures.base import Measure, parse_measures
 from ..measures.condensed import view_for
 from .qrels import Qrels, read_qrels
 from .ranked import RankedView, prepare_qrels, rank
-from ..io.propensities import read_propensities
 from .results import Results, aggregate, micro_aggregate
 from .run import drop_self, read_run
 from . import parallel  # its settings looked up when called (the tests lower them)
@@ -62,7 +61,12 @@ class Evaluator:
         self.options = dict(relevance_level=int(relevance_level), complete=bool(complete), max_results=max_results,
                             judged_only=bool(judged_only), collection_size=collection_size)
         self.ignore_self = bool(ignore_self)
-        self.propensities = None if propensities is None else read_propensities(propensities)
+        self.propensities = None
+        if propensities is not None:
+            # lazy (start-up): io.propensities imports pyarrow; the protocols import this engine without it
+            from ..io.propensities import read_propensities
+
+            self.propensities = read_propensities(propensities)
         self._prepared = prepare_qrels(self.qrels)
 
     def rank_run(self, run, **overrides) -> RankedView:
