@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 
 from ._arrow import indices, to_numpy
-from .errors import InputError, UsageError
+from .errors import UsageError
 from .io.groups import groups_from_mapping, read_groups
 from .io.trec import read_trec_columns
 from .judgments.pooling import positive_int, ranked_lists

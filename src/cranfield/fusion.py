@@ -43,6 +43,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ._arrow import indices
 from .errors import UsageError
 from .judgments.pooling import RankedLists, positive_int, ranked_lists
 from .retrieval.run import Run
@@ -184,8 +185,6 @@ def fused_scores(lists: RankedLists, settings: FusionSettings) -> tuple:
     if not np.all(np.isfinite(score)):
         raise UsageError(f"the fused scores overflow (method {method}, norm {settings.norm}): normalise the "
                          "scores (norm minmax, zscore, sum or rank)")
-    from ._arrow import indices
-
     qid = lists.query_index.take(indices(pairs // n_docs))
     docno = lists.doc_dictionary.take(indices(pairs % n_docs))
     return qid, docno, score

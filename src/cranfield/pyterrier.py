@@ -27,6 +27,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .errors import UsageError
+from .measures.base import parse_measures
+from .retrieval.evaluate import Evaluator
 
 __all__ = ["evaluate_frame"]
 
@@ -43,8 +45,6 @@ def evaluate_frame(results, qrels, measures: Sequence[str] = ("map", "ndcg_cut_1
     own queries (see the query-set policy in :func:`cranfield.compare`).
     """
     import pandas as pd
-
-    from .retrieval.evaluate import Evaluator
 
     if isinstance(measures, str):
         measures = [measures]
@@ -68,8 +68,6 @@ def evaluate_frame(results, qrels, measures: Sequence[str] = ("map", "ndcg_cut_1
 
 def _requested_names(measures) -> list[tuple[str, str]]:
     """(name as asked, canonical key) for each measure; ``"P.5,10"`` asks for two."""
-    from .measures.base import parse_measures
-
     pairs = []
     for asked in measures:
         parsed = parse_measures([asked])

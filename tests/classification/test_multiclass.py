@@ -11,7 +11,8 @@ import pytest
 from sklearn import metrics as skm
 
 import cranfield.classification as cc
-from cranfield.classification.multiclass import average_precision_multiclass, class_curves, roc_auc_multiclass
+from cranfield.classification.curves import class_curves
+from cranfield.classification.multiclass import average_precision_multiclass, roc_auc_multiclass
 from cranfield.errors import InputError, UsageError
 
 hypothesis = pytest.importorskip("hypothesis")

@@ -29,7 +29,7 @@ _LAZY: dict[str, str] = {
     "OperatingPoint": "thresholds", "best_threshold": "thresholds", "operating_point": "thresholds",
     "gain_curve": "gain", "lift_curve": "gain", "cap_curve": "gain", "accuracy_ratio": "gain",
     "BinnedCounts": "curves", "auc": "curves", "recall_at_precision": "curves", "precision_at_recall": "curves",
-    "average_precision_multiclass": "multiclass", "class_curves": "multiclass", "top_k_accuracy": "multiclass",
+    "average_precision_multiclass": "multiclass", "class_curves": "curves", "top_k_accuracy": "multiclass",
     "multilabel_confusion_matrix": "multilabel", "hamming_loss": "multilabel", "subset_accuracy": "multilabel",
     "label_ranking_average_precision": "label_ranking", "coverage_error": "label_ranking",
     "label_ranking_loss": "label_ranking", "dcg_score": "label_ranking", "ndcg_score": "label_ranking",

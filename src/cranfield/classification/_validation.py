@@ -462,3 +462,79 @@ def binary_truth(y_true: Any, pos_label: Hashable | None = None, name: str = "y_
     if positive not in classes:
         return np.zeros(len(truth), dtype=bool)
     return inverse == classes.index(positive)
+
+
+# ----------------------------------------------------------- score matrices and options (multiclass, multilabel)
+
+AVERAGE_CHOICES = (None, "micro", "macro", "weighted", "samples")
+
+
+def score_matrix(values: Any, name: str = "y_score") -> np.ndarray:
+    """An n×C matrix of finite numbers; an error names the row and column of the first bad value."""
+    rows = as_matrix(values, name)
+    if rows.dtype.kind in "iub":
+        return rows.astype(np.float64)
+    if rows.dtype.kind != "f":
+        for i, row in enumerate(rows.tolist()):
+            for j, v in enumerate(row):
+                if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.integer, np.floating)):
+                    raise InputError(f"expected a number, found {v!r} in row {i}, column {j}", field=name)
+        rows = rows.astype(np.float64)
+    finite = np.isfinite(rows)
+    if not finite.all():
+        i, j = np.argwhere(~finite)[0]
+        raise InputError(f"expected finite numbers, found {_show(rows[i, j])} in row {i}, column {j}", field=name)
+    return rows
+
+
+def as_matrix(values: Any, name: str) -> np.ndarray:
+    """A two-dimensional array; rows of different widths are an error naming the first such row."""
+    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
+        values = values.to_numpy()
+    if isinstance(values, (list, tuple)):
+        widths = [len(r) if isinstance(r, (list, tuple, np.ndarray)) else None for r in values]
+        if widths and widths[0] is not None and any(w != widths[0] for w in widths):
+            i = next(i for i, w in enumerate(widths) if w != widths[0])
+            found = "a scalar" if widths[i] is None else f"{widths[i]} values"
+            raise InputError(f"row {i} has {found}, expected {widths[0]} (as row 0): every row needs one value "
+                             "per class", field=name)
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError):
+        raise InputError("expected a two-dimensional array (rows of equal width)", field=name) from None
+    if array.ndim != 2:
+        raise InputError(f"expected an n×C matrix (one column per class), found shape {array.shape}", field=name)
+    return array
+
+
+def _indicator(y_true: np.ndarray, shape: tuple) -> np.ndarray:
+    if y_true.shape != shape:
+        raise InputError(f"y_true has shape {y_true.shape} but y_score has shape {shape}", field="y_true")
+    if y_true.dtype.kind == "b":
+        return y_true
+    if y_true.dtype.kind not in "iuf" and y_true.dtype.kind != "O":
+        raise InputError(f"a multilabel y_true holds 0/1 values, found {y_true.dtype}", field="y_true")
+    bad = ~np.isin(y_true, [0, 1])
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise InputError(f"a multilabel y_true holds 0/1 values, found {_show(y_true[i, j])} in row {i}, column {j}",
+                         field="y_true")
+    return y_true.astype(bool)
+
+
+def _is_matrix(values: Any) -> bool:
+    if isinstance(values, (list, tuple)):
+        return bool(values) and isinstance(values[0], (list, tuple, np.ndarray))
+    return np.ndim(values) == 2 and np.shape(values)[1] > 1
+
+
+def is_choice(value: Any, allowed: tuple) -> bool:
+    """``value in allowed`` for a None, str or bool ``value`` (never an elementwise array comparison)."""
+    return (value is None or isinstance(value, (str, bool))) and value in allowed
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A True/False option (NumPy booleans accepted); anything else is a UsageError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise UsageError(f"{name} must be True or False, found {value!r}")
+    return bool(value)

@@ -16,6 +16,7 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.tables import Table
 from ._validation import check_lengths, check_weights, encode_labels, resolve_pos_label, warn_undefined
 from .rates import RATES, compute_rate, counts_from_matrix, get_rate
 
@@ -206,8 +207,6 @@ class ConfusionMatrix:
 
     def table(self, *, digits: int = 4):
         """The matrix as a :class:`cranfield.io.tables.Table` (rows = actual)."""
-        from ..io.tables import Table
-
         rows = [[f"actual {label}", *row] for label, row in zip(self._labels, self._matrix.tolist())]
         return Table(["", *[f"predicted {label}" for label in self._labels]], rows, digits=digits)
 
@@ -265,3 +264,33 @@ def _json_number(value: Any) -> Any:
         return [_json_number(v) for v in value.tolist()]
     value = float(value)
     return None if np.isnan(value) else (value if np.isfinite(value) else None)
+
+
+def rate_of_labels(rate, y_true: Any, y_pred: Any, *, sample_weight: Any = None,
+                   labels: Sequence[Hashable] | None = None, pos_label: Hashable | None = None,
+                   average: str | None = "binary", zero_division="warn", **params) -> Any:
+    """The rate ``rate`` (a :class:`~cranfield.classification.rates.RateDef`) of one label per sample:
+    the computation of the label measures of :mod:`cranfield.classification.measures`."""
+    select = None
+    if labels is not None and (rate.scope == "matrix" or average != "binary"):
+        # scikit-learn's labels=: the classes to report (a subset, or classes that never occur), in that
+        # order. Counts rates: samples of the other classes still count as errors of these; whole-matrix
+        # rates (kappa, MCC, accuracy...): the matrix restricted to these classes (the other samples dropped)
+        found, _ = encode_labels((y_true, "y_true"), (y_pred, "y_pred"))
+        chosen = list(labels)
+        if len(set(chosen)) != len(chosen):
+            raise UsageError(f"labels contains duplicates: {chosen!r}")
+        labels = chosen + [c for c in found if c not in set(chosen)]
+        select = list(range(len(chosen)))
+    cm = ConfusionMatrix.from_labels(y_true, y_pred, labels=labels, sample_weight=sample_weight,
+                                     pos_label=pos_label if average == "binary" and select is None else None)
+    positive = None if cm.positive is None else cm.labels.index(cm.positive)
+    matrix = cm.matrix
+    if select is not None and rate.scope == "matrix":
+        matrix, select = matrix[: len(select), : len(select)], None
+    value, undefined = compute_rate(rate, matrix, positive=positive, average=average,
+                                    zero_division=zero_division, select=select, **params)
+    if undefined and zero_division == "warn":
+        warn_undefined(f"{rate.name} is undefined (0/0); set to {rate.undefined}. "
+                       "Pass zero_division= to choose the value and silence this warning.")
+    return value

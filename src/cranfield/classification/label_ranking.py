@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._validation import check_weights
+from ._validation import _indicator, as_matrix, check_flag, check_weights, score_matrix
 
 __all__ = ["label_ranking_average_precision", "coverage_error", "label_ranking_loss", "dcg_score", "ndcg_score"]
 
@@ -62,8 +62,6 @@ def row_rank_counts(relevant: np.ndarray, scores: np.ndarray) -> RankCounts:
 
 
 def _binary_input(y_true: Any, y_score: Any, sample_weight: Any):
-    from .multiclass import _indicator, as_matrix, score_matrix
-
     scores = score_matrix(y_score)
     truth = _indicator(as_matrix(y_true, "y_true"), scores.shape)
     if scores.shape[0] == 0:
@@ -146,8 +144,6 @@ def _dcg_rows(gains: np.ndarray, scores: np.ndarray, discount: np.ndarray, ignor
 
 
 def _gain_input(y_true: Any, y_score: Any, sample_weight: Any):
-    from .multiclass import score_matrix
-
     gains = score_matrix(y_true, "y_true")
     scores = score_matrix(y_score)
     if gains.shape != scores.shape:
@@ -165,8 +161,6 @@ def dcg_score(y_true: Any, y_score: Any, *, k: int | None = None, log_base: floa
     the discounts of the ranks the group spans (McSherry & Najork 2008, scikit-learn's default);
     ``ignore_ties=True`` ranks ties by decreasing column index instead. Equals scikit-learn's
     ``dcg_score``."""
-    from .multiclass import check_flag
-
     _check_k_base(k, log_base)
     ignore_ties = check_flag(ignore_ties, "ignore_ties")
     gains, scores, weights = _gain_input(y_true, y_score, sample_weight)
@@ -179,8 +173,6 @@ def ndcg_score(y_true: Any, y_score: Any, *, k: int | None = None, sample_weight
     """Normalised DCG: DCG / ideal DCG (the DCG of the labels ranked by their gains), per sample,
     averaged; a sample whose ideal DCG is 0 scores 0 (scikit-learn's policy). Gains must be ≥ 0.
     Ties as :func:`dcg_score`; the log base cancels. Equals scikit-learn's ``ndcg_score``."""
-    from .multiclass import check_flag
-
     _check_k_base(k, 2)
     ignore_ties = check_flag(ignore_ties, "ignore_ties")
     gains, scores, weights = _gain_input(y_true, y_score, sample_weight)

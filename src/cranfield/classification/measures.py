@@ -28,13 +28,14 @@ import numpy as np
 
 from ..errors import MeasureError
 from ..measures.base import Family, Param, families, get_family, register, unknown_measure_message
-from ._validation import binary_truth, check_lengths, check_weights, warn_undefined
-from .confusion import ConfusionMatrix
+from ._validation import binary_truth, check_lengths, check_weights
+from .confusion import ConfusionMatrix, rate_of_labels
 from .curves import average_precision, equal_error_rate, interpolated_average_precision, roc_auc
 from .probabilistic import (brier_score, d2_absolute_error_score, d2_brier_score, d2_log_loss_score, d2_pinball_score,
                             d2_tweedie_score, hinge_loss, log_loss, mean_absolute_error, mean_squared_error, r2_score,
                             roc_auc_multiclass, root_mean_squared_error)
-from .rates import RATES, RateDef, compute_rate
+from .multilabel import is_multilabel, multilabel_rate
+from .rates import RATES, RateDef
 from .regression import (explained_variance_score, mean_absolute_percentage_error, mean_gamma_deviance,
                          mean_poisson_deviance, mean_squared_log_error, mean_tweedie_deviance, median_absolute_error,
                          root_mean_squared_log_error)
@@ -47,38 +48,11 @@ def _label_measure(rate: RateDef) -> Callable:
     def measure(y_true: Any, y_pred: Any, *, sample_weight: Any = None, labels: Sequence[Hashable] | None = None,
                 pos_label: Hashable | None = None, average: str | None = "binary", zero_division="warn",
                 **params) -> Any:
-        from .multilabel import is_multilabel, multilabel_rate
-
         if is_multilabel(y_true, y_pred):
             return multilabel_rate(rate.name, y_true, y_pred, average=average, labels=labels,
                                    sample_weight=sample_weight, zero_division=zero_division, **params)
-        select = None
-        if labels is not None and (rate.scope == "matrix" or average != "binary"):
-            # scikit-learn's labels=: the classes to report (a subset, or classes that never occur), in that
-            # order. Counts rates: samples of the other classes still count as errors of these; whole-matrix
-            # rates (kappa, MCC, accuracy...): the matrix restricted to these classes (the other samples dropped)
-            from ._validation import encode_labels
-
-            found, _ = encode_labels((y_true, "y_true"), (y_pred, "y_pred"))
-            chosen = list(labels)
-            if len(set(chosen)) != len(chosen):
-                from ..errors import UsageError
-
-                raise UsageError(f"labels contains duplicates: {chosen!r}")
-            labels = chosen + [c for c in found if c not in set(chosen)]
-            select = list(range(len(chosen)))
-        cm = ConfusionMatrix.from_labels(y_true, y_pred, labels=labels, sample_weight=sample_weight,
-                                         pos_label=pos_label if average == "binary" and select is None else None)
-        positive = None if cm.positive is None else cm.labels.index(cm.positive)
-        matrix = cm.matrix
-        if select is not None and rate.scope == "matrix":
-            matrix, select = matrix[: len(select), : len(select)], None
-        value, undefined = compute_rate(rate, matrix, positive=positive, average=average,
-                                        zero_division=zero_division, select=select, **params)
-        if undefined and zero_division == "warn":
-            warn_undefined(f"{rate.name} is undefined (0/0); set to {rate.undefined}. "
-                           "Pass zero_division= to choose the value and silence this warning.")
-        return value
+        return rate_of_labels(rate, y_true, y_pred, sample_weight=sample_weight, labels=labels, pos_label=pos_label,
+                              average=average, zero_division=zero_division, **params)
 
     measure.__name__ = measure.__qualname__ = rate.function_name
     names = ", ".join((rate.name, *rate.aliases))

@@ -30,12 +30,14 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._validation import _show, check_lengths, check_weights, encode_labels, warn_undefined
+from ._counts import _ap_from_counts, _auc_from_counts, _counts_weighted
+from ._validation import (AVERAGE_CHOICES, _indicator, _is_matrix, _show, as_matrix, check_flag,  # noqa: F401
+                          check_lengths, check_weights, encode_labels, is_choice, score_matrix, warn_undefined)
+from ._validation import check_scores
 from .class_columns import frame_columns, order_frame_columns
+from .label_ranking import row_rank_counts
 
-__all__ = ["average_precision_multiclass", "roc_auc_multiclass", "class_curves", "top_k_accuracy"]
-
-AVERAGE_CHOICES = (None, "micro", "macro", "weighted", "samples")
+__all__ = ["average_precision_multiclass", "roc_auc_multiclass", "top_k_accuracy"]
 
 
 @dataclass(frozen=True)
@@ -69,65 +71,6 @@ class MultiInput:
         return np.bincount(self.codes, weights=self.weights, minlength=len(self.classes)).astype(np.float64)
 
 
-def score_matrix(values: Any, name: str = "y_score") -> np.ndarray:
-    """An n×C matrix of finite numbers; an error names the row and column of the first bad value."""
-    rows = as_matrix(values, name)
-    if rows.dtype.kind in "iub":
-        return rows.astype(np.float64)
-    if rows.dtype.kind != "f":
-        for i, row in enumerate(rows.tolist()):
-            for j, v in enumerate(row):
-                if isinstance(v, (str, bytes)) or not isinstance(v, (int, float, np.integer, np.floating)):
-                    raise InputError(f"expected a number, found {v!r} in row {i}, column {j}", field=name)
-        rows = rows.astype(np.float64)
-    finite = np.isfinite(rows)
-    if not finite.all():
-        i, j = np.argwhere(~finite)[0]
-        raise InputError(f"expected finite numbers, found {_show(rows[i, j])} in row {i}, column {j}", field=name)
-    return rows
-
-
-def as_matrix(values: Any, name: str) -> np.ndarray:
-    """A two-dimensional array; rows of different widths are an error naming the first such row."""
-    if hasattr(values, "to_numpy") and not isinstance(values, np.ndarray):
-        values = values.to_numpy()
-    if isinstance(values, (list, tuple)):
-        widths = [len(r) if isinstance(r, (list, tuple, np.ndarray)) else None for r in values]
-        if widths and widths[0] is not None and any(w != widths[0] for w in widths):
-            i = next(i for i, w in enumerate(widths) if w != widths[0])
-            found = "a scalar" if widths[i] is None else f"{widths[i]} values"
-            raise InputError(f"row {i} has {found}, expected {widths[0]} (as row 0): every row needs one value "
-                             "per class", field=name)
-    try:
-        array = np.asarray(values)
-    except (ValueError, TypeError):
-        raise InputError("expected a two-dimensional array (rows of equal width)", field=name) from None
-    if array.ndim != 2:
-        raise InputError(f"expected an n×C matrix (one column per class), found shape {array.shape}", field=name)
-    return array
-
-
-def _indicator(y_true: np.ndarray, shape: tuple) -> np.ndarray:
-    if y_true.shape != shape:
-        raise InputError(f"y_true has shape {y_true.shape} but y_score has shape {shape}", field="y_true")
-    if y_true.dtype.kind == "b":
-        return y_true
-    if y_true.dtype.kind not in "iuf" and y_true.dtype.kind != "O":
-        raise InputError(f"a multilabel y_true holds 0/1 values, found {y_true.dtype}", field="y_true")
-    bad = ~np.isin(y_true, [0, 1])
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise InputError(f"a multilabel y_true holds 0/1 values, found {_show(y_true[i, j])} in row {i}, column {j}",
-                         field="y_true")
-    return y_true.astype(bool)
-
-
-def _is_matrix(values: Any) -> bool:
-    if isinstance(values, (list, tuple)):
-        return bool(values) and isinstance(values[0], (list, tuple, np.ndarray))
-    return np.ndim(values) == 2 and np.shape(values)[1] > 1
-
-
 def multi_input(y_true: Any, y_score: Any, *, labels: Sequence[Hashable] | None = None, sample_weight: Any = None,
                 score_name: str = "y_score") -> MultiInput:
     """Validate ``(y_true, y_score)`` as multiclass (labels) or multilabel (indicator) input; a
@@ -157,18 +100,6 @@ def multi_input(y_true: Any, y_score: Any, *, labels: Sequence[Hashable] | None 
                          "pass labels= (one per column, in column order) when a class never occurs",
                          field="y_true")
     return MultiInput(scores, classes, check_weights(sample_weight, n), codes=codes)
-
-
-def is_choice(value: Any, allowed: tuple) -> bool:
-    """``value in allowed`` for a None, str or bool ``value`` (never an elementwise array comparison)."""
-    return (value is None or isinstance(value, (str, bool))) and value in allowed
-
-
-def check_flag(value: Any, name: str) -> bool:
-    """A True/False option (NumPy booleans accepted); anything else is a UsageError."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise UsageError(f"{name} must be True or False, found {value!r}")
-    return bool(value)
 
 
 def _check_average(average: Any, allowed: tuple = AVERAGE_CHOICES) -> None:
@@ -202,8 +133,6 @@ def _per_class(data: MultiInput, what: str) -> np.ndarray:
     n = len(data.scores)
     out = np.full(k, np.nan)
     if data.weights is not None:
-        from .curves import _ap_from_counts, _auc_from_counts, _counts_weighted
-
         truth = data.truth()
         kept = data.weights != 0
         for c in range(k):
@@ -223,8 +152,6 @@ def _per_class(data: MultiInput, what: str) -> np.ndarray:
 
 
 def _micro(data: MultiInput, what: str) -> float:
-    from .curves import _ap_from_counts, _auc_from_counts, _counts_weighted
-
     truth = data.truth()
     if data.weights is None:
         p = int(truth.sum())
@@ -247,8 +174,6 @@ _NAMES = {"ap": "average precision", "auc": "ROC AUC"}
 
 
 def _samples(data: MultiInput, what: str) -> float:
-    from .label_ranking import row_rank_counts
-
     if not data.multilabel:
         raise UsageError("average='samples' needs a multilabel y_true (an n×C indicator matrix)")
     stats = row_rank_counts(data.indicator, data.scores)
@@ -373,32 +298,6 @@ def _ovo(data: MultiInput, average: str) -> float:
     return float(np.average(pair, weights=(support[j] + support[l]) / len(data.codes)))
 
 
-def class_curves(y_true: Any, y_score: Any, *, kind: str = "roc", average: str | None = None,
-                 labels: Sequence[Hashable] | None = None, sample_weight: Any = None,
-                 drop_intermediate: bool = False):
-    """ROC, PR or DET curves (``kind``) of a multiclass or multilabel problem: with
-    ``average=None`` a dict ``{class: Curve}`` (each class against the rest), with
-    ``average="micro"`` one :class:`.curves.Curve` over all (sample, class) pairs (the curve whose
-    area is the micro-averaged AUC/AP). ``drop_intermediate`` as in :func:`.curves.roc_curve`."""
-    from . import curves
-
-    makers = {"roc": curves.roc_curve, "pr": curves.pr_curve, "det": curves.det_curve}
-    if not is_choice(kind, tuple(makers)):
-        raise UsageError(f"kind must be 'roc', 'pr' or 'det', found {kind!r}")
-    _check_average(average, (None, "micro"))
-    drop_intermediate = check_flag(drop_intermediate, "drop_intermediate")
-    data = multi_input(y_true, y_score, labels=labels, sample_weight=sample_weight)
-    truth = data.truth()
-    make = makers[kind]
-    if average == "micro":
-        weights = None if data.weights is None else np.repeat(data.weights, len(data.classes))
-        return make(truth.reshape(-1), data.scores.reshape(-1), sample_weight=weights,
-                    drop_intermediate=drop_intermediate)
-    return {label: make(truth[:, c], data.scores[:, c], sample_weight=data.weights,
-                        drop_intermediate=drop_intermediate)
-            for c, label in enumerate(data.classes)}
-
-
 def top_k_accuracy(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = True, sample_weight: Any = None,
                    labels: Sequence[Hashable] | None = None) -> float:
     """Fraction (``normalize=False``: weighted count) of samples whose true class is among the
@@ -412,8 +311,6 @@ def top_k_accuracy(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = T
         raise UsageError(f"k must be a positive integer, found {k!r}")
     normalize = check_flag(normalize, "normalize")
     if not _is_matrix(y_score):
-        from ._validation import check_scores
-
         scores = check_scores(y_score)
         classes, (codes,) = encode_labels((y_true, "y_true"), labels=labels)
         n = check_lengths(y_true=codes, y_score=scores)

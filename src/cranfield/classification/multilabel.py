@@ -23,21 +23,20 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._validation import check_weights, warn_undefined
+from ._validation import (_indicator, _is_matrix, as_matrix, check_flag, check_lengths, check_weights, encode_labels,
+                          normalize_weights, warn_undefined)
+from .confusion import ConfusionMatrix, rate_of_labels
+from .rates import counts_from_matrix, get_rate, rate_from_counts
 
 __all__ = ["multilabel_confusion_matrix", "hamming_loss", "subset_accuracy", "multilabel_rate"]
 
 
 def is_multilabel(y_true: Any, y_pred: Any = None) -> bool:
     """Whether the input is an indicator matrix (two-dimensional with more than one column)."""
-    from .multiclass import _is_matrix
-
     return _is_matrix(y_true) or (y_pred is not None and _is_matrix(y_pred))
 
 
 def _indicators(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    from .multiclass import _indicator, as_matrix
-
     truth = as_matrix(y_true, "y_true")
     pred = as_matrix(y_pred, "y_pred")
     if truth.shape != pred.shape:
@@ -66,10 +65,6 @@ def _multiclass_counts(y_true: Any, y_pred: Any, labels: Sequence[Hashable] | No
                        ) -> SimpleNamespace:
     """One-vs-rest counts of one label per sample, for the classes of ``labels`` (a subset, or
     classes that never occur), in that order."""
-    from ._validation import encode_labels
-    from .confusion import ConfusionMatrix
-    from .rates import counts_from_matrix
-
     found, _ = encode_labels((y_true, "y_true"), (y_pred, "y_pred"))
     order = found if labels is None else list(labels) + [c for c in found if c not in set(labels)]
     cm = ConfusionMatrix.from_labels(y_true, y_pred, labels=order, sample_weight=sample_weight)
@@ -92,8 +87,6 @@ def multilabel_confusion_matrix(y_true: Any, y_pred: Any, *, sample_weight: Any 
     sample's counts, as scikit-learn). For multilabel input ``labels`` are column indices; for one
     label per sample they are classes (a class that never occurs gets zeros). Integer counts
     without weights."""
-    from .multiclass import check_flag
-
     samplewise = check_flag(samplewise, "samplewise")
     weights = None
     if is_multilabel(y_true, y_pred):
@@ -128,24 +121,18 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
         if weights is None:
             return float(wrong.sum() / truth.size)
         return float(np.average(wrong, weights=weights) / truth.shape[1])
-    from .measures import error_rate
-
-    return float(error_rate(y_true, y_pred, sample_weight=sample_weight))
+    return float(rate_of_labels(get_rate("error_rate"), y_true, y_pred, sample_weight=sample_weight))
 
 
 def subset_accuracy(y_true: Any, y_pred: Any, *, normalize: bool = True, sample_weight: Any = None) -> float:
     """Fraction (``normalize=False``: weighted number) of samples whose predicted label set equals
     the true one (exact match); for one label per sample, the accuracy. Equals scikit-learn's
     ``accuracy_score`` on the same input."""
-    from .multiclass import check_flag
-
     normalize = check_flag(normalize, "normalize")
     if is_multilabel(y_true, y_pred):
         truth, pred = _indicators(y_true, y_pred)
         exact = (truth == pred).all(axis=1)
     else:
-        from ._validation import check_lengths, encode_labels
-
         _, (t, p) = encode_labels((y_true, "y_true"), (y_pred, "y_pred"))
         check_lengths(y_true=t, y_pred=p)
         exact = t == p
@@ -163,8 +150,6 @@ def multilabel_rate(name: str, y_true: Any, y_pred: Any, *, average: str | None 
     """The rate ``name`` of :mod:`.rates` on multilabel input (see the module docstring for
     ``average``; ``labels``: column indices). Accuracy is the subset accuracy; the other
     whole-matrix rates (MCC, kappa, balanced accuracy) are not defined for label sets."""
-    from .rates import get_rate, rate_from_counts
-
     rate = get_rate(name)
     if rate.name == "accuracy":
         return subset_accuracy(y_true, y_pred, sample_weight=sample_weight)
@@ -178,8 +163,6 @@ def multilabel_rate(name: str, y_true: Any, y_pred: Any, *, average: str | None 
         raise InputError("no samples", field="y_true")
     weights = check_weights(sample_weight, len(truth))
     if weights is not None and not rate.count:  # ratios: an exact power-of-two rescaling, sums cannot overflow
-        from ._validation import normalize_weights
-
         weights = normalize_weights(weights)[0]
     columns = _columns(labels, truth.shape[1])
     truth, pred = truth[:, columns], pred[:, columns]

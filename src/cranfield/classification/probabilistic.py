@@ -16,8 +16,10 @@ import numpy as np
 from .._exact import unit_scale
 from ..errors import InputError, UsageError
 from ._tweedie import check_domain, check_power, unit_deviance
-from ._validation import binary_truth, check_lengths, check_scores, check_weights, encode_labels, normalize_weights
+from ._validation import (_is_matrix, binary_truth, check_flag, check_lengths, check_scores, check_weights, encode_labels,
+                          normalize_weights, score_matrix)
 from .class_columns import order_frame_columns
+from .multiclass import roc_auc_multiclass as _auc
 
 __all__ = ["log_loss", "brier_score", "roc_auc_multiclass", "hinge_loss", "mean_squared_error",
            "root_mean_squared_error", "mean_absolute_error", "r2_score", "d2_absolute_error_score", "d2_pinball_score",
@@ -96,8 +98,6 @@ def log_loss(y_true: Any, y_prob: Any, *, sample_weight: Any = None, labels: Seq
     [ε, 1 − ε] with ε the float64 machine epsilon and are not renormalised (as scikit-learn ≥ 1.5).
     Reference: Bishop (2006), Pattern Recognition and Machine Learning, §4.3.4.
     """
-    from .multiclass import check_flag
-
     normalize = check_flag(normalize, "normalize")
     onehot, prob, weights, _ = _multiclass(y_true, y_prob, labels, sample_weight)
     eps = np.finfo(np.float64).eps
@@ -136,8 +136,6 @@ def roc_auc_multiclass(y_true: Any, y_prob: Any, *, multi_class: str = "ovr", av
                        sample_weight: Any = None, labels: Sequence[Hashable] | None = None) -> float:
     """Multi-class ROC AUC: see :func:`cranfield.classification.multiclass.roc_auc_multiclass`
     (OvR per class, macro, weighted, micro; OvO after Hand & Till 2001)."""
-    from .multiclass import roc_auc_multiclass as _auc
-
     return _auc(y_true, y_prob, multi_class=multi_class, average=average, sample_weight=sample_weight, labels=labels)
 
 
@@ -147,8 +145,6 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Sequence[Hashable] | 
     larger label in sorted order, coded +1, the other −1) and margin = y·d. More classes (an n×C
     ``pred_decision``, columns in the order of the sorted classes or ``labels``): Crammer & Singer
     (2001), margin = d_true − max_{k ≠ true} d_k. Equals scikit-learn's ``hinge_loss``."""
-    from .multiclass import _is_matrix, score_matrix
-
     if _is_matrix(pred_decision):
         decision = score_matrix(pred_decision, "pred_decision")
         if labels is not None and len(labels) != decision.shape[1]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..classification._validation import MAX_CLASSES, check_labels, check_scores, resolve_pos_label
 from ..errors import InputError, UsageError
 from ..io.classification_table import integer_texts_of, read_table, table_column
 
@@ -16,8 +17,6 @@ __all__ = ["read_table", "label_column", "number_column", "prediction_column", "
 
 def number_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     """A score column as finite float64 (the rules of :func:`cranfield.classification._validation.check_scores`)."""
-    from ..classification._validation import check_scores
-
     column = table_column(table, name, path, first_line)
     import pyarrow as pa
 
@@ -45,16 +44,12 @@ def number_column(table, name: str, path: str, first_line: int) -> np.ndarray:
 
 def label_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     """A label column (one type, no missing value: the rules of ``check_labels``)."""
-    from ..classification._validation import check_labels
-
     values = table_column(table, name, path, first_line).to_numpy(zero_copy_only=False)
     return check_labels(values, name, source=path, first_line=first_line)
 
 
 def prediction_column(table, name: str, path: str, first_line: int) -> np.ndarray:
     """The ``--pred`` column: classes, not scores — whole numbers if numeric, at most MAX_CLASSES."""
-    from ..classification._validation import MAX_CLASSES
-
     values = label_column(table, name, path, first_line)
     if values.dtype.kind == "f":
         fractional = values != np.round(values)
@@ -92,8 +87,6 @@ def parse_label(text: str, values: np.ndarray):
 
 
 def positive_label(truth: np.ndarray, others: list[np.ndarray], positive_text: str | None, needed: bool):
-    from ..classification._validation import resolve_pos_label
-
     if positive_text is not None:
         return parse_label(positive_text, truth)
     classes = sorted(set(np.unique(truth).tolist()).union(*[np.unique(o).tolist() for o in others]))

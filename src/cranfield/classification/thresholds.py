@@ -15,6 +15,7 @@ import numpy as np
 
 from .._params import check_choice
 from ..errors import InputError, UsageError
+from .confusion import ConfusionMatrix
 from .curves import _score_counts, _with_start
 
 __all__ = ["OperatingPoint", "CRITERIA", "best_threshold", "operating_point"]
@@ -46,8 +47,6 @@ class OperatingPoint:
 
     def confusion_matrix(self):
         """The binary :class:`~cranfield.classification.confusion.ConfusionMatrix` at this point."""
-        from .confusion import ConfusionMatrix
-
         return ConfusionMatrix.from_counts(tp=self.tp, fp=self.fp, fn=self.fn, tn=self.tn)
 
 

@@ -18,8 +18,6 @@ Every input file of every command (its arguments and its file options) is regist
 
 from __future__ import annotations
 
-import copy
-import functools
 import importlib
 import os
 import signal
@@ -29,6 +27,9 @@ import threading
 import click
 
 from .._version import __version__
+from .._params import set_option_resolver
+from ..errors import CranfieldError, Interrupted
+from ._inputs import OUTPUT_PARAMETERS, _registering_inputs, input_paths  # noqa: F401  (the online group, tests)
 
 # name -> "module:attribute" of a click command; add a line here to add a subcommand.
 SUBCOMMANDS: dict[str, str] = {
@@ -74,44 +75,6 @@ class LazyGroup(click.Group):
         return _registering_inputs(getattr(importlib.import_module(module_name), attribute))
 
 
-# Parameters that name outputs; every other argument, click.Path option or FILE option is an input.
-OUTPUT_PARAMETERS = frozenset({"output", "output_dir", "stats", "html", "merged"})  # stats, html: pool, reusability; merged: judges
-
-
-def input_paths(command: click.Command, params: dict) -> list[str]:
-    """The input file names among a command's parsed parameters."""
-    paths = []
-    for param in command.params:
-        if param.name in OUTPUT_PARAMETERS or param.name not in params:
-            continue
-        metavar = getattr(param, "metavar", None) or ""
-        if isinstance(param, click.Argument) or isinstance(param.type, click.Path) or "FILE" in metavar:
-            value = params[param.name]
-            for item in value if isinstance(value, (tuple, list)) else (value,):
-                if isinstance(item, (str, os.PathLike)):
-                    paths.append(os.fspath(item))
-    return paths
-
-
-def _registering_inputs(command: click.Command) -> click.Command:
-    """A copy of ``command`` whose callback runs with its input files registered as inputs."""
-    original = command.callback
-    if original is None:
-        return command
-
-    def callback(**params):
-        from ..io.atomic import check_output, reading
-
-        with reading(input_paths(command, params)):
-            if isinstance(params.get("output"), str):
-                check_output(params["output"])  # before any work; the writer checks again
-            return original(**params)
-
-    registering = copy.copy(command)
-    registering.callback = functools.update_wrapper(callback, original)
-    return registering
-
-
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="cranfield")
 def cli() -> None:
@@ -126,8 +89,6 @@ def cli() -> None:
 
 
 def _interrupt(signum, frame) -> None:
-    from ..errors import Interrupted
-
     signal.signal(signum, signal.SIG_IGN)  # a second signal must not interrupt the clean-up
     raise Interrupted(signum)
 
@@ -200,9 +161,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    from .._params import set_option_resolver
-    from ..errors import CranfieldError, Interrupted
-    from ._options import option_of
+    from ._options import option_of  # lazy (start-up): _options loads io.atomic, which --version does not need
 
     token = set_option_resolver(option_of)  # library checks name the command's options
     try:

@@ -6,11 +6,15 @@ of CSV/Parquet inputs, the query-set policy's flags, and errors spelt in the com
 from __future__ import annotations
 
 import contextlib
+import os
+import shlex
+import sys
 from typing import Iterator
 
 import click
 
-from ..errors import UsageError
+from ..errors import CranfieldError, UsageError
+from ..io.atomic import write_text_output
 
 # the query-set policy's choices as the command line spells them (see cranfield.stats.compare.QuerySetError)
 CLI_TERMS = {"intersect": "--missing intersect", "zero": "--missing zero", "complete": "-c"}
@@ -78,8 +82,7 @@ CLI_SPELLING = {"aggregate='macro'": "--aggregate macro", "aggregate='micro'": "
 @contextlib.contextmanager
 def cli_terms() -> Iterator[None]:
     """Errors that name Python keyword arguments, re-raised with the command line's flags."""
-    from ..errors import CranfieldError
-    from ..stats.compare import QuerySetError
+    from ..stats.compare import QuerySetError  # lazy (start-up): every command imports _options, few need stats
 
     try:
         yield
@@ -172,9 +175,7 @@ def write_html_report(path: str | None, title: str, tables, *, figures=None, set
     when ``path`` is given."""
     if path is None:
         return
-    from ..io.atomic import write_text_output
-    from ..report.html import results_document
-    from .report_cmd import command_line
+    from ..report.html import results_document  # lazy (start-up): every command imports _options; few write HTML
 
     write_text_output(results_document(title, tables, figures=figures, settings=settings, inputs=inputs,
                                        subtitle=subtitle, command=command_line(), sections=sections), path)
@@ -196,4 +197,12 @@ def option_of(name: str) -> str | None:
                 longs = [opt for opt in parameter.opts if opt.startswith("--")]
                 return (longs or parameter.opts)[0]
         context = context.parent
+    return None
+
+
+def command_line() -> str | None:
+    """The command as typed, when this process is the ``cranfield`` program."""
+    name = os.path.basename(sys.argv[0]) if sys.argv else ""
+    if name in ("cranfield", "__main__.py"):
+        return "cranfield " + shlex.join(sys.argv[1:])
     return None

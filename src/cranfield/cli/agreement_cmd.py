@@ -6,6 +6,11 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
+from ..io.atomic import check_output, write_text_output
+from ..io.labels import read_labels
+from ..judgments.agreement import assessor_agreement, ranking_agreement
+from ..judgments.crowd import aggregate_labels
+from ..report.agreement import agreement_html, per_query_table, render_agreement
 from ._options import html_option, write_html_report
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
@@ -51,10 +56,6 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
       cranfield agreement primary.qrels secondary.qrels --runs bm25.run --runs tfidf.run -m nDCG@10
       cranfield agreement $(cranfield datasets --path qrels_raw) $(cranfield datasets --path qrels) --name raw --name graded
     """
-    from ..io.atomic import write_text_output
-    from ..judgments.agreement import assessor_agreement, ranking_agreement
-    from ..report.agreement import render_agreement
-
     if len(qrels) < 2:
         raise UsageError(f"expected at least two QRELS files, found {len(qrels)}")
     if names and len(names) != len(qrels):
@@ -67,8 +68,6 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
                                 relevance_level=relevance_level) if runs else None
     write_text_output(render_agreement(result, fmt, ranking=ranking, digits=digits, per_query=per_query), output)
     if html is not None:
-        from ..report.agreement import agreement_html, per_query_table
-
         write_html_report(html, "Assessor agreement", [per_query_table(result, digits=digits)] if per_query else [],
                           sections=[("agreement", "Agreement", agreement_html(result, ranking=ranking, digits=digits))],
                           settings=result.settings, inputs=[*[(f"qrels {n}", q) for n, q in zip(result.names, qrels)],
@@ -105,12 +104,6 @@ def aggregate_command(labels, output, method, ties, workers_output, max_iter, to
       cranfield aggregate-labels labels.tsv -o qrels.txt --method median --ties highest
       cranfield aggregate-labels export.csv -o - --columns query=topic,document=docid,worker=annotator,label=grade
     """
-    from ..io.atomic import write_text_output
-    from ..io.labels import read_labels
-    from ..judgments.crowd import aggregate_labels
-
-    from ..io.atomic import check_output
-
     if workers_output is not None and workers_output == output and output != "-":
         raise UsageError("--workers and -o name the same file; choose two names")
     check_output(workers_output)  # refused before any work, like -o

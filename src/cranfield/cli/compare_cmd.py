@@ -5,17 +5,15 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
-from ..report.inputs import baseline_name
-from ._options import evaluate_options, evaluation_options, input_options, missing_option
+from ..io.atomic import write_text_output
+from ..io.tables import Table, render_table
+from ..report.inputs import baseline_name, read_qrels_file, read_runs
+from ..stats.compare import MonteCarloFloorWarning, compare
+from ..stats.seeds import compare_seeds, parse_seed_groups
+from ._common import CORRECTIONS, FAMILIES, TESTS, ZERO_METHODS
+from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
-TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
-# the library's choices (cranfield.stats.compare.COMPARE_CORRECTIONS / FAMILIES, paired.ZERO_METHODS;
-# tests/stats check they agree), spelt here so that --help does not import numpy
-CORRECTIONS = ("none", "bonferroni", "sidak", "holm", "holm-sidak", "hochberg", "hommel", "bh", "by", "tukey",
-               "randomized-tukey")
-FAMILIES = ("measure", "all")
-ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 
 
 def _permutations(value: str):
@@ -77,19 +75,12 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
       cranfield compare qrels.txt *.run --test randomization --permutations auto --family all -m AP -m P@10
       cranfield compare qrels.txt a1.run a2.run a3.run b1.run b2.run b3.run --seeds A=a1,a2,a3 --seeds B=b1,b2,b3
     """
-    import cranfield
-    from ..io.atomic import write_text_output
-    from ..report.inputs import read_qrels_file, read_runs
-    from ._options import cli_terms, run_specs
-
     specs = run_specs(runs, names)
     if len(specs) < 2:
         raise UsageError(f"expected at least 2 runs to compare, found {len(specs)}")
     qrels_data = read_qrels_file(qrels, qrels_columns)
     named = read_runs(specs, run_columns=run_columns)
     import warnings
-
-    from ..stats.compare import MonteCarloFloorWarning
 
     if seed_groups:
         return _over_seeds(qrels_data, named, [p for p, _ in specs], seed_groups, list(measures) or ["AP"], missing,
@@ -99,7 +90,7 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
 
     with cli_terms(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MonteCarloFloorWarning)
-        comparison = cranfield.compare(qrels_data, named, list(measures) or ["AP"], test=test, correction=correction,
+        comparison = compare(qrels_data, named, list(measures) or ["AP"], test=test, correction=correction,
                                        baseline=baseline_name(baseline, named, [p for p, _ in specs]), alpha=alpha,
                                        ci=ci, n_permutations=_permutations(permutations), random_state=seed, missing=missing,
                                        zero_method=zero_method, family=family,
@@ -117,18 +108,12 @@ def _over_seeds(qrels_data, named, paths, seed_groups, measures, missing, evalua
     systems' means over seeds."""
     import json
 
-    import cranfield
-    from ..io.atomic import write_text_output
-    from ..io.tables import Table, render_table
-    from ..stats.seeds import compare_seeds, parse_seed_groups
-    from ._options import cli_terms
-
     groups = {system: [_run_name(r, named, paths) for r in runs]
               for system, runs in parse_seed_groups(seed_groups).items()}
     if options["baseline"] is not None and options["baseline"] not in groups:
         raise UsageError(f"--baseline {options['baseline']!r}: with --seeds, name a system: {', '.join(groups)}")
     with cli_terms():
-        scores = cranfield.compare(qrels_data, named, measures, test="t", correction="none", missing=missing,
+        scores = compare(qrels_data, named, measures, test="t", correction="none", missing=missing,
                                    evaluate_options=evaluate_options(**evaluation))
         names = list(scores.systems)
         matrices = {m: dict(zip(names, scores.values(m))) for m in scores.measures}

@@ -2,33 +2,22 @@
 
 from __future__ import annotations
 
-import re
-
 import click
 
 from ..errors import UsageError
-from .report_cmd import EXIT_CODES, detection_options, retrieval_options, study_from_inputs
+from ..plots._base import save_figures
+from ..plots.classification import cap_plot, gain_plot, lift_curve_plot
+from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
+from ..report.detection import detection_figures
+from ..report.inputs import baseline_name
+from ..report.multiclass import multiclass_figures
+from ..report.progress import steps
+from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems
+from ._study import study_from_inputs
 
 RETRIEVAL_KINDS = ("recall_precision", "per_query_pr", "forest", "differences")
 DETECTION_KINDS = ("roc", "pr", "det", "confusion", "threshold")
 GAIN_KINDS = ("lift", "gain", "cap")  # classifier figures drawn only when asked for with --only
-
-
-def unique_stems(figures: dict) -> dict:
-    """The figures under file stems that are safe (letters, digits, ``_.-``) and distinct: two
-    names that sanitise alike (``a/b`` and ``a_b``) get ``a_b`` and ``a_b_2`` instead of one
-    overwriting the other."""
-    out: dict = {}
-    taken: set[str] = set()
-    for stem, value in figures.items():
-        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)
-        candidate, k = safe, 1
-        while candidate.lower() in taken:  # case-insensitive file systems too
-            k += 1
-            candidate = f"{safe}_{k}"
-        taken.add(candidate.lower())
-        out[candidate] = value
-    return out
 
 
 def _pairs(pair_specs, systems, resolve) -> list[tuple[str, str]]:
@@ -47,8 +36,6 @@ def _pairs(pair_specs, systems, resolve) -> list[tuple[str, str]]:
 def retrieval_selection(study, kinds, pairs) -> dict:
     """The chosen retrieval figures (see ``--only`` and ``--pair``), as ``{stem: (draw, caption)}``
     where ``draw()`` makes the Figure (so that drawing can show its progress)."""
-    from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
-
     c = study.comparison
     plans = {}
     if "recall_precision" in kinds:
@@ -71,8 +58,6 @@ def retrieval_selection(study, kinds, pairs) -> dict:
 
 def gain_figures(study, kinds) -> dict:
     """The lift, cumulative-gain and CAP figures of every system named in ``kinds``."""
-    from ..plots.classification import cap_plot, gain_plot, lift_curve_plot
-
     plans = {"gain": (gain_plot, ("Cumulative gain: share of positives in the top of the scores; dashed: random, "
                                   "dotted: perfect")),
              "lift": (lift_curve_plot, "Lift: gain / share targeted; dashed: random (1)"),
@@ -119,9 +104,6 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
       cranfield curves scores.csv --truth label --score model_a --score model_b --only roc -o plots/
       cranfield curves scores.csv --truth label --score model_a --only gain --only lift --only cap -o plots/
     """
-    from ..plots._base import save_figures
-    from ..report.progress import steps
-
     classifier = truth is not None or bool(scores) or bool(class_scores) or bool(class_truths)
     kinds = set(only) or set(DETECTION_KINDS if classifier else RETRIEVAL_KINDS)
     if pair_specs:
@@ -142,8 +124,6 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
                                         class_scores=class_scores, class_truths=class_truths, step=step, **retrieval)
         if kind == "retrieval":
-            from ..report.inputs import baseline_name
-
             paths = [str(p) for p in study.run_paths.values()]
 
             def resolve(name, option):
@@ -160,9 +140,6 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
                 figures[stem] = (draw(), caption)
                 advance()
         else:
-            from ..report.detection import detection_figures
-            from ..report.multiclass import multiclass_figures
-
             step("drawing")
             figures = {}
             if kinds - set(GAIN_KINDS):  # lift, gain and cap alone draw nothing else

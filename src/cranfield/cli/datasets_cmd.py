@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from .. import datasets
+from ..errors import UsageError
+
 
 @click.command("datasets", context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--path", "name", metavar="NAME", default=None,
@@ -20,9 +23,6 @@ def command(name):
       cranfield evaluate $(cranfield datasets --path qrels) $(cranfield datasets --path bm25)
       cranfield online metrics $(cranfield datasets --path clicks)
     """
-    from .. import datasets
-    from ..errors import UsageError
-
     files = datasets.files()
     if name is not None:
         if name not in files:

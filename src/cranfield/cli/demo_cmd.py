@@ -6,7 +6,17 @@ from pathlib import Path
 
 import click
 
-from .report_cmd import EXIT_CODES
+from .. import datasets
+from ..io.atomic import write_text_output
+from ..judge.app import demo
+from ..plots._base import save_figures
+from ..report.agreement import demo_agreement_files
+from ..report.detection import detection_figures, detection_html, detection_study
+from ..report.judgments import add_section, demo_section, demo_text, pools_at_depths
+from ..report.progress import steps
+from ..report.retrieval import retrieval_figures, retrieval_html, retrieval_study
+from ._common import EXIT_CODES, unique_stems
+from .online_models_cmd import run_online_demo
 
 RETRIEVAL_ORDER = ("bm25", "tfidf", "coord_title")  # strongest to weakest
 
@@ -47,53 +57,34 @@ def command(detection, output_dir, fmt, permutations, seed, quiet, online=False,
       cranfield demo --detection --output-dir /tmp/demo
       cranfield demo --judge
     """
-    from .. import datasets
-    from ..report.progress import steps
-
     folder = Path(output_dir or ("cranfield-demo-detection" if detection else "cranfield-demo"))
     if judge:  # issue 28: judging in the browser (cranfield.judge)
-        from ..judge.app import demo
-
         return demo(output_dir or "cranfield-demo-judge", port=port,
                     announce=lambda line: click.echo(f"cranfield: {line}", err=True))
     if online:  # h5: the online demo (cranfield.cli.online_models_cmd)
-        from .online_models_cmd import run_online_demo
-
         return run_online_demo(output_dir or "cranfield-demo-online", fmt=fmt, seed=seed, quiet=quiet)
     with steps(enabled=not quiet) as step:
         if detection:
-            from ..report.detection import detection_figures as figures_of
-            from ..report.detection import detection_html as to_html
-            from ..report.detection import detection_study
-
+            figures_of, to_html = detection_figures, detection_html
             study = detection_study(datasets.detection(), truth=datasets.DETECTION_TRUTH,
                                     scores=datasets.DETECTION_SYSTEMS, criterion="f1", step=step)
             title = "cranfield demo: detection (breast-cancer diagnosis)"
             extra = {}
         else:
-            from ..report.retrieval import retrieval_figures as figures_of
-            from ..report.retrieval import retrieval_html as to_html
-            from ..report.retrieval import retrieval_study
-
+            figures_of, to_html = retrieval_figures, retrieval_html
             data = datasets.cranfield()
             runs = [data["runs"][name] for name in RETRIEVAL_ORDER]
             study = retrieval_study(data["qrels"], runs, test="randomization", correction="holm",
                                     n_permutations=permutations, random_state=seed, step=step)
             title = "cranfield demo: retrieval (Cranfield 1400)"
             extra = {"comparison.json": study.comparison.to_json()}
-            from ..report.agreement import demo_agreement_files  # raw vs graded judgments: assessor agreement
-
             extra.update(demo_agreement_files(data, runs, random_state=seed))
             step("pooling the runs at depths 10, 20, 50 and leaving each out")  # issue 14: pools, reusability
-            from ..report.judgments import add_section, demo_section, demo_text, pools_at_depths
-
             pools, reuse = pools_at_depths(data["qrels"], runs)
         table = study.summary_text("table")
         if not detection:
             table += "\n" + demo_text(pools, reuse)
         step("drawing")
-        from .curves_cmd import unique_stems
-
         figures = unique_stems(figures_of(study))
         report = to_html(study, figures=figures, title=title, command=None)
         if not detection:
@@ -108,9 +99,6 @@ def command(detection, output_dir, fmt, permutations, seed, quiet, online=False,
 
 
 def _write(folder: Path, figures: dict, fmt: str, report: str, texts: dict) -> list[Path]:
-    from ..io.atomic import write_text_output
-    from ..plots._base import save_figures
-
     written = save_figures(figures, folder, format=fmt)
     for name, text in {**texts, "report.html": report}.items():
         write_text_output(text, folder / name)

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import click
 
+from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
-from ._options import cli_terms, evaluate_options, evaluation_options, input_options
+from ._options import cli_terms, evaluate_options, evaluation_options, input_options, run_specs
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 UNJUDGED_MEASURES = ("Unjudged@10", "Unjudged@100", "Unjudged@1000")  # --unjudged
@@ -62,11 +63,11 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
       cranfield evaluate qrels.txt a.run b.run --unjudged
       cranfield evaluate --diversity qrels.diversity.txt run.txt -m 'alpha-nDCG(alpha=0.5)@20' -m ERR-IA@20
     """
+    # lazy (start-up): `cranfield evaluate --help` and a usage error load no numpy, no evaluation engine
     from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
     from ..report.progress import steps
     from ..retrieval.large import evaluate_path, use_low_memory
     from ..report.inputs import read_qrels_file, read_run_file, tabular_input, unique_names
-    from ._options import run_specs
 
     specs = run_specs(runs, names)
     if unjudged:
@@ -74,7 +75,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
 
     def make_evaluator():
         if diversity:
-            from ..retrieval.diversity import NDEVAL_MEASURES, DiversityEvaluator
+            from ..retrieval.diversity import NDEVAL_MEASURES, DiversityEvaluator  # lazy (start-up): --diversity only
 
             return DiversityEvaluator(qrels, list(measures) or list(NDEVAL_MEASURES), aggregate=aggregate,
                                       **evaluate_options(**evaluation))
@@ -82,8 +83,6 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
                          aggregate=aggregate, **evaluate_options(**evaluation))
 
     if diversity and (low_memory or qrels_columns):
-        from ..errors import UsageError
-
         raise UsageError("--diversity reads a diversity qrels text file and evaluates runs in memory "
                          "(no --low-memory, no --qrels-columns)")
 
@@ -130,8 +129,8 @@ def render_results(results, fmt: str, *, per_query: bool = False, digits: int = 
         return render_long(results, fmt)
     if fmt == "json":
         return json_text([r.to_dict() for r in results], ensure_ascii=True)
+    from ..io.tables import Table, render_table  # lazy (start-up): not needed by --help
     from ..io._format import natural_key
-    from ..io.tables import Table, render_table
 
     names = results[0].names
     rows = [[r.run_name, r.n_queries, *[r.mean[n] for n in names]] for r in results]
@@ -162,7 +161,7 @@ def render_long(results, fmt: str) -> str:
     import csv
     import io
 
-    from ..retrieval.results import LONG_COLUMNS, long_columns
+    from ..retrieval.results import LONG_COLUMNS, long_columns  # lazy (start-up): not needed by --help
 
     columns = long_columns(results)
     rows = zip(*(columns[c] for c in LONG_COLUMNS))

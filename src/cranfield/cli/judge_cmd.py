@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import click
 
+from ..judge.app import add_account, export, parse_scale, prepare, serve
+
 SETTINGS = {"help_option_names": ["-h", "--help"]}
 DB_HELP = "The judging database: a SQLite file (made if missing) or a postgresql://USER@HOST:PORT/NAME URL."
 
@@ -47,8 +49,6 @@ def command() -> None:
 def serve_command(pool, docs, topics, db, host, port, scale, overlap, mtf, relevance_level):
     """Serve the judging of POOL (a judging sheet as `cranfield pool` writes it: 'qid 0 docno -1'
     lines in judging order). The database keeps every judgment; restarting on it resumes."""
-    from ..judge.app import parse_scale, prepare, serve
-
     judging = prepare(pool, docs, topics, db, scale=parse_scale(scale), overlap=overlap, mtf=mtf,
                       relevance_level=relevance_level)
     serve(judging, host=host, port=port, announce=lambda line: click.echo(f"cranfield: {line}", err=True))
@@ -68,8 +68,6 @@ def assessor_group() -> None:
 def assessor_add_command(db, name, organiser, url):
     """Add an assessor NAME to the judging database DB and print the link to their page (with
     their token: give it to them only; it is shown once)."""
-    from ..judge.app import add_account
-
     click.echo(add_account(db, name, organiser=organiser, url=url))
 
 
@@ -84,7 +82,5 @@ def assessor_add_command(db, name, organiser, url):
 def export_command(db, output, labels, times):
     """Write the judgments of DB as TREC qrels ('topic 0 doc grade'; for a pair judged twice, the
     topic's first assessor's grade), and optionally the raw labels and the time log."""
-    from ..judge.app import export
-
     lines = export(db, output, labels=labels, times=times)
     click.echo(f"cranfield: exported {lines} judgments", err=True)

@@ -12,6 +12,12 @@ from .._params import check_count
 from ..classification.table import label_column, number_column, positive_label, read_table
 from ..errors import CranfieldError, InputError, UsageError
 from ..io.json_text import json_text
+from ..classification import calibration as cal, clustering as cl, regression as rg
+from ..io.atomic import write_text_output
+from ..io.tables import Table, render_table
+from ..plots._base import save_figure
+from ..plots.calibration import reliability_plot
+from ..plots.regression import predicted_vs_true_plot, residual_plot as draw_residuals
 from ..report.progress import steps
 from ._options import renamed_option, take_renamed
 
@@ -26,9 +32,6 @@ def _number(value):
 
 
 def _emit(tables, document: dict, fmt: str, digits: int, output: str | None) -> None:
-    from ..io.atomic import write_text_output
-    from ..io.tables import render_table
-
     if fmt == "json":
         text = json_text(document, ensure_ascii=True)
     elif fmt in ("csv", "tsv"):
@@ -41,8 +44,6 @@ def _emit(tables, document: dict, fmt: str, digits: int, output: str | None) -> 
 def _save(figure, path: str | None) -> None:
     if path is None:
         return
-    from ..plots._base import save_figure
-
     save_figure(figure, path)
 
 
@@ -60,8 +61,6 @@ def calibration_report(path: str, *, truth: str | None = None, score: str, bins:
     """The JSON-ready report of ``cranfield calibration`` (library entry point of the command);
     ``label`` is the deprecated name of ``truth``; ``step(description, total)`` (the
     :func:`cranfield.report.progress.steps` protocol) shows the bootstrap's progress."""
-    from ..classification import calibration as cal
-
     label = truth if truth is not None else label
     if label is None:
         raise UsageError("missing option --truth")
@@ -141,8 +140,6 @@ def calibration_command(table, truth, score, bins, strategy, positive, clip, boo
       cranfield calibration preds.parquet --truth y --score p --bins 15 --strategy quantile --plot rel.png
       cranfield calibration preds.csv --truth y --score prob --bootstrap 1000 --seed 7 -f json
     """
-    from ..io.tables import Table
-
     label = take_renamed("truth", truth, "--truth")
     with steps() as step:  # a progress bar on a terminal only: the bootstrap can take seconds
         report = calibration_report(table, truth=label, score=score, bins=bins, strategy=strategy,
@@ -162,8 +159,6 @@ def calibration_command(table, truth, score, bins, strategy, positive, clip, boo
                     [[b["bin"], b["weight"], b["mean_predicted"], b["fraction_positive"]] for b in report["bins"]],
                     title="reliability diagram (non-empty bins)", digits=digits)
     if plot is not None:
-        from ..plots.calibration import reliability_plot
-
         t, first = read_table(table)
         y_true, y_prob = label_column(t, label, table, first), number_column(t, score, table, first)
         _save(reliability_plot(y_true, {score: y_prob}, n_bins=bins, strategy=strategy,
@@ -186,8 +181,6 @@ def _two_columns(path: str, first_name: str, second_name: str, column, options: 
 
 def clustering_report(path: str, *, labels_true: str, labels_pred: str, features: tuple[str, ...] = ()) -> dict:
     """The JSON-ready report of ``cranfield clustering``."""
-    from ..classification import clustering as cl
-
     table, first, truth, pred = _two_columns(path, labels_true, labels_pred, label_column,
                                              ("--truth", "--pred"))
     external = {
@@ -233,8 +226,6 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
       cranfield clustering clusters.parquet --truth y --pred k --features x1,x2,x3
       cranfield clustering clusters.tsv --truth y --pred k -f json
     """
-    from ..io.tables import Table
-
     labels_true = take_renamed("labels_true", labels_true, "--truth")
     labels_pred = take_renamed("labels_pred", labels_pred, "--pred")
 
@@ -253,8 +244,6 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
 # ------------------------------------------------------------------------------ regression
 def regression_report(path: str, *, true: str, pred: str) -> dict:
     """The JSON-ready report of ``cranfield regression``."""
-    from ..classification import regression as rg
-
     _, _, y, yhat = _two_columns(path, true, pred, number_column, ("--truth", "--pred"))
     measures = {"r2": rg.r2_score(y, yhat), "explained_variance": rg.explained_variance_score(y, yhat),
                 "mse": rg.mean_squared_error(y, yhat), "rmse": rg.root_mean_squared_error(y, yhat),
@@ -295,14 +284,10 @@ def regression_command(table, true_column, pred, plot, residual_plot, fmt, digit
       cranfield regression preds.parquet --truth y --pred yhat --plot pvt.png --residual-plot res.png
       cranfield regression preds.tsv --truth y --pred yhat -f markdown
     """
-    from ..io.tables import Table
-
     true_column = take_renamed("true_column", true_column, "--truth")
 
     report = regression_report(table, true=true_column, pred=pred)
     if plot is not None or residual_plot is not None:
-        from ..plots.regression import predicted_vs_true_plot, residual_plot as draw_residuals
-
         t, first = read_table(table)
         y, yhat = number_column(t, true_column, table, first), number_column(t, pred, table, first)
         if plot is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..io.atomic import write_text_output
+from ..retrieval.diversity import ndeval_text
 
 
 @click.command("ndeval", context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,7 +35,5 @@ def command(alpha, beta, complete, max_results, level, ndeval_nan, output, qrels
       cranfield ndeval qrels.diversity.txt run.txt
       cranfield ndeval --alpha 0.7 --beta 0.8 -c qrels.diversity.txt run.txt -o run.ndeval.csv
     """
-    from ..retrieval.diversity import ndeval_text
-
     write_text_output(ndeval_text(qrels, run, alpha=alpha, beta=beta, complete=complete, max_results=max_results,
                                   relevance_level=level, ndeval_nan=ndeval_nan), output)

@@ -11,6 +11,20 @@ import click
 from .._params import check_finite, option_names
 from ..errors import UsageError
 from ..io.json_text import json_text
+from ..io.atomic import check_output, write_text_output
+from ..io.clicklog import read_covariate_table
+from ..io.tables import Table, render_table
+from ..online import ab_test, impression_metrics, power as power_of, read_click_log, summarize
+from ..online.aa import aa_simulation
+from ..online.metrics import DEFAULT_METRICS, MetricSummary
+from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
+                            proportion_from_effect_size, sample_size)
+from ..online.quantiles import quantile_ab_test
+from ..online.sequential import impression_times, sequential_ab_test
+from ..plots import save_figure
+from ..plots.online import lift_plot, power_curve_plot
+from ..report.online import ab_table, online_document, srm_table
+from ._inputs import _registering_inputs
 from ._options import html_option, write_html_report
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
@@ -36,8 +50,6 @@ class OnlineGroup(click.Group):
     def get_command(self, ctx, cmd_name: str):
         if cmd_name not in COMMANDS:
             return None
-        from . import _registering_inputs
-
         module_name, attribute = COMMANDS[cmd_name].split(":")
         return _registering_inputs(getattr(importlib.import_module(module_name), attribute))
 
@@ -104,17 +116,12 @@ def _split(text: str | None) -> dict | None:
 
 
 def _read(log: str, split: dict | None, metric_names, dwell_threshold):
-    from ..online import impression_metrics, read_click_log
-    from ..online.metrics import DEFAULT_METRICS
-
     names = list(metric_names) or list(DEFAULT_METRICS)
     click_log = read_click_log(log, expected_variants=None if split is None else list(split))
     return click_log, impression_metrics(click_log, metrics=names, dwell_threshold=dwell_threshold)
 
 
 def _write(text: str, output) -> None:
-    from ..io.atomic import write_text_output
-
     write_text_output(text if text.endswith("\n") else text + "\n", output)
 
 
@@ -143,10 +150,6 @@ def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold,
       cranfield online metrics clicks.tsv --by query -m ctr@5 -m rr --format csv -o per_query.csv
       cranfield online metrics clicks.parquet --unit user -m sat_clicks --dwell-threshold 30
     """
-    from ..online import summarize
-    from ..online.metrics import MetricSummary
-    from ..io.tables import Table, render_table
-
     _, stats = _read(log, _split(split), metric_names, dwell_threshold)
     summary = summarize(stats, by=by, unit=unit, ci=ci, confidence=confidence)
     note = (f"{summary.settings['confidence']:.0%} intervals: {ci}" + (f", clustered by {unit}" if ci == "delta" else "")
@@ -216,11 +219,6 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
       cranfield online ab clicks.csv --unit user --sequential --tau 0.01 -m ctr
       cranfield online ab clicks.csv --quantile 0.5 --quantile 0.9 -m ttfc
     """
-    from ..io.atomic import check_output
-    from ..online import ab_test
-    from ..report.online import ab_table, srm_table
-    from ..io.tables import render_table
-
     for path in (plot, html):
         if path is not None:
             check_output(path)
@@ -242,21 +240,13 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
                           resamples=resamples, seed=seed, digits=digits, fmt=fmt, output=output)
     cov = None
     if covariate is not None:
-        from ..io.clicklog import read_covariate_table
-
         cov = read_covariate_table(covariate, unit=unit)
     result = ab_test(stats, unit=unit, control=control, test=test, alpha=alpha, correction=correction,
                      expected_split=planned, srm_alpha=srm_alpha, covariate=cov, n_resamples=resamples,
                      random_state=seed, cuped=cuped)
     if plot is not None:
-        from ..plots import save_figure
-        from ..plots.online import lift_plot
-
         save_figure(lift_plot(result), plot)
     if html is not None:
-        from ..io.atomic import write_text_output
-        from ..report.online import online_document
-
         write_text_output(online_document(result, digits=digits), html)
     if fmt == "json":
         return _write(_json({"log": log, **result.to_dict()}), output)
@@ -268,9 +258,6 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
 
 
 def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction, min_units, digits, fmt, output):
-    from ..io.tables import Table, render_table
-    from ..online.sequential import impression_times, sequential_ab_test
-
     result = sequential_ab_test(stats, unit=unit, control=control, tau=tau, alpha=alpha, correction=correction,
                                 time=impression_times(click_log), min_units=min_units)
     if fmt == "json":
@@ -286,9 +273,6 @@ def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction,
 
 
 def _quantiles(log, stats, quantiles, *, unit, control, confidence, resamples, seed, digits, fmt, output):
-    from ..io.tables import Table, render_table
-    from ..online.quantiles import quantile_ab_test
-
     result = quantile_ab_test(stats, quantiles=list(quantiles), unit=unit, control=control, confidence=confidence,
                               n_resamples=resamples, random_state=seed)
     if fmt == "json":
@@ -323,9 +307,6 @@ def aa(log, simulations, tests, alpha, seed, metric_names, unit, dwell_threshold
       cranfield online aa clicks.csv --unit user --simulations 2000
       cranfield online aa clicks.csv --unit user -m ctr --test delta -f json
     """
-    from ..io.tables import Table, render_table
-    from ..online.aa import aa_simulation
-
     _, stats = _read(log, None, metric_names, dwell_threshold)
     result = aa_simulation(stats, unit=unit, tests=list(tests) or ["delta", "welch"], n_simulations=simulations,
                            alpha=alpha, random_state=seed)
@@ -367,11 +348,6 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
       cranfield online power --sd 1.8 --mde 0.05 --test t
       cranfield online power --baseline 0.30 -n 20000 --plot power.svg
     """
-    from ..online import power as power_of
-    from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
-                                proportion_from_effect_size, sample_size)
-    from ..io.tables import Table, render_table
-
     if baseline is not None and sd is not None:
         raise UsageError("give --baseline (a proportion) or --sd (a mean metric), not both")
     if (mde is None) == (effect_size is None) and n1 is None:
@@ -416,9 +392,6 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
     settings = {"alpha": alpha, "power": target, "ratio": ratio, "alternative": alternative, "test": test,
                 "baseline": baseline, "sd": sd, "mde": mde, "relative": relative, "effect_size": effect_size, "n1": n1}
     if plot is not None:
-        from ..plots import save_figure
-        from ..plots.online import power_curve_plot
-
         curve = [d] if d is not None else [minimum_detectable_effect(n1, power=target, **options)]
         save_figure(power_curve_plot(curve, n1=None if n1 is None else max(n1, 4.0), target=target, **options), plot)
     if fmt == "json":

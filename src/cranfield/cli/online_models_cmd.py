@@ -10,7 +10,20 @@ import click
 
 from ..errors import UsageError
 from ..io.json_text import json_text
+from ..io.atomic import write_text_output
+from ..io.tables import Table, render_table
+from ..online.click_models import ConvergenceWarning, evaluate_click_model, fit_click_model, write_inferred_qrels
+from ..online.interleaving import (interleave as make, interleaving_credit, interleaving_outcome,
+                                   multileaving_preferences, ranked_lists)
+from ..online.interleaving_log import interleaving_from_log
+from ..online.logs import read_click_log
+from ..online import simulation  # simulation.cranfield_online_demo looked up when called (the tests shorten it)
+from ..online.simulation import (_grades, _lookup_grades, grade_attractiveness, simulate_clicks, simulate_experiment,
+                                 simulate_log)
+from ..plots._base import save_figure
+from ..plots.online_models import ctr_by_rank_plot, interleaving_outcome_plot, sensitivity_plot
 from ..report.progress import steps
+from ..stats._report import p_text
 from ._options import html_option, renamed_option, take_renamed, write_html_report
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
@@ -25,9 +38,6 @@ def _numbers(text: str, name: str, kind=float) -> list:
 
 
 def _emit(tables: list, document: dict, fmt: str, output: str | None) -> None:
-    from ..io.atomic import write_text_output
-    from ..io.tables import render_table
-
     if fmt == "json":
         text = json_text(document)
     else:
@@ -37,8 +47,6 @@ def _emit(tables: list, document: dict, fmt: str, output: str | None) -> None:
 
 def _save_plot(figure, path: str | None) -> None:
     if path is not None:
-        from ..plots._base import save_figure
-
         save_figure(figure, path)
 
 
@@ -89,10 +97,6 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
     """
     import numpy as np
 
-    from ..online.interleaving import interleave as make
-    from ..online.interleaving import ranked_lists
-    from ..io.tables import Table
-
     given = _explicit(("model", "impressions", "length", "per", "tau", "plot"))
     if "tau" in given and method != "probabilistic":
         raise UsageError("--tau applies to --method probabilistic")
@@ -132,14 +136,6 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
         write_html_report(html, "Interleaved lists", [table], settings=document["settings"],
                           inputs=[(f"run {name}", path) for name, path in zip(il.names, runs)])
         return
-    from ..online.interleaving import interleaving_credit
-    from ..online.simulation import (
-        _grades,
-        _lookup_grades,
-        grade_attractiveness,
-        simulate_clicks,
-    )
-
     rng = np.random.default_rng(seed)
     n_q = len(lists.query_ids)
     rows = np.arange(n_q) if impressions is None else rng.integers(0, n_q, impressions)
@@ -163,9 +159,6 @@ def _explicit(names) -> set:
 
 
 def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output, html=None) -> None:
-    from ..online.interleaving import interleaving_credit
-    from ..online.interleaving_log import interleaving_from_log
-
     if len(runs) == 1:
         raise UsageError("expected no run (team methods: the log's team column) or the runs of the experiment, "
                          "found one")
@@ -179,10 +172,6 @@ def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output
 def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: str, html=None, inputs=()) -> None:
     """Wins, ties, losses and Δ of each pair of runs (one row for two runs), and for three runs
     or more the multileaving preference matrix."""
-    from ..online.interleaving import interleaving_outcome, multileaving_preferences
-    from ..io.tables import Table
-    from ..stats._report import p_text
-
     groups = il.query_ids if per == "query" else None
     settings = {**settings, "per": per}
     names = list(il.names)
@@ -208,8 +197,6 @@ def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: 
                     "settings": {**out["settings"], **settings}}
     _emit(tables, document, fmt, output)
     if plot or html:
-        from ..plots.online_models import interleaving_outcome_plot
-
         figure = interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes})
         _save_plot(figure, plot)
         write_html_report(html, "Interleaving", tables, figures={"outcome": (figure, "Δ_AB of each pair with its "
@@ -264,15 +251,6 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
       cranfield online click-model clicks.csv -m cascade --plot ctr.png --format json -o fit.json
     """
     test_log = take_renamed("test_log", test_log, "--test-log", required=False)
-    from ..online.click_models import (
-        ConvergenceWarning,
-        evaluate_click_model,
-        fit_click_model,
-        write_inferred_qrels,
-    )
-    from ..online.logs import read_click_log
-    from ..io.tables import Table
-
     cuts = _numbers(thresholds, "thresholds")
     data = read_click_log(log)
     held_out = read_click_log(test_log) if test_log else data
@@ -304,8 +282,6 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
                                     max_rank=max_rank)
         write_inferred_qrels(first, qrels_out, thresholds=cuts, probabilities=probabilities)
     if plot or html:
-        from ..plots.online_models import ctr_by_rank_plot
-
         figure = ctr_by_rank_plot(evaluations)
         _save_plot(figure, plot)
         write_html_report(html, "Click models", tables, figures={"ctr_by_rank": (figure, "Click-through rate by rank, "
@@ -351,16 +327,12 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
       cranfield online simulate qrels.txt a.run b.run --impressions 500,2000,8000 --plot sensitivity.png
       cranfield online simulate qrels.txt a.run --log-out clicks.csv --impressions 100000 --model dbn
     """
-    from ..io.tables import Table
-
     sizes = _numbers(impressions, "impressions", int)
     if log_out is not None:
         _write_log(qrels, run_a, log_out, model=model, impressions=max(sizes or [0]), depth=depth, seed=seed)
         return
     if run_b is None:
         raise UsageError("expected RUN_B (or --log-out to simulate a log of RUN_A)")
-    from ..online.simulation import simulate_experiment
-
     with steps() as step:  # on a terminal: a spinner with the elapsed time (simulations take seconds)
         step(f"simulating {repetitions} repetitions x {len(sizes) or 1} sizes of {model} users")
         out = simulate_experiment(qrels, run_a, run_b, model=model, method=method, impressions=sizes,
@@ -378,17 +350,12 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
                          f"interleaving {need['interleaving'] or 'more than tried'}"])
     _emit([table], out, fmt, output)
     if plot:
-        from ..plots.online_models import sensitivity_plot
-
         _save_plot(sensitivity_plot(out), plot)
 
 
 def _write_log(qrels, run, path, **options) -> None:
     import csv
     import io
-
-    from ..io.atomic import write_text_output
-    from ..online.simulation import simulate_log
 
     log = simulate_log(qrels, run, **options)
     buffer = io.StringIO()
@@ -405,13 +372,7 @@ def run_online_demo(folder, *, fmt: str = "png", seed: int = 0, quiet: bool = Fa
     and write the sensitivity plot and the numbers (JSON) into ``folder``."""
     from pathlib import Path
 
-    from ..io.atomic import write_text_output
-    from ..online.simulation import cranfield_online_demo
-    from ..plots._base import save_figure
-    from ..plots.online_models import sensitivity_plot
-    from ..io.tables import Table, render_table
-
-    out = cranfield_online_demo(seed=seed)
+    out = simulation.cranfield_online_demo(seed=seed)
     a, b = out["names"]
     need = {k: out[k]["impressions_needed"] for k in ("ab", "interleaving")}
     table = Table(["impressions", "A/B detects", "interleaving detects"],

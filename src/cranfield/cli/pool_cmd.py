@@ -8,7 +8,13 @@ import os
 import click
 
 from ..errors import UsageError
-from ._options import html_option, input_options, write_html_report
+from ..io.atomic import write_text_output
+from ..io.run_groups import read_run_groups
+from ..judgments.pooling import build_pool
+from ..judgments.reusability import groups_by_prefix, leave_one_out
+from ..report.inputs import read_qrels_file, read_runs
+from ..report.judgments import judgments_page, judgments_section, render_reusability
+from ._options import html_option, input_options, run_specs, write_html_report
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 
@@ -49,11 +55,6 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
       cranfield pool *.run --method mtf --budget 100 --qrels qrels.txt -o mtf.qrels
       cranfield pool *.run --method rrf --depth 1000 --budget 30
     """
-    from ..io.atomic import write_text_output
-    from ..judgments.pooling import build_pool
-    from ..report.inputs import read_qrels_file, read_runs
-    from ._options import run_specs
-
     _check_positive(depth, "--depth")
     _check_positive(budget, "--budget")
     if method == "depth" and depth is None:
@@ -71,8 +72,6 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
         write_text_output(pool.stats_text(), stats)
     write_text_output(text, output)
     if html is not None:
-        from ..report.judgments import judgments_section
-
         label = f"{method} (depth {depth})" if depth is not None else method
         write_html_report(html, "Pool", [], sections=[("pool", "Pool statistics", judgments_section({label: pool}))],
                           settings={"method": method, "depth": depth, "budget": budget, "p": p, "rrf_k": rrf_k,
@@ -124,12 +123,6 @@ def reusability_command(qrels, runs, measures, depth, group_by, prefix_length, g
       cranfield reusability qrels.txt runs/*.run --groups groups.csv -f csv -o reuse.csv
       cranfield reusability qrels.txt a.run b.run c.run --depth 20 --html reuse.html
     """
-    from ..io.atomic import write_text_output
-    from ..judgments.reusability import groups_by_prefix, leave_one_out
-    from ..report.inputs import read_qrels_file, read_runs
-    from ..report.judgments import render_reusability
-    from ._options import run_specs
-
     _check_positive(depth, "--depth")
     _check_positive(prefix_length, "--prefix-length")
     if groups is not None and group_by != "run":
@@ -139,17 +132,12 @@ def reusability_command(qrels, runs, measures, depth, group_by, prefix_length, g
     named = read_runs(run_specs(runs, names), run_columns=run_columns)
     mapping = None
     if groups is not None:
-        from ..io.run_groups import read_run_groups
-
         mapping = read_run_groups(groups)
     elif group_by == "prefix":
         mapping = groups_by_prefix(list(named), length=prefix_length)
     result = leave_one_out(read_qrels_file(qrels, qrels_columns), named, list(measures) or ["AP"], depth=depth,
                            groups=mapping, relevance_level=relevance_level)
     if html is not None:
-        from ..judgments.pooling import build_pool
-        from ..report.judgments import judgments_page
-
         pool = build_pool(named, method="depth", depth=depth)
         write_text_output(judgments_page({f"depth {depth}": pool}, result, title="cranfield: pool reusability"), html)
     write_text_output(render_reusability(result, fmt, digits=digits), output)

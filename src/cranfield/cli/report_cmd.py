@@ -2,121 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import shlex
-import sys
-
 import click
 
 from ..errors import UsageError
-from .classify_cmd import CRITERIA
-from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
-from .compare_cmd import CORRECTIONS, TESTS
-from ..report.multiclass import multiclass_study, multilabel_study, truth_class_count
-
-EXIT_CODES = ("\b\nExit status: 0 success; 2 bad input or usage (one message on standard error, "
-              "no output file written or changed); 130 interrupted.")
-
-
-def retrieval_options(function):
-    """Options shared by the retrieval forms of ``report`` and ``curves``: the comparison's, the
-    query-set policy (--missing), trec_eval's (-c -l -M -J -N) and the inputs' (--name, columns)."""
-    options = [
-        click.option("-m", "--measure", "measures", multiple=True, metavar="MEASURE",
-                     help="Measure (repeatable). Default: AP nDCG@10 P@10 RR RPrec."),
-        click.option("--test", type=click.Choice(TESTS), default="t", show_default=True,
-                     help="Paired test over queries (the default of every command: see docs/cli.md)."),
-        click.option("--correction", type=click.Choice(CORRECTIONS), default="holm", show_default=True,
-                     help="Multiple-comparison correction over the pairs of each measure."),
-        click.option("--baseline", metavar="RUN", help="Compare each run with this one only."),
-        click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level."),
-        click.option("--ci", type=click.Choice(("auto", "normal", "t", "bootstrap", "bca")), default="auto",
-                     show_default=True, help="Confidence intervals of the means."),
-        click.option("--permutations", type=int, default=10_000, show_default=True,
-                     help="Random permutations / bootstrap resamples."),
-        click.option("--seed", type=int, default=0, show_default=True, help="Random seed."),
-        missing_option, evaluation_options, input_options,
-    ]
-    for option in reversed(options):
-        function = option(function)
-    return function
-
-
-def detection_options(function):
-    """Options shared by the classifier forms of ``report`` and ``curves``."""
-    options = [
-        click.option("--truth", metavar="COL", help="Classifier form: column with the actual class."),
-        click.option("--score", "scores", multiple=True, metavar="COL",
-                     help="Classifier form: column of a system's scores (repeatable: several systems)."),
-        click.option("--positive", metavar="LABEL", help="The positive class (default: 1 for 0/1 labels)."),
-        click.option("--class-score", "class_scores", multiple=True, metavar="CLASS=COLUMN",
-                     help="Multiclass form: the score column of a class (repeatable, one per class); a bare COLUMN "
-                          "names the class it ends with (p_barolo: barolo). Three or more classes in --truth and no "
-                          "--positive: --score columns are read the same way."),
-        click.option("--class-truth", "class_truths", multiple=True, metavar="CLASS=COLUMN",
-                     help="Multilabel form: the 0/1 column saying whether each sample has CLASS (repeatable, one per "
-                          "class), with a --class-score per class; predicted: score >= 0.5."),
-        click.option("--optimize", type=click.Choice([c for c in CRITERIA if c != "cost"]), default="f1", show_default=True,
-                     help="Criterion of the operating point shown."),
-    ]
-    for option in reversed(options):
-        function = option(function)
-    return function
-
-
-def command_line() -> str | None:
-    """The command as typed, when this process is the ``cranfield`` program."""
-    name = os.path.basename(sys.argv[0]) if sys.argv else ""
-    if name in ("cranfield", "__main__.py"):
-        return "cranfield " + shlex.join(sys.argv[1:])
-    return None
-
-
-def study_from_inputs(inputs, *, truth, scores, positive, optimize, measures, test, correction, baseline, alpha, ci,
-                      permutations, seed, step, missing="error", names=(), qrels_columns=None, run_columns=None,
-                      class_scores=(), class_truths=(), **evaluation):
-    """``("detection" | "multiclass" | "retrieval", study)`` from the positional inputs and the options."""
-    if class_truths:
-        if len(inputs) != 1 or truth is not None or scores or not class_scores:
-            raise UsageError("the multilabel form takes one FILE with --class-truth CLASS=COLUMN and --class-score "
-                             "CLASS=COLUMN for each class (no --truth, no --score)")
-        return "multiclass", multilabel_study(inputs[0], class_truths=list(class_truths),
-                                              class_scores=list(class_scores), step=step)
-    if class_scores or (truth is not None and scores and positive is None and len(inputs) == 1
-                        and truth_class_count(inputs[0], truth) > 2):
-        if truth is None or len(inputs) != 1:
-            raise UsageError("the multiclass form takes one FILE with --truth COL and --class-score CLASS=COLUMN "
-                             "for each class")
-        if class_scores and scores:
-            raise UsageError("give the class score columns with --class-score only (--score is for two classes)")
-        return "multiclass", multiclass_study(inputs[0], truth=truth, class_scores=list(class_scores or scores),
-                                              step=step, option="--class-score" if class_scores else "--score")
-    if truth is not None or scores:
-        if truth is None or not scores:
-            raise UsageError("the classifier form needs --truth COL and at least one --score COL")
-        if len(inputs) != 1:
-            raise UsageError(f"the classifier form takes one FILE (with --truth and --score); found {len(inputs)}")
-        if correction not in ("none", "bonferroni", "holm", "bh"):
-            raise UsageError(f"--correction {correction} applies to retrieval runs; for classifiers use none, "
-                             "bonferroni, holm or bh")
-        from ..report.detection import detection_study
-
-        return "detection", detection_study(inputs[0], truth=truth, scores=scores, positive=positive,
-                                            criterion=optimize, correction=correction, alpha=alpha, step=step)
-    if not inputs or (len(inputs) < 2 and not names):
-        raise UsageError("expected QRELS and at least one RUN (or FILE with --truth and --score)")
-    from ..report.retrieval import DEFAULT_REPORT_MEASURES, retrieval_study
-
-    specs = run_specs(inputs[1:], names)
-    options = evaluate_options(**evaluation)
-    with cli_terms():
-        return "retrieval", retrieval_study(inputs[0], [p for p, _ in specs], labels=[label for _, label in specs],
-                                            measures=list(measures) or DEFAULT_REPORT_MEASURES, test=test,
-                                            correction=correction, alpha=alpha, ci=ci, n_permutations=permutations,
-                                            random_state=seed, baseline=baseline, missing=missing,
-                                            relevance_level=options.pop("relevance_level"), evaluate_options=options,
-                                            qrels_columns=qrels_columns, run_columns=run_columns, step=step)
-
+from ..io.atomic import write_text_output
+from ..report.detection import detection_figures, detection_html
+from ..report.multiclass import multiclass_figures, multiclass_html
+from ..report.progress import steps
+from ..report.retrieval import retrieval_figures, retrieval_html
+from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems
+from ._options import command_line
+from ._study import study_from_inputs
 
 @click.command("report", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("inputs", nargs=-1, required=True, metavar="QRELS RUN... | FILE")
@@ -146,9 +42,6 @@ def command(inputs, output, title, truth, scores, positive, optimize, class_scor
       cranfield report wine.csv --truth truth --class-score barolo=p_barolo --class-score
         grignolino=p_grignolino --class-score barbera=p_barbera -o wine.html
     """
-    from ..io.atomic import write_text_output
-    from ..report.progress import steps
-
     if inputs and str(inputs[0]).startswith("irds:") and truth is None and not scores:
         raise UsageError(f"report records each input file's SHA-256, and {inputs[0]} is no file: save the judgments "
                          f"first (python -c \"import cranfield; cranfield.read_qrels('{inputs[0]}').to_trec('qrels.txt')\") "
@@ -157,17 +50,8 @@ def command(inputs, output, title, truth, scores, positive, optimize, class_scor
         kind, study = study_from_inputs(inputs, truth=truth, scores=scores, positive=positive, optimize=optimize,
                                         class_scores=class_scores, class_truths=class_truths, step=step, **retrieval)
         step("drawing charts")
-        if kind == "retrieval":
-            from ..report.retrieval import retrieval_figures as figures_of
-            from ..report.retrieval import retrieval_html as to_html
-        elif kind == "multiclass":
-            from ..report.multiclass import multiclass_figures as figures_of
-            from ..report.multiclass import multiclass_html as to_html
-        else:
-            from ..report.detection import detection_figures as figures_of
-            from ..report.detection import detection_html as to_html
-        from .curves_cmd import unique_stems
-
+        renderers = {"retrieval": (retrieval_figures, retrieval_html), "multiclass": (multiclass_figures, multiclass_html)}
+        figures_of, to_html = renderers.get(kind, (detection_figures, detection_html))
         text = to_html(study, figures=unique_stems(figures_of(study)), title=title, command=command_line())
         step(f"writing {output}")
         write_text_output(text, output)

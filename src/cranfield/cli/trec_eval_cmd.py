@@ -41,6 +41,7 @@ def command(query, measures, complete, level, nosummary, debug, judged_only, col
       cranfield trec_eval -q -m all_trec qrels.txt run.txt
       cranfield trec_eval -m P.5,10 -m ndcg_cut.10 -c -M100 qrels.txt run.txt
     """
+    # lazy (start-up): `cranfield trec_eval --help` and a usage error load no numpy, no evaluation engine
     from ..retrieval.trec_eval import TrecEvalOptions, trec_eval
 
     options = TrecEvalOptions(measures=tuple(measures), query=query, complete=complete, relevance_level=level,

@@ -7,6 +7,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
+from ..classification._validation import _unique_inverse, binary_truth, check_labels, check_scores, resolve_pos_label
 from ..errors import InputError, UsageError
 from ._deps import compute, current_client, require_dask
 from .counts import ScoreStats
@@ -58,8 +59,6 @@ def _whole_data_pos_label(parts, pos_label, client):
     which names the sample."""
     import dask
 
-    from ..classification._validation import _unique_inverse, binary_truth, resolve_pos_label
-
     found = compute([dask.delayed(_classes)(p[0]) for p in parts], client)
     if any(f is None for f in found) or not found:
         return pos_label
@@ -79,8 +78,6 @@ def _whole_data_pos_label(parts, pos_label, client):
 
 def _classes(y_true):
     """The distinct labels of a partition, or None when one is not a label (its statistic says)."""
-    from ..classification._validation import _unique_inverse, check_labels
-
     try:
         return _unique_inverse(check_labels(y_true, "y_true"))[0]
     except InputError:
@@ -148,8 +145,6 @@ def _column(frame, name):
 
 
 def _min_max(scores):
-    from ..classification._validation import check_scores
-
     try:
         values = check_scores(scores)
     except InputError:  # the statistics of the partition report it, with the sample's index

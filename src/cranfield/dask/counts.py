@@ -32,6 +32,12 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from ..classification._validation import (binary_truth, check_labels, check_lengths, check_scores, check_weights,
+                                          label_kind)
+from ..classification.confusion import ConfusionMatrix
+from ..classification.curves import (average_precision, det_curve, equal_error_rate, pr_curve, roc_auc, roc_curve,
+                                     score_counts, threshold_sweep)
+from ..classification.thresholds import best_threshold
 from ..errors import InputError, UsageError
 
 __all__ = ["ScoreStats", "bin_edges"]
@@ -69,9 +75,6 @@ class ScoreStats:
     def from_arrays(cls, y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: Hashable | None = None,
                     bins: int | None = None, range: tuple[float, float] | None = None) -> "ScoreStats":
         """The statistic of one part of the data (``bins`` and ``range`` together: binned)."""
-        from ..classification._validation import (binary_truth, check_labels, check_lengths, check_scores,
-                                                   check_weights, label_kind)
-
         labels = check_labels(y_true, "y_true")
         kind = label_kind(labels)
         positive = binary_truth(labels, pos_label)
@@ -157,55 +160,35 @@ class ScoreStats:
 
     def score_counts(self):
         """:class:`~cranfield.classification.curves.ScoreCounts` (cumulative counts, decreasing scores)."""
-        from ..classification.curves import score_counts
-
         return self._call(score_counts)
 
     def roc_curve(self):
-        from ..classification.curves import roc_curve
-
         return self._call(roc_curve)
 
     def pr_curve(self):
-        from ..classification.curves import pr_curve
-
         return self._call(pr_curve)
 
     def det_curve(self):
-        from ..classification.curves import det_curve
-
         return self._call(det_curve)
 
     def roc_auc(self, *, max_fpr: float | None = None, mcclish: bool = True) -> float:
-        from ..classification.curves import roc_auc
-
         return self._call(roc_auc, max_fpr=max_fpr, mcclish=mcclish)
 
     def average_precision(self) -> float:
-        from ..classification.curves import average_precision
-
         return self._call(average_precision)
 
     def equal_error_rate(self) -> float:
-        from ..classification.curves import equal_error_rate
-
         return self._call(equal_error_rate)
 
     def threshold_sweep(self) -> dict[str, np.ndarray]:
-        from ..classification.curves import threshold_sweep
-
         return self._call(threshold_sweep)
 
     def best_threshold(self, criterion: str = "youden", **options):
         """:func:`cranfield.best_threshold` over the distinct scores (bin edges when binned)."""
-        from ..classification.thresholds import best_threshold
-
         return self._call(best_threshold, criterion=criterion, **options)
 
     def confusion_matrix(self, threshold: float):
         """The binary confusion matrix of ``score ≥ threshold`` (exact when binned only at bin edges)."""
-        from ..classification.confusion import ConfusionMatrix
-
         above = self.scores >= float(threshold)
         tp, fp = float(self.pos[above].sum()), float(self.neg[above].sum())
         return ConfusionMatrix.from_counts(tp=tp, fp=fp, fn=self.n_pos - tp, tn=self.n_neg - fp)

@@ -23,9 +23,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.values import relevance_column
 from ..measures.base import Measure
+from ..retrieval._columns import columns_from_frame
 from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator
+from ..retrieval.partial import PieceEvaluator, combine, evaluate_piece, judged_levels, missing_piece, seen_mask
+from ..retrieval.qrels import Qrels
 from ..retrieval.results import Results
+from ..retrieval.run import Run
 from ._deps import compute, current_client, require_dask
 
 __all__ = ["evaluate"]
@@ -64,10 +69,6 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
         qrels_frame = _as_frame(qrels, [qid, docno, rel], "qrels")
         return _co_partitioned(qrels_frame, run_frame, measures, options, columns, (qid, docno, rel), n_out,
                                run_name, client, sources=("qrels frame", run_source))
-    from ..retrieval.partial import combine, missing_piece, seen_mask
-
-    from ..retrieval.partial import PieceEvaluator
-
     evaluator = Evaluator(qrels, measures, **options)
     piece_evaluator = PieceEvaluator(evaluator)
     for attempt in (1, 2):
@@ -142,8 +143,6 @@ def _checked_parts(frame, columns, what: str, source: str) -> list:
 
 
 def _check_partition(frame, index: int, columns, what: str, source: str):
-    from ..retrieval._columns import columns_from_frame
-
     qid, docno, value = columns
     role = "score" if what == "run" else "rel"
     try:
@@ -253,8 +252,6 @@ def _concat(frames):
 
 
 def _to_run(frame, columns):
-    from ..retrieval.run import Run
-
     qid, docno, score = columns
     return Run.from_frame(frame, qid=qid, docno=docno, value=score, name="run")
 
@@ -270,8 +267,6 @@ def _co_partitioned(qrels_frame, run_frame, measures, options, run_columns, qrel
                     client, *, sources) -> Results:
     """Qrels and run hashed into the same buckets; each bucket evaluated with its own qrels."""
     import dask
-
-    from ..retrieval.partial import combine
 
     qid, docno, rel = qrels_columns
     unique = qrels_frame[rel].unique()
@@ -289,9 +284,6 @@ def _co_partitioned(qrels_frame, run_frame, measures, options, run_columns, qrel
 def _levels(unique) -> np.ndarray:
     """The judged levels from the distinct relevance values (values that break the rules are left
     out here: the checked partitions report them, with their rows)."""
-    from ..io.values import relevance_column
-    from ..retrieval.partial import judged_levels
-
     values = np.asarray(unique)
     try:
         return judged_levels(relevance_column(values, source="qrels"))
@@ -304,9 +296,6 @@ def _levels(unique) -> np.ndarray:
 
 
 def _bucket(run_frames, qrels_frames, measures, options, run_columns, qrels_columns, levels):
-    from ..retrieval.partial import evaluate_piece, missing_piece, seen_mask
-    from ..retrieval.qrels import Qrels
-
     run_frame, qrels_frame = _concat(run_frames), _concat(qrels_frames)
     bad = _first_bad([run_frame, qrels_frame])
     if bad is not None:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._arrow import to_numpy
 from ..errors import InputError
+from .values import id_column
 
 _NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 _RANK = "a rank (a whole number >= 1)"
@@ -49,8 +51,6 @@ def _text_numbers(values, source: str, field: str, first: int, *, pattern: str, 
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .._arrow import to_numpy
-
     array = values if _is_arrow(values) else pa.chunked_array([pa.array(values)])
     if array.null_count:
         array = pc.fill_null(array, "")
@@ -84,8 +84,6 @@ def _text_times(values, source: str, first) -> np.ndarray:
     row decides which, a row of the other kind is an error."""
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
 
     array = values if _is_arrow(values) else pa.chunked_array([pa.array(values)])
     if array.null_count:
@@ -128,8 +126,6 @@ def _is_iso(scalar) -> bool:
 def _nanoseconds(texts, kind, rows: np.ndarray, source: str, first) -> np.ndarray:
     import pyarrow as pa
 
-    from .._arrow import to_numpy
-
     try:
         return to_numpy(texts.cast(kind).cast(pa.int64()))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
@@ -147,8 +143,6 @@ def _typed_numbers(values, source: str, field: str, first: int, *, expected: str
     missing value where ``allow_missing``; booleans, text and infinities are errors."""
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
 
     if _is_arrow(values):
         kind = values.type
@@ -196,8 +190,6 @@ def _typed_numbers(values, source: str, field: str, first: int, *, expected: str
 def _first_null(values) -> int:
     import pyarrow.compute as pc
 
-    from .._arrow import to_numpy
-
     return int(np.flatnonzero(to_numpy(pc.is_null(values)))[0])
 
 
@@ -240,8 +232,6 @@ def click_column(values, source: str, first: int) -> np.ndarray:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .._arrow import to_numpy
-
     expected = "1, 0, true or false"
     if _is_arrow(values) and values.null_count:
         fail(f"expected {expected}, found a missing value", _first_null(values), source, "clicked", first)
@@ -282,8 +272,6 @@ def id_codes(values, source: str, field: str, first: int, *, sort: bool = True) 
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .._arrow import to_numpy
-
     if _is_arrow(values) and (pa.types.is_floating(values.type) or pa.types.is_boolean(values.type)) or \
             (isinstance(values, np.ndarray) and values.dtype.kind in "fb"):
         kind = values.type if _is_arrow(values) else values.dtype
@@ -312,9 +300,6 @@ def _encode(values, source: str, field: str, first: int):
     """``(codes, Arrow array of the distinct ids in order of first appearance)``, ids checked."""
     import pyarrow as pa
 
-    from .._arrow import to_numpy
-    from .values import id_column
-
     if _is_arrow(values) and pa.types.is_dictionary(values.type) and isinstance(values, pa.ChunkedArray) and \
             sum(len(c.dictionary) for c in values.chunks) > len(values):  # unifying would cost more than encoding
         values = pa.chunked_array([c.dictionary_decode() for c in values.chunks], values.type.value_type)
@@ -335,8 +320,6 @@ def _runs(values):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .._arrow import to_numpy
-
     n = len(values)
     if n < 1024 or values.null_count:
         return None
@@ -353,9 +336,6 @@ def _dictionary_codes(values, source: str, field: str, first: int):
     the id rules are checked on the distinct values used, an error names the first row holding
     the bad one."""
     import pyarrow as pa
-
-    from .._arrow import to_numpy
-    from .values import id_column
 
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64), pa.array([], type=pa.string())

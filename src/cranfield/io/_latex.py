@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .tables import Marked, Table
+from ._table_model import Marked, Table
 
 __all__ = ["LATEX_PACKAGES", "render_latex", "latex_escape", "render_paper_table"]
 

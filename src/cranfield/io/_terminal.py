@@ -25,6 +25,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ._table_model import Marked
+
 __all__ = ["terminal_width", "render_terminal", "column_pieces", "FALLBACK_WIDTH", "SHORT_CELL"]
 
 FALLBACK_WIDTH = 120  # output that is not a terminal (a file, a pipe) and no COLUMNS
@@ -92,8 +94,6 @@ class _Layout:
 
 
 def _is_number(value) -> bool:
-    from .tables import Marked
-
     return value is None or isinstance(value, (int, float, Marked)) and not isinstance(value, bool)
 
 

@@ -18,6 +18,9 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import InputError
+from .parquet import count_rows, is_parquet, iter_parquet_batches
+from .trec import iter_parsed
+from .trec_grammar import check_dialect
 
 __all__ = ["Block", "iter_run_blocks", "input_size"]
 
@@ -45,8 +48,6 @@ class Block:
 
 def input_size(path: "str | os.PathLike") -> tuple[int, str]:
     """(total, unit) of the input for progress: bytes of a text file, rows of a Parquet dataset."""
-    from .parquet import count_rows, is_parquet
-
     if is_parquet(path):
         return count_rows(path, kind="run"), "rows"
     return Path(path).stat().st_size, "bytes"
@@ -60,10 +61,6 @@ def iter_run_blocks(path: "str | os.PathLike", *, block_bytes: int = 1 << 26, ba
     (see :mod:`cranfield.io.trec_grammar`); ``general=True`` uses the reference parser only
     (the same rows). Parquet: about ``batch_rows`` rows per block.
     """
-    from .parquet import is_parquet, iter_parquet_batches
-    from .trec import iter_parsed
-    from .trec_grammar import check_dialect
-
     check_dialect(dialect)
     file_path = Path(path)
     if is_parquet(path):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._arrow import to_numpy
 from ..errors import InputError
 from .sources import read_all
 
@@ -128,8 +129,6 @@ def _with_integer_texts(table, data, path: str):
     import pyarrow as pa
     import pyarrow.compute as pc
     from pyarrow import csv
-
-    from .._arrow import to_numpy
 
     huge = {}  # column -> its rows beyond 2**53 (only those values float64 may tie); a loop over columns
     for name, column in zip(table.column_names, table.columns):

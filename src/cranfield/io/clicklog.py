@@ -70,6 +70,8 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from ._clicklog_fields import click_column, fail, id_codes, line_of, rank_column, seconds_column
+from .header_text import delimiter_for, read_header_text, utf8_column
+from .sources import display_name_of
 
 __all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "read_covariate_table", "DEFAULT_VARIANT"]
 
@@ -139,9 +141,6 @@ def _table_columns(table, source: str) -> dict:
 def _read_file(source) -> tuple[dict, str, Any]:
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from .header_text import delimiter_for, read_header_text, utf8_column
-    from .sources import display_name_of
 
     name = display_name_of(source)
     if isinstance(source, (str, os.PathLike)) and _plain_name(name).endswith((".parquet", ".pq", ".parq")):

@@ -46,6 +46,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError
+from .ecosystem import IRDS_PREFIX, _load_irds
 from .sources import display_name_of, read_all
 
 __all__ = ["Document", "Topic", "read_documents", "read_topics"]
@@ -361,8 +362,6 @@ def _field_text(tag: str, parts: list[str]) -> str:
 
 
 def _is_irds(source) -> bool:
-    from .ecosystem import IRDS_PREFIX
-
     return isinstance(source, str) and source.startswith(IRDS_PREFIX)
 
 
@@ -376,8 +375,6 @@ def _irds_text(record, *names: str) -> str:
 
 def _irds_documents(source: str, ids) -> dict[str, Document]:
     """The documents of an ir_datasets dataset: those in ``ids`` from its docstore, else all."""
-    from .ecosystem import IRDS_PREFIX, _load_irds
-
     dataset = _load_irds(source[len(IRDS_PREFIX):])
     if not (hasattr(dataset, "has_docs") and dataset.has_docs()):
         raise InputError("this ir_datasets dataset has no documents", source=source)
@@ -390,8 +387,6 @@ def _irds_documents(source: str, ids) -> dict[str, Document]:
 
 
 def _irds_topics(source: str) -> dict[str, Topic]:
-    from .ecosystem import IRDS_PREFIX, _load_irds
-
     dataset = _load_irds(source[len(IRDS_PREFIX):])
     if not (hasattr(dataset, "has_queries") and dataset.has_queries()):
         raise InputError("this ir_datasets dataset has no queries", source=source)

@@ -61,8 +61,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._arrow import to_numpy
 from ..errors import InputError, UsageError
-from .values import nested_columns
+from .header_text import delimiter_for, read_header_text, utf8_column
+from .parquet import is_parquet
+from .sources import display_name_of
+from .values import id_column, nested_columns, relevance_column
 
 __all__ = ["LABEL_FIELDS", "CrowdLabels", "read_labels"]
 
@@ -116,14 +120,9 @@ def read_labels(source, *, columns: "dict[str, str] | None" = None, delimiter: s
     if _is_frame(source):
         return _from_table(_frame_columns(source, mapping, name or "labels frame"), name or "labels frame", 1)
     if isinstance(source, (str, os.PathLike)) and str(source) != "-":
-        from .parquet import is_parquet
-
         if is_parquet(source):
             return _from_parquet(source, mapping, name or os.fsdecode(source))
     if isinstance(source, (str, os.PathLike)) or hasattr(source, "read"):
-        from .header_text import delimiter_for  # pyarrow: loaded when text is read
-        from .sources import display_name_of
-
         display = name or display_name_of(source)
         sep = delimiter or delimiter_for(display)
         return _from_text(source, mapping, display, sep)
@@ -160,8 +159,6 @@ def _is_frame(source) -> bool:
 def _finish(query, document, worker, label_values, *, source: str, first_row: int = 1, lines=None,
             where=None) -> CrowdLabels:
     """The one set of column rules (ids, labels) and the duplicate check, for every path."""
-    from .values import id_column, relevance_column
-
     kw = dict(source=source, first_row=first_row, lines=lines, where=where)
     q = id_column(query, field="query", **kw)
     d = id_column(document, field="document", **kw)
@@ -178,8 +175,6 @@ def _finish(query, document, worker, label_values, *, source: str, first_row: in
 def codes(array) -> tuple[np.ndarray, list]:
     """Dense int64 codes of an Arrow string array (in order of first appearance) and the values."""
     import pyarrow as pa
-
-    from .._arrow import to_numpy
 
     encoded = array.dictionary_encode() if isinstance(array, pa.Array) else \
         pa.chunked_array(array.chunks, array.type).combine_chunks().dictionary_encode()
@@ -306,8 +301,6 @@ def _object_array(values) -> np.ndarray:
 
 # --------------------------------------------------------------------------------------- text
 def _from_text(path, mapping: dict, source: str, sep: str) -> CrowdLabels:
-    from .header_text import read_header_text, utf8_column  # pyarrow: loaded when text is read
-
     def check_names(names: list) -> None:
         for field, column in mapping.items():
             _find_column(names, column, field, source, line=1)
@@ -323,8 +316,6 @@ def _parse_integers(column, source: str, lines: np.ndarray) -> np.ndarray:
     """Text labels as int64 by the integer syntax (module documentation)."""
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
 
     if len(column) == 0:
         return np.zeros(0, dtype=np.int64)

@@ -24,6 +24,9 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import InputError
+from .atomic import atomic_write
+from .trec import TrecColumns
+from .values import id_column, value_column
 
 __all__ = ["is_parquet", "write_parquet", "read_parquet_columns", "iter_parquet_batches", "VALUE_COLUMNS",
            "NAME_KEY"]
@@ -104,8 +107,6 @@ def _checked(qid, docno, value, kind: str, source: str, first_row: int):
     """The three columns of rows ``first_row…`` checked by the one rule for ids and values
     (:mod:`cranfield.io.values`), the same as frames, dicts and Dask partitions; errors name the
     global 1-based row."""
-    from .values import id_column, value_column
-
     field = VALUE_COLUMNS[kind]
     qid = id_column(qid, source=source, field="qid", first_row=first_row)
     docno = id_column(docno, source=source, field="docno", first_row=first_row)
@@ -120,7 +121,6 @@ def read_parquet_columns(path: "str | os.PathLike", *, kind: str):
     Values follow :mod:`cranfield.io.values`: scores are finite float64, relevance an integer
     within int64 (uint64 2⁶⁴−1 or 2.5 is an error, not −1 or 2), ids are non-empty text without
     blanks; the first bad row is named by its 1-based row number over the whole dataset."""
-    from .trec import TrecColumns
     import pyarrow as pa
 
     source = str(path)
@@ -182,8 +182,6 @@ def write_parquet(table, path: "str | os.PathLike", *, row_group_rows: int = 1 <
     (columns ``qid``, ``docno``, ``score``/``rel``; the run's name in the metadata)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
-
-    from .atomic import atomic_write
 
     arrow = table.to_arrow()
     if getattr(table, "name", None):

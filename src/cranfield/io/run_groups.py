@@ -19,6 +19,7 @@ import csv
 import io
 
 from ..errors import InputError
+from .sources import display_name_of, read_all
 
 __all__ = ["read_run_groups"]
 
@@ -30,8 +31,6 @@ def read_run_groups(source) -> dict[str, str]:
     >>> read_run_groups(io.BytesIO(b"run,group\\nuva-bm25,uva\\ncmu-dfr,cmu\\n"))
     {'uva-bm25': 'uva', 'cmu-dfr': 'cmu'}
     """
-    from .sources import display_name_of, read_all
-
     name = display_name_of(source)
     data = read_all(source, display_name=name)
     try:

@@ -42,7 +42,7 @@ import os
 import stat
 import sys
 
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 __all__ = ["open_input", "open_input_counted", "read_all", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES",
            "max_line_bytes", "max_input_bytes"]
@@ -69,8 +69,6 @@ def _limit(variable: str, default: int) -> int:
     if not text:
         return default
     if not text.isdigit() or int(text) < 1:
-        from ..errors import UsageError
-
         raise UsageError(f"{variable}: expected a positive number of bytes, found {text!r}")
     return int(text)
 

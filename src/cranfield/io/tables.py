@@ -10,53 +10,14 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass, field
-from typing import Sequence
+
+from ..errors import UsageError
+from ._latex import render_latex
+from ._table_model import Cell, Marked, Table  # noqa: F401  (the table model, re-exported)
 
 __all__ = ["Table", "Marked", "TABLE_FORMATS", "render_table", "table_html"]
 
 TABLE_FORMATS = ("table", "csv", "tsv", "markdown", "latex")
-
-Cell = "str | int | float | Marked | None"
-
-class Marked(str):
-    """A formatted number with significance marks: the string ``"0.4321 ab"`` everywhere, with
-    the mark as a superscript in LaTeX (``0.4321$^{\\mathrm{ab}}$``)."""
-
-    def __new__(cls, text: str, mark: str = ""):
-        self = super().__new__(cls, f"{text} {mark}" if mark else text)
-        self.text, self.mark = text, mark
-        return self
-
-    def __getnewargs__(self):
-        return self.text, self.mark
-
-
-@dataclass
-class Table:
-    columns: Sequence[str]
-    rows: list[list]
-    title: str | None = None
-    digits: int = 4
-    bold: set[tuple[int, int]] = field(default_factory=set)  # (row index, column index)
-    notes: list[str] = field(default_factory=list)
-    bold_meaning: str = "the highest value of its column"  # said in the LaTeX caption when bold is used
-    column_group: int = 1  # LaTeX splits a wide table between groups of this many columns (mean, CI)
-
-    def __post_init__(self) -> None:
-        if isinstance(self.digits, bool) or not isinstance(self.digits, int) or not 0 <= self.digits <= 100:
-            from ..errors import UsageError
-
-            raise UsageError(f"digits: expected a whole number from 0 to 100, found {self.digits!r}")
-
-    def cell_text(self, value) -> str:
-        if value is None:
-            return ""
-        if isinstance(value, bool):
-            return str(value).lower()
-        if isinstance(value, float):
-            return f"{value:.{self.digits}f}"
-        return str(value)  # a Marked cell: "0.4321 ab"
 
 
 def _render_delimited(table: Table, delimiter: str) -> str:
@@ -89,7 +50,7 @@ def _render_markdown(table: Table) -> str:
 
 
 def _render_terminal(table: Table, width: int | None = None) -> str:
-    from ._terminal import render_terminal
+    from ._terminal import render_terminal  # lazy (start-up): rich, for terminal output only
 
     return render_terminal(table, width)
 
@@ -106,11 +67,7 @@ def render_table(table: Table, fmt: str = "table", *, width: int | None = None) 
     if fmt == "markdown":
         return _render_markdown(table)
     if fmt == "latex":
-        from ._latex import render_latex
-
         return render_latex(table)
-    from ..errors import UsageError
-
     raise UsageError(f"unknown table format {fmt!r}; expected one of {', '.join(TABLE_FORMATS)} (or json)")
 
 

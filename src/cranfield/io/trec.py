@@ -18,8 +18,11 @@ from typing import IO, Iterable, Iterator
 
 import numpy as np
 
-from .._arrow import release_unused_memory
+from .._arrow import query_block_starts, release_unused_memory
+from .._threads import available_threads
 from ..errors import InputError
+from .sources import open_input_counted
+from .trec_fast import parse_fast
 from .trec_grammar import BOM, Parsed, check_dialect, format_of, parse_lines
 
 __all__ = ["read_trec_columns", "iter_parsed", "TrecColumns", "RUN_FIELDS", "QRELS_FIELDS", "write_trec_lines",
@@ -61,8 +64,6 @@ def open_input(path: "str | os.PathLike | IO[bytes]", source: str):
     :func:`cranfield.io.sources.open_input_counted` (the one opener of every reader): ``read(n)``,
     ``position()`` (source bytes consumed, for progress) and ``close()``. The container is sniffed;
     the grammar applied to the bytes never is."""
-    from .sources import open_input_counted
-
     return open_input_counted(path, display_name=source)
 
 
@@ -117,8 +118,6 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
     line numbers and the error (that of the first bad line) are those of one thread.
     Raises the error of the first bad line, or one for an empty file / a file without rows.
     """
-    from .._threads import available_threads
-
     check_dialect(dialect)
     fmt = format_of(kind)
     source = _display_name(path)
@@ -156,8 +155,6 @@ def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
     up to ``threads`` + 1 blocks are parsed ahead, each by Arrow in one thread (Arrow and the
     byte scans release the GIL), which scales with the cores where one multi-threaded Arrow
     read per block would wait for its slowest thread at every block."""
-    from .trec_fast import parse_fast
-
     if general:
         for data, start, end in chunks:
             yield data, start, end, None
@@ -190,8 +187,6 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
     """Read a TREC ``run``, ``qrels`` or ``diversity qrels`` file into columns, validating every line (see
     :mod:`cranfield.io.trec_grammar` for the grammar and the dialects)."""
     import pyarrow as pa
-
-    from .._arrow import query_block_starts
 
     source = _display_name(path)
     try:

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._arrow import take_sorted
+from .._arrow import query_block_starts, take_sorted
 from .._arrow import to_numpy as _np
-from .trec_grammar import RUN, Parsed, TrecFormat
+from .trec_grammar import Parsed, TrecFormat
 
 __all__ = ["parse_fast"]
 
@@ -39,8 +39,6 @@ def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first:
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.csv as csv
-
-    from .._arrow import query_block_starts
 
     if end <= start or any(data.find(byte, start, end) >= 0 for byte in _FORBIDDEN):
         return None

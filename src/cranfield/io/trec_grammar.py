@@ -76,7 +76,7 @@ import numpy as np
 
 from .._arrow import indices
 from .._arrow import to_numpy as _np
-from ..errors import InputError
+from ..errors import InputError, UsageError
 
 __all__ = ["DIALECTS", "TrecFormat", "QRELS", "RUN", "DIVERSITY_QRELS", "Parsed", "check_dialect", "format_of",
            "parse_lines", "first_nul_error", "BOM"]
@@ -123,8 +123,6 @@ def format_of(kind: str) -> TrecFormat:
 
 def check_dialect(dialect: str) -> str:
     if dialect not in DIALECTS:
-        from ..errors import UsageError
-
         raise UsageError(f"unknown TREC dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
     return dialect
 
@@ -163,30 +161,14 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     view = memoryview(data)[start:end]  # no copy; positions below are relative to start
     size = end - start
     b = np.frombuffer(view, dtype=np.uint8)
-    line_ends = np.flatnonzero(b == 10)
-    if size and b[size - 1] != 10:
-        line_ends = np.append(line_ends, size)
+    line_starts, line_ends = _line_bounds(b, size)
     n_lines = len(line_ends)
-    line_starts = np.zeros(n_lines, dtype=np.int64)
-    line_starts[1:] = line_ends[:-1] + 1
-    faults: list[tuple[int, int, InputError]] = []  # (line index, precedence, error)
+    faults = _byte_faults(data, b, start, end, line_ends, dialect, first, source)  # (line index, precedence, error)
 
     def fault(index: int, rank: int, message: str, name: "str | None" = None, *, line: bool = True) -> None:
         faults.append((index, rank, InputError(message, source=source, line=first + index if line else None,
                                                field=name)))
 
-    # -- line faults: a NUL byte (binary data), a CR that does not end its line
-    nul = data.find(b"\0", start, end)
-    if nul >= 0:
-        index = int(np.searchsorted(line_ends, nul - start))
-        faults.append((index, _NUL, first_nul_error(first + index, source)))
-    if dialect == "cranfield" and data.find(b"\r", start, end) >= 0:
-        cr = np.flatnonzero(b == 13)
-        lone = cr[np.append(b, np.uint8(0))[cr + 1] != 10]  # the byte after each CR (0 past the end)
-        if lone.size:
-            fault(int(np.searchsorted(line_ends, lone[0])), _CR,
-                  "a carriage return (CR) that does not end the line; expected LF or CRLF line ends "
-                  "(old-Mac CR line ends must be converted)")
     limit = min(f[0] for f in faults) if faults else n_lines  # later lines cannot hold the first fault
 
     # -- fields: runs of bytes that are not blanks (space, and \t \n \v \f \r: bytes 9..13)
@@ -201,14 +183,7 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     has = count > 0
     head_byte = np.zeros(n_lines, dtype=np.uint8)
     head_byte[has] = b[starts[head[has]]]
-    if dialect == "cranfield" or (dialect == "trec_eval-10" and fmt.is_run):
-        comment = has & (head_byte == ord("#"))
-    elif dialect == "trec_eval-10":  # qrels: '#' as the line's very first byte
-        nonempty = line_ends > line_starts
-        comment = np.zeros(n_lines, dtype=bool)
-        comment[nonempty] = b[line_starts[nonempty]] == ord("#")
-    else:
-        comment = np.zeros(n_lines, dtype=bool)
+    comment = _comment_lines(b, fmt, dialect, has & (head_byte == ord("#")), line_starts, line_ends)
     data_line = has & ~comment
     if fmt is not RUN and dialect in ("trec_eval-9", "trec_eval-10"):
         blank_line = np.flatnonzero(~has & ~comment)
@@ -250,6 +225,47 @@ def parse_lines(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     contiguous = good.size == n_lines
     return Parsed(ids["qid"], ids["docno"], value, None if contiguous else good.astype(np.int64) + first, first,
                   n_lines, tag, subtopic=ids.get(fmt.fields[1]))  # the kept 2nd field: subtopic or sample
+
+def _line_bounds(b: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first byte of each line and the position of its LF (or the end of a last line without one)."""
+    line_ends = np.flatnonzero(b == 10)
+    if size and b[size - 1] != 10:
+        line_ends = np.append(line_ends, size)
+    line_starts = np.zeros(len(line_ends), dtype=np.int64)
+    line_starts[1:] = line_ends[:-1] + 1
+    return line_starts, line_ends
+
+
+def _byte_faults(data, b: np.ndarray, start: int, end: int, line_ends: np.ndarray, dialect: str, first: int,
+                 source: str) -> list:
+    """The line faults ``(line index, precedence, error)``: a NUL byte (binary data), a CR that does not
+    end its line."""
+    faults: list[tuple[int, int, InputError]] = []
+    nul = data.find(b"\0", start, end)
+    if nul >= 0:
+        index = int(np.searchsorted(line_ends, nul - start))
+        faults.append((index, _NUL, first_nul_error(first + index, source)))
+    if dialect == "cranfield" and data.find(b"\r", start, end) >= 0:
+        cr = np.flatnonzero(b == 13)
+        lone = cr[np.append(b, np.uint8(0))[cr + 1] != 10]  # the byte after each CR (0 past the end)
+        if lone.size:
+            index = int(np.searchsorted(line_ends, lone[0]))
+            faults.append((index, _CR, InputError("a carriage return (CR) that does not end the line; expected LF or "
+                                                  "CRLF line ends (old-Mac CR line ends must be converted)",
+                                                  source=source, line=first + index)))
+    return faults
+
+
+def _comment_lines(b: np.ndarray, fmt: TrecFormat, dialect: str, hash_first: np.ndarray, line_starts: np.ndarray,
+                   line_ends: np.ndarray) -> np.ndarray:
+    """The comment lines of the dialect; ``hash_first``: lines whose first field starts with '#'."""
+    if dialect == "cranfield" or (dialect == "trec_eval-10" and fmt.is_run):
+        return hash_first
+    comment = np.zeros(len(line_ends), dtype=bool)
+    if dialect == "trec_eval-10":  # qrels: '#' as the line's very first byte
+        nonempty = line_ends > line_starts
+        comment[nonempty] = b[line_starts[nonempty]] == ord("#")
+    return comment
 
 
 def first_nul_error(line: int, source: str) -> InputError:

@@ -38,6 +38,7 @@ from typing import Callable
 
 import numpy as np
 
+from .._arrow import to_numpy
 from ..errors import InputError
 
 __all__ = ["relevance_column", "score_column", "id_column", "value_column", "nested_columns", "WHITESPACE"]
@@ -72,8 +73,6 @@ def _as_numpy(values, *, source: str, field: str, first_row: int, lines, where: 
               expected: str) -> np.ndarray:
     """Numbers as a numpy array of kind i/u/f; nulls, booleans, text and other types as errors."""
     import pyarrow as pa
-
-    from .._arrow import to_numpy
 
     if isinstance(values, (pa.Array, pa.ChunkedArray)):
         kind = values.type
@@ -210,8 +209,6 @@ def _decimal_to_int(values, source: str, field: str):
 def _first_null(values) -> int:
     import pyarrow.compute as pc
 
-    from .._arrow import to_numpy
-
     return int(np.flatnonzero(to_numpy(pc.is_null(values)))[0])
 
 
@@ -265,8 +262,6 @@ def id_column(values, *, source: str, field: str, first_row: int = 1, lines: np.
               where=where)
     if len(array) == 0:
         return array
-    from .._arrow import to_numpy
-
     lengths = to_numpy(pc.binary_length(array))
     if (lengths == 0).any():
         _fail("empty id", int(np.flatnonzero(lengths == 0)[0]), source=source, field=field, first_row=first_row,

@@ -7,10 +7,15 @@ import json
 import os
 import re
 
+from .. import datasets
 from ..errors import InputError, UsageError
+from ..io.atomic import write_text_output
 from ..io.documents import read_documents, read_topics
+from ..io.trec import read_trec_columns
+from ..judgments.pooling import build_pool
+from .mtf import MoveToFront
 from .queue import labels_text, overlap_flags, qrels_text, times_text
-from .server import DEFAULT_SCALE, Judging
+from .server import DEFAULT_SCALE, Judging, make_app
 from .storage import Database, open_database
 
 __all__ = ["DEFAULT_URL", "account_url", "add_account", "export", "parse_scale", "prepare", "read_pool", "serve"]
@@ -22,8 +27,6 @@ def read_pool(path) -> list[tuple[str, str, int, int, int]]:
     """The judging sheet (``qid 0 docno -1`` lines as ``cranfield pool`` writes them) as rows
     (topic, doc, topic order, doc order, line): topics in the order they first come, documents
     in the sheet's order (the judging order)."""
-    from ..io.trec import read_trec_columns
-
     columns = read_trec_columns(path, kind="qrels")
     qids, docnos = columns.qid.to_pylist(), columns.docno.to_pylist()
     lines = columns.line.tolist() if columns.line is not None else range(1, len(qids) + 1)
@@ -83,8 +86,6 @@ def prepare(pool, docs, topics, db_url, *, scale=None, overlap: float = 0.1, see
     db.set_meta("scale", json.dumps(scale))
     order = None
     if mtf:
-        from .mtf import MoveToFront
-
         order = MoveToFront(list(mtf), relevance_level=relevance_level).order
     return Judging(db, documents, topic_table, scale, order)
 
@@ -110,8 +111,6 @@ def serve(judging: Judging, *, host: str = "127.0.0.1", port: int = 8765, announ
         import uvicorn  # optional dependency (the judge extra)
     except ImportError:  # pragma: no cover - depends on the installation
         raise UsageError("the judging server needs uvicorn and starlette: pip install 'cranfield[judge]'") from None
-    from .server import make_app
-
     _check_port(host, port)
     shown_host = f"[{host}]" if ":" in host else host
     judging.db.set_meta("url", f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown_host}:{port}")
@@ -141,8 +140,6 @@ def _check_port(host: str, port: int) -> None:
 def export(db_url: str, output: str | None, *, labels: str | None = None, times: str | None = None) -> int:
     """Write the qrels (and optionally the raw labels and the time log), atomically; returns the
     number of qrels lines."""
-    from ..io.atomic import write_text_output
-
     named = [os.path.abspath(p) for p in (output, labels, times) if p is not None and p != "-"]
     if len(set(named)) < len(named):
         raise UsageError("-o, --labels and --times name the same file: give one file each")
@@ -165,10 +162,6 @@ def demo(folder, *, host: str = "127.0.0.1", port: int = 8765, depth: int = 10, 
     the shipped documents and queries from ``folder`` (database, pool and links kept there, so a
     second start resumes), and announce the assessor's and the organiser's links."""
     from pathlib import Path
-
-    from .. import datasets
-    from ..io.atomic import write_text_output
-    from ..judgments.pooling import build_pool
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass
 
 from ..errors import UsageError
+from ..judgments.agreement import cohen_kappa, krippendorff_alpha
 from .storage import Database
 
 __all__ = [
@@ -234,8 +235,6 @@ def _agreement(pairs: list[tuple]) -> dict:
     """Cohen's κ (first vs second assessor of each doubly judged pair) and Krippendorff's α
     (nominal; assessors × pairs, missing where an assessor did not judge)."""
     import numpy as np
-
-    from ..judgments.agreement import cohen_kappa, krippendorff_alpha
 
     out = {"pairs": len(pairs), "kappa": None, "alpha": None}
     if len(pairs) < 2:

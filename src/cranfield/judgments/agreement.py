@@ -54,7 +54,13 @@ import numpy as np
 
 from .._exact import snap_ties
 from .._params import check_choice, check_fraction, display_name
+from .._arrow import to_numpy
+from ..correlation import kendall_tau, tau_ap
 from ..errors import InputError, UsageError
+from ..retrieval.evaluate import Evaluator
+from ..retrieval.qrels import read_qrels
+from ..retrieval.run import read_run
+from ..stats._resample import as_generator, bootstrap_counts, check_count
 
 __all__ = ["assessor_agreement", "Agreement", "AgreementFigure", "cohen_kappa", "fleiss_kappa", "krippendorff_alpha",
            "ranking_agreement", "RankingAgreement", "MISSING_POLICIES", "KAPPA_WEIGHTS", "ALPHA_LEVELS"]
@@ -271,8 +277,6 @@ class Agreement:
 
 
 def _qrels_list(qrels, names):
-    from ..retrieval.qrels import read_qrels
-
     if isinstance(qrels, (str, bytes, dict)) or not hasattr(qrels, "__len__"):
         raise UsageError("qrels: expected a list of two or more qrels (paths, dicts, frames or Qrels)")
     items = list(qrels)
@@ -295,8 +299,6 @@ def _qrels_list(qrels, names):
 def _aligned(qrels: list, missing: str):
     """(units × sets label matrix, present mask, unit query index, query ids)."""
     import pyarrow as pa
-
-    from .._arrow import to_numpy
 
     qid = pa.chunked_array([c for q in qrels for c in q.qid.chunks], pa.string())
     doc = pa.chunked_array([c for q in qrels for c in q.docno.chunks], pa.string())
@@ -358,8 +360,6 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     >>> a.figure("overlap").overall, round(a.figure("percent_agreement").overall, 4)
     (0.6666666666666666, 0.6667)
     """
-    from ..stats._resample import as_generator, bootstrap_counts, check_count
-
     _check_choice(missing, MISSING_POLICIES, "missing")
     if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
         raise UsageError(f"relevance_level: expected an integer, found {relevance_level!r}")
@@ -372,7 +372,7 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     rng = as_generator(random_state)
     qrels, names = _qrels_list(qrels, names)
     labels, present, query, query_ids = _aligned(qrels, missing)
-    n_sets, n_queries = len(qrels), len(query_ids)
+    n_queries = len(query_ids)
     if n_queries == 0:
         raise InputError("no (query, document) pair is judged by every set; nothing to compare (try missing='keep')",
                          source=", ".join(names))
@@ -387,7 +387,22 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     cat = np.full(labels.shape, -1, dtype=np.int64)
     cat[present] = inverse.reshape(-1)
     relevant = values >= relevance_level
-    stats: list[tuple[str, tuple, np.ndarray, object]] = []  # (statistic, sets, per-query counts, kernel)
+    stats = (_pairwise_statistics(cat, query, n_queries, k, names, relevant)
+             + _all_sets_statistics(cat, query, n_queries, k, names, relevant, values, levels))
+    draws = list(bootstrap_counts(n_queries, n_resamples, rng)) if n_resamples else []
+    figures = _figures(stats, names, cat, draws, confidence)
+    settings = {"missing": missing, "relevance_level": int(relevance_level), "n_resamples": n_resamples,
+                "confidence": confidence, "random_state": random_state if isinstance(random_state, (int, type(None)))
+                else repr(random_state), "labels": values.tolist(), "interval": "bootstrap percentile over queries"}
+    return Agreement(names=names, query_ids=query_ids, figures=figures, settings=settings)
+
+
+def _pairwise_statistics(cat: np.ndarray, query: np.ndarray, n_queries: int, k: int, names: list,
+                         relevant: np.ndarray) -> list:
+    """``(statistic, sets, per-query counts, kernel)`` of each pair of sets: percent agreement, Cohen's
+    kappas, overlap of the relevant sets."""
+    n_sets = cat.shape[1]
+    stats: list[tuple[str, tuple, np.ndarray, object]] = []
     for a in range(n_sets):
         for b in range(a + 1, n_sets):
             tables = _pair_tables(cat, query, n_queries, k, a, b)
@@ -402,6 +417,15 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
             both = tables[:, relevant][:, :, relevant].sum(axis=(1, 2))
             union = tables[:, relevant].sum(axis=(1, 2)) + tables[:, :, relevant].sum(axis=(1, 2)) - both
             stats.append(("overlap", sets, np.stack((both, union), 1).astype(np.float64), _ratio))
+    return stats
+
+
+def _all_sets_statistics(cat: np.ndarray, query: np.ndarray, n_queries: int, k: int, names: list,
+                         relevant: np.ndarray, values: np.ndarray, levels: tuple) -> list:
+    """The statistics of all the sets together: percent agreement and overlap (more than two sets),
+    Fleiss' kappa, Krippendorff's alphas (at each of ``levels``)."""
+    n_sets = cat.shape[1]
+    stats: list[tuple[str, tuple, np.ndarray, object]] = []
     complete = (cat >= 0).all(axis=1)
     n_all = np.bincount(query[complete], minlength=n_queries).astype(np.float64)
     if n_sets > 2:
@@ -426,7 +450,11 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
     for level in levels:
         stats.append((f"krippendorff_alpha_{level}", tuple(names), coincidence,
                       lambda s, lv=level: _alpha(s.reshape(*s.shape[:-1], k, k), lv, values.astype(np.float64))))
-    draws = list(bootstrap_counts(n_queries, n_resamples, rng)) if n_resamples else []
+    return stats
+
+
+def _figures(stats: list, names: list, cat: np.ndarray, draws: list, confidence: float) -> list:
+    """One :class:`AgreementFigure` per statistic: overall, per-query mean, bootstrap interval."""
     figures = []
     tail = (1.0 - confidence) / 2.0
     for statistic, sets, per_query, kernel in stats:
@@ -442,10 +470,7 @@ def assessor_agreement(qrels, *, names=None, missing: str = "intersect", relevan
         mean = float(defined.mean()) if defined.size else math.nan
         pairs = _pairs_of(statistic, sets, names, cat)
         figures.append(AgreementFigure(statistic, sets, overall, low, high, mean, pairs, by_query))
-    settings = {"missing": missing, "relevance_level": int(relevance_level), "n_resamples": n_resamples,
-                "confidence": confidence, "random_state": random_state if isinstance(random_state, (int, type(None)))
-                else repr(random_state), "labels": values.tolist(), "interval": "bootstrap percentile over queries"}
-    return Agreement(names=names, query_ids=query_ids, figures=figures, settings=settings)
+    return figures
 
 
 def _pairs_of(statistic: str, sets: tuple, names: list, cat: np.ndarray) -> int:
@@ -484,10 +509,6 @@ def ranking_agreement(qrels, runs, *, measure: str = "AP", names=None, relevance
     Kendall's τ-b and τ_AP (:mod:`cranfield.correlation`; τ_AP of the column set's ranking against
     the row set's as reference, NaN when tied scores make it undefined), as in Voorhees (2000).
     """
-    from ..correlation import kendall_tau, tau_ap
-    from ..retrieval.evaluate import Evaluator
-    from ..retrieval.run import read_run
-
     if isinstance(runs, (str, bytes, dict)) or not hasattr(runs, "__len__"):
         raise UsageError("runs: expected a list of two or more runs")
     runs = [read_run(r) for r in runs]

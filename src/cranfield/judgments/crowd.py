@@ -48,6 +48,8 @@ import numpy as np
 from .._exact import float_quotient, integer_totals, rounded_mean
 from .._params import check_choice
 from ..errors import InputError, UsageError
+from ..io.labels import codes, read_labels
+from ..retrieval.qrels import Qrels
 
 __all__ = ["aggregate_labels", "Aggregated", "WorkerQuality", "AGGREGATION_METHODS", "TIE_RULES"]
 
@@ -102,8 +104,6 @@ class Aggregated:
 
     def to_qrels(self):
         """The judgments as :class:`cranfield.Qrels` (``rel`` = the aggregated label)."""
-        from ..retrieval.qrels import Qrels
-
         return Qrels(self.query, self.document, self.label, source="aggregated labels",
                      name=self.settings.get("method"))
 
@@ -148,8 +148,6 @@ def aggregate_labels(labels, *, method: str = "majority", ties: str = "lowest", 
     >>> a.document, a.label.tolist(), a.score.tolist()
     (['d1', 'd2'], [1, 0], [0.6666666666666666, 0.5])
     """
-    from ..io.labels import codes, read_labels
-
     _check_options(method, ties, max_iter, tol)
     data = read_labels(labels)
     if len(data) == 0:

@@ -46,7 +46,14 @@ from typing import Any
 import numpy as np
 
 from .._params import check_choice, check_fraction
+from .._arrow import indices, take_sorted, to_numpy
 from ..errors import InputError, UsageError
+from ..io.atomic import write_text_output
+from ..retrieval._segments import run_starts
+from ..retrieval.doc_keys import longest_bytes, ordered, packed_width, packed_words
+from ..retrieval.qrels import read_qrels
+from ..retrieval.ranked import _ranking_order, check_relevance_level, query_codes
+from ..retrieval.run import Run, read_run
 
 __all__ = ["POOLING_METHODS", "SHEET_FORMATS", "Pool", "build_pool", "ranked_lists"]
 
@@ -72,8 +79,6 @@ def relevance_level_of(value: Any) -> int:
     """``value`` as a relevance level (a whole number ≥ 0), else a UsageError."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise UsageError(f"relevance_level: expected a whole number ≥ 0, found {value!r}")
-    from ..retrieval.ranked import check_relevance_level
-
     check_relevance_level(int(value))
     return int(value)
 
@@ -85,8 +90,6 @@ def _unit_interval(value: Any, name: str) -> float:
 def named_runs(runs: Any) -> list:
     """The runs read (``read_run``) and named uniquely (a repeated name gets ``#2``, ``#3``, ...).
     ``runs``: a mapping ``{name: run}`` or a sequence of runs (paths, dicts, frames, Run)."""
-    from ..retrieval.run import Run, read_run
-
     if isinstance(runs, (str, bytes, os.PathLike, Run)) or not hasattr(runs, "__iter__"):
         raise UsageError(f"runs: expected a sequence of runs or a mapping name -> run, found {type(runs).__name__}")
     if hasattr(runs, "items"):
@@ -160,9 +163,6 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
     """
     import pyarrow as pa
 
-    from ..retrieval._segments import run_starts
-    from ..retrieval.ranked import _ranking_order, query_codes
-
     depth = positive_int(depth, "depth")
     runs = named_runs(runs)
     query_index = _sorted_unique([run.qid for run in runs])
@@ -205,8 +205,6 @@ def ranked_lists(runs: Any, *, depth: int | None = None) -> RankedLists:
 def _take(strings, rows: np.ndarray):
     import pyarrow as pa
 
-    from .._arrow import indices
-
     array = strings.combine_chunks() if isinstance(strings, pa.ChunkedArray) else strings
     return array.take(indices(rows))
 
@@ -215,8 +213,6 @@ def _tie_order(docno, rows: np.ndarray, block: np.ndarray) -> np.ndarray:
     """Order of tied rows: by block, then docno descending byte-wise (only these rows compared)."""
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
 
     table = pa.table({"block": block, "docno": _take(docno, rows)})
     return to_numpy(pc.sort_indices(table, sort_keys=[("block", "ascending"), ("docno", "descending")]))
@@ -227,9 +223,6 @@ def _encode_docnos(pieces: list) -> tuple[np.ndarray, Any]:
     codes follow the byte-wise order of the ids."""
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from .._arrow import indices, take_sorted, to_numpy
-    from ..retrieval.doc_keys import longest_bytes, ordered, packed_width, packed_words
 
     strings = pa.chunked_array(pieces, type=pa.string()) if pieces else pa.chunked_array([], type=pa.string())
     width = packed_width(longest_bytes(strings)) if len(strings) else None
@@ -323,8 +316,6 @@ class Pool:
 
     def write(self, path: "str | os.PathLike", *, format: str = "trec") -> None:
         """Write the judging sheet atomically (see :meth:`sheet_text`)."""
-        from ..io.atomic import write_text_output
-
         write_text_output(self.sheet_text(format), os.fspath(path))
 
     def stats_rows(self) -> list[list]:
@@ -433,8 +424,6 @@ def _pool(lists: RankedLists, *, method, depth, budget, p, rrf_k, qrels, relevan
     unique = np.bincount(r_s[in_pool & (n_ret[pair] == 1)], minlength=n_runs)
     member_rows = np.flatnonzero(in_pool)
     members = (sheet_row[pair[member_rows]], r_s[member_rows])
-    from .._arrow import indices
-
     query_ids = np.asarray(lists.query_index.to_pylist(), dtype=object)
     settings = {"method": method, "depth": depth, "budget": budget, "runs": len(lists.run_names)}
     if method == "rbp":
@@ -477,9 +466,6 @@ def _relevant(qrels, relevance_level: int, lists: RankedLists, pair_key: np.ndar
     if qrels is None:
         return np.zeros(pair_key.size, dtype=bool)
     import pyarrow.compute as pc
-
-    from .._arrow import to_numpy
-    from ..retrieval.qrels import read_qrels
 
     qrels = read_qrels(qrels)
     rel = qrels.rel >= relevance_level

@@ -36,7 +36,12 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .._exact import snap_ties
+from .._arrow import indices, to_numpy
+from ..correlation import kendall_tau, tau_ap
 from ..errors import UsageError
+from ..measures.base import parse_measures
+from ..retrieval.evaluate import Evaluator
+from ..retrieval.qrels import Qrels, read_qrels
 from .pooling import build_pool, named_runs, positive_int, relevance_level_of
 
 __all__ = ["Reusability", "leave_one_out", "groups_by_prefix"]
@@ -151,8 +156,6 @@ def _competition_rank(reference: np.ndarray, values: np.ndarray, *, exclude_self
 
 
 def _correlations(names: tuple, reference: np.ndarray, other: np.ndarray) -> tuple[list, list]:
-    from ..correlation import kendall_tau, tau_ap
-
     taus, taps = [], []
     for j in range(reference.shape[1]):
         a = dict(zip(names, other[:, j].tolist()))
@@ -181,9 +184,6 @@ def leave_one_out(qrels: Any, runs: Any, measures: "Sequence[str] | str" = ("AP"
     >>> r.score[:, 0].tolist(), r.left_out[:, 0].tolist()
     ([1.0, 1.0], [0.0, 0.0])
     """
-    from ..measures.base import parse_measures
-    from ..retrieval.evaluate import Evaluator
-    from ..retrieval.qrels import Qrels, read_qrels
     depth = positive_int(depth, "depth", allow_none=False)
     relevance_level = relevance_level_of(relevance_level)
     if not isinstance(measures, str) and not (hasattr(measures, "__iter__") and not hasattr(measures, "items")):
@@ -258,8 +258,6 @@ def _qrels_owner(qrels, pool, owner: np.ndarray) -> np.ndarray:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .._arrow import to_numpy
-
     query_index = pa.array(pool.query_ids.tolist(), type=pa.string())
     docs = pa.array(pool.docno.tolist(), type=pa.string())
     doc_index = pc.unique(docs)
@@ -284,8 +282,6 @@ def _reduced_qrels(qrels, drop: np.ndarray, Qrels):
     """``qrels`` without the rows in ``drop``; a query that would lose every row keeps them as
     grade 0 (see the module's policy)."""
     import pyarrow.compute as pc
-
-    from .._arrow import indices, to_numpy
 
     q_codes = to_numpy(pc.dictionary_encode(qrels.qid.combine_chunks() if hasattr(qrels.qid, "combine_chunks")
                                              else qrels.qid).indices).astype(np.int64)

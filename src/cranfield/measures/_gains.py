@@ -13,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ._running import RunningSums
 from .base import Param
 
 __all__ = ["GAINS_PARAM", "GAIN_PARAM", "IDEAL_PARAM", "GainView", "gain_view"]
@@ -73,8 +74,6 @@ class GainView:
     @cached_property
     def ideal_running(self):
         """Running sums of the ideal gain / log2(position + 2), per query (every cut-off at once)."""
-        from ._running import RunningSums
-
         return RunningSums(self.ideal / np.log2(self.ideal_pos + 2.0), self.ideal_len)
 
     def ideal_prefix(self, k) -> np.ndarray:

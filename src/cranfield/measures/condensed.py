@@ -28,6 +28,7 @@ import re
 import numpy as np
 
 from .base import Measure, parse_measure, register_resolver
+from .view import RankedView
 
 __all__ = ["condensed", "view_for", "condensed_name"]
 
@@ -57,8 +58,6 @@ def condensed(view):
     """The view restricted to judged documents (cached on the view)."""
 
     def build():
-        from .view import RankedView
-
         keep = view.rel >= 0
         counts = np.bincount(view.seg[keep], minlength=view.n_queries)
         offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)

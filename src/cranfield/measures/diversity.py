@@ -52,6 +52,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ..errors import UsageError
 from .base import Family, Param, register
 
 __all__ = ["IntentTable", "DiversityRanking", "DIVERSITY_FAMILIES", "diversity_ranking"]
@@ -271,8 +272,6 @@ def _discounts(n: int) -> np.ndarray:
 def _check_cutoff(measure) -> int:
     k = measure.cutoff
     if k > MAX_CUTOFF:
-        from ..errors import UsageError
-
         raise UsageError(f"{measure}: the cut-off must be at most {MAX_CUTOFF:,} (ndeval's normalisation sums k terms)")
     return k
 

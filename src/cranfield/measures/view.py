@@ -16,6 +16,8 @@ from functools import cached_property
 
 import numpy as np
 
+from ..errors import UsageError
+
 __all__ = ["RankedView", "NONPOOL", "UNJUDGED", "segmented_accumulate", "check_relevance_level"]
 
 NONPOOL = -1
@@ -29,8 +31,6 @@ def check_relevance_level(level) -> None:
     NumRel (trec_eval 9.0.8 with ``-l -2`` does print such values). Level 0 is allowed: every
     judged document (rel ≥ 0) is relevant, negative judgments are not."""
     if int(level) < 0:
-        from ..errors import UsageError
-
         raise UsageError(f"relevance_level (-l) must be ≥ 0, found {int(level)}: with a negative level, documents "
                          "outside the qrels and negative (unjudged) judgments would count as relevant in the ranking "
                          "but not in R (AP > 1, NumRelRet > NumRel)")

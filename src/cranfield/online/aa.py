@@ -22,6 +22,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..stats._resample import as_generator, check_count, chunk_rows
+from ..stats.intervals import proportion_ci
 from .ab import _check_alpha, _metric_data
 
 __all__ = ["AA_TESTS", "AARow", "AAResult", "aa_assignments", "aa_simulation"]
@@ -53,8 +55,6 @@ class AAResult:
 def aa_assignments(n_units: int, n_simulations: int, rng=None) -> np.ndarray:
     """Boolean (simulations × units): True where the unit is in arm B (each row a random
     permutation's second half); ``rng``: a numpy Generator or a seed."""
-    from ..stats._resample import as_generator, check_count
-
     n_units = check_count(n_units, "n_units", 1, 10**9)
     n_simulations = check_count(n_simulations, "n_simulations", 1)
     rng = as_generator(rng)
@@ -101,9 +101,6 @@ def aa_simulation(data, *, metrics=None, unit: str = "impression", tests=AA_TEST
                   alpha: float = 0.05, random_state=0) -> AAResult:
     """The false-positive rate of each test on each metric over ``n_simulations`` A/A splits of
     the units of ``data`` (a ClickLog or ImpressionMetrics; its variants are ignored)."""
-    from ..stats._resample import as_generator, check_count, chunk_rows
-    from ..stats.intervals import proportion_ci
-
     alpha = _check_alpha(alpha, "alpha")
     n_simulations = check_count(n_simulations, "n_simulations", 1)
     if isinstance(tests, str) or not isinstance(tests, (list, tuple)) or not tests or \

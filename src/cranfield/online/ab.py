@@ -45,8 +45,11 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .._exact import unit_scale
-from .._params import check_choice, check_fraction
+from .._params import check_choice
 from ..errors import InputError, UsageError
+from ..stats._resample import as_generator, bootstrap_counts, check_count
+from ..stats.corrections import CORRECTIONS, adjust_pvalues
+from .cuped import _check_alpha, ratio_cuped  # noqa: F401  (_check_alpha: used by aa, quantiles, sequential)
 from .logs import ClickLog
 from .metrics import DEFAULT_METRICS, ImpressionMetrics, impression_metrics, parse_metric
 
@@ -144,10 +147,6 @@ def _units(metrics: ImpressionMetrics, unit: str):
                          f"with unit={unit!r} each {unit} must be randomised into one variant (or analyse by a smaller "
                          f"unit)", source=metrics.settings.get("source"), field="variant")
     return codes, first, first >= 0
-
-
-def _check_alpha(value, name: str) -> float:
-    return check_fraction(value, name)
 
 
 def sample_ratio_mismatch(metrics, *, unit: str = "impression", expected_split=None,
@@ -336,8 +335,6 @@ def _compare(name, y, x, variant_of, c, t, test, options, cuped_values):
 
 
 def _bootstrap(yc, xc, yt, xt, lift, options):
-    from ..stats._resample import as_generator, bootstrap_counts
-
     b = options["n_resamples"]
     if (len(yc) + len(yt)) * b > MAX_BOOTSTRAP_CELLS:
         raise UsageError(f"n_resamples: {len(yc) + len(yt):,} units x {b:,} resamples is over the limit of "
@@ -374,9 +371,6 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
     (:func:`cranfield.online.cuped.ratio_cuped`, z test); ``correction``: none, bonferroni, holm or bh
     over all comparisons of the call. The sample-ratio check is in ``result.srm``.
     """
-    from ..stats._resample import as_generator, check_count
-    from ..stats.corrections import CORRECTIONS, adjust_pvalues
-
     check_choice(test, "test", TESTS)
     check_choice(correction, "correction", CORRECTIONS)
     alpha = _check_alpha(alpha, "alpha")
@@ -438,8 +432,6 @@ def ab_test(data, *, metrics=None, unit: str = "impression", control=None, test:
 
 
 def _ratio_cuped_rows(name, y, x, cov, variant_of, c, variant_names, options) -> list:
-    from .cuped import ratio_cuped
-
     rows = []
     for t in range(len(variant_names)):
         if t != c:

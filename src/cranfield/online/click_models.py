@@ -45,7 +45,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._params import check_choice, check_count, check_fraction
+from ..dask._deps import compute, current_client, require_dask
 from ..errors import InputError, UsageError
+from ..io.atomic import atomic_write
 from ._click_em import (
     _filter,
     _first_last_click,
@@ -232,8 +234,6 @@ def fit_click_model_dask(frame, *, model: str = "pbm", iterations: int = 50, tol
     by rank. Every EM step sums the partitions' statistics (exact fixed-point integers), so the
     parameters equal the in-memory fit on the same rows bit for bit. ``client``: a
     ``distributed.Client`` (default: the running one, else Dask's default scheduler)."""
-    from ..dask._deps import compute, current_client, require_dask
-
     _check_options(model, iterations, tol, prior, max_rank)
     missing = [name for name in ("impression", "query", "doc", "rank", "clicked")
                if name not in getattr(frame, "columns", ())]
@@ -436,8 +436,6 @@ def write_inferred_qrels(model: ClickModel, path, *, thresholds=(0.25, 0.5, 0.75
     query then document id: graded by ``thresholds`` (readable by every cranfield reader), or
     with ``probabilities=True`` the value itself (``%.6f``: for tools taking real-valued
     judgments). Returns the number of lines."""
-    from ..io.atomic import atomic_write
-
     table = inferred_relevance(model, thresholds=None if probabilities else thresholds)
     order = np.lexsort((table["doc"], table["query"]))
     values = table["probability"] if probabilities else table["grade"]

@@ -27,11 +27,15 @@ import math
 
 import numpy as np
 
+from .._params import check_fraction
 from ..errors import InputError
 from ._clicklog import as_array
-from .ab import _check_alpha
 
 __all__ = ["ratio_cuped"]
+
+
+def _check_alpha(value, name: str) -> float:
+    return check_fraction(value, name)
 
 
 def _linearised(y, n, x, m):

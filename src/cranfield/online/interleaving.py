@@ -41,6 +41,7 @@ import numpy as np
 from .._params import as_generator, check_choice, check_count, check_fraction
 from ..errors import InputError, UsageError
 from ._clicklog import as_array
+from ..retrieval.run import read_run
 
 __all__ = [
     "METHODS",
@@ -92,8 +93,6 @@ class Interleaving:
 
 
 def _run_columns(run):
-    from ..retrieval.run import read_run
-
     run = read_run(run)
     return (run.qid.to_numpy().astype(str) if hasattr(run.qid, "to_numpy") else np.asarray(run.qid).astype(str),
             run.docno.to_numpy().astype(str) if hasattr(run.docno, "to_numpy") else np.asarray(run.docno).astype(str),

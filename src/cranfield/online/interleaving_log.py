@@ -39,6 +39,7 @@ import numpy as np
 
 from .._params import check_choice, check_count
 from ..errors import InputError, UsageError
+from ..io.clicklog import parse_click_table, read_click_table
 from .interleaving import (
     METHODS,
     Interleaving,
@@ -77,8 +78,6 @@ def interleaving_from_log(log, *, method: str = "team_draft", runs=None, depth: 
     >>> il.names, interleaving_credit(il, clicked).tolist()
     (('bm25', 'tfidf'), [[1.0, 0.0], [1.0, 0.0]])
     """
-    from ..io.clicklog import parse_click_table, read_click_table
-
     check_choice(method, "method", METHODS)
     depth = check_count(depth, "depth", high=10**4)
     if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not 0 < tau < 1e3:

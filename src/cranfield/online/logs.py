@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..dask._deps import compute
 from ..errors import InputError, UsageError
+from ..io.clicklog import parse_click_table, read_click_table
 
 __all__ = ["ClickLog", "read_click_log", "read_click_log_partition", "raise_partition_error"]
 
@@ -65,8 +67,6 @@ class ClickLog:
         >>> log.doc_ids[log.doc].tolist(), log.clicked.tolist()
         (['a', 'b'], [True, False])
         """
-        from ..io.clicklog import parse_click_table
-
         if not isinstance(source, str):
             raise UsageError(f"source: expected a name (str), found {type(source).__name__}")
         return cls(**parse_click_table(columns, source=source, first_line=1, expected_variants=expected_variants),
@@ -129,8 +129,6 @@ def read_click_log(source, *, expected_variants=None) -> ClickLog:
     polars DataFrame, a pyarrow Table or a dict of columns (the grammar:
     :mod:`cranfield.io.clicklog`). ``expected_variants``: the variants of the planned split; a
     variant missing from the log, or one not planned, is an error."""
-    from ..io.clicklog import parse_click_table, read_click_table
-
     columns, name, first = read_click_table(source)
     return ClickLog(**parse_click_table(columns, source=name, first_line=first, expected_variants=expected_variants),
                     source=name)
@@ -147,8 +145,6 @@ def read_click_log_partition(chunk, index: int) -> "ClickLog | PartitionError | 
     """The click log of one Dask partition (a pandas DataFrame) through the one grammar; None for
     an empty partition; a :class:`PartitionError` that :func:`raise_partition_error` turns into
     the error of the whole data (the same line and message as in memory)."""
-    from ..io.clicklog import parse_click_table, read_click_table
-
     if len(chunk) == 0:
         return None
     try:
@@ -163,8 +159,6 @@ def raise_partition_error(results: list, frame, client) -> list:
     counted over the whole frame (the lengths of the partitions before it are computed here, on
     the error path only); a frame without rows is the in-memory "no rows" error."""
     import dask  # optional dependency: only a Dask caller gets here
-
-    from ..dask._deps import compute
 
     bad = [r for r in results if isinstance(r, PartitionError)]
     if bad:

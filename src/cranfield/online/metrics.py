@@ -42,8 +42,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .._params import check_choice, check_fraction
+from ..dask._deps import compute, current_client, require_dask
 from ..errors import InputError, MeasureError, UsageError
 from ..measures.base import Family, families, get_family, parse_measure, register
+from ..stats import proportion_ci
 from .logs import ClickLog, raise_partition_error, read_click_log_partition
 
 __all__ = ["METRICS", "ImpressionMetrics", "MetricSummary", "impression_metrics", "summarize", "merge_impression_metrics",
@@ -296,8 +298,6 @@ def summarize(metrics: ImpressionMetrics, *, by: str = "variant", unit: str = "i
     clusters are the randomisation ``unit`` (impression, session or user)."""
     from scipy import special
 
-    from ..stats import proportion_ci
-
     if not isinstance(metrics, ImpressionMetrics):
         raise UsageError(f"metrics: expected ImpressionMetrics, found {type(metrics).__name__}")
     check_choice(by, "by", GROUPS)
@@ -375,8 +375,6 @@ def dask_impression_metrics(frame, *, metrics=DEFAULT_METRICS,
     """:func:`impression_metrics` of a Dask DataFrame in the click-log format, computed per
     partition (each read through the one grammar) and merged exactly
     (:func:`merge_impression_metrics`). Each impression must lie in one partition."""
-    from ..dask._deps import compute, current_client, require_dask
-
     dask = require_dask()
     if not hasattr(frame, "to_delayed"):
         raise UsageError(f"frame: expected a dask DataFrame, found {type(frame).__name__}")

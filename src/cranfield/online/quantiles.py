@@ -24,6 +24,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..stats._resample import as_generator, check_count, chunk_rows
+from ..stats.intervals import quantile_ci
 from ._clicklog import as_array
 from .ab import _check_alpha, _metric_data, _units, _variant_code
 
@@ -66,8 +68,6 @@ def bootstrap_quantile_difference(treatment, control, q: float, *, confidence: f
                                   n_resamples: int = 2000, random_state=0) -> tuple[float, float, float, float]:
     """``(difference, low, high, p_value)`` of ``quantile(treatment, q) - quantile(control, q)``
     by the bootstrap of each sample (module docstring), vectorised over resamples."""
-    from ..stats._resample import as_generator, check_count, chunk_rows
-
     t = as_array(treatment, "treatment", np.float64)
     c = as_array(control, "control", np.float64)
     q, confidence = _check_alpha(q, "q"), _check_alpha(confidence, "confidence")
@@ -97,8 +97,6 @@ def quantile_ab_test(data, *, quantiles=(0.5, 0.9), metrics=None, unit: str = "i
     """Quantiles of each metric per ``unit`` in every variant, with intervals (``method`` of
     :func:`cranfield.stats.quantile_ci`), and each treatment's difference from the ``control``
     by the bootstrap over units (module docstring)."""
-    from ..stats.intervals import quantile_ci
-
     confidence = _check_alpha(confidence, "confidence")
     if isinstance(quantiles, (int, float)) or not hasattr(quantiles, "__iter__") or not list(quantiles):
         raise UsageError(f"quantiles: expected a list of numbers in (0, 1), found {quantiles!r:.60}")

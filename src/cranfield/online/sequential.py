@@ -44,6 +44,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..stats.corrections import CORRECTIONS, adjust_pvalues
 from ._clicklog import as_array
 from .ab import _check_alpha, _metric_data, _units, _variant_code
 from .logs import ClickLog
@@ -169,8 +170,6 @@ def sequential_ab_test(data, *, metrics=None, unit: str = "impression", control=
     before each variant has this many units carry no evidence. ``correction`` adjusts
     the final always-valid p-values of all comparisons (:func:`cranfield.stats.adjust_pvalues`).
     """
-    from ..stats.corrections import CORRECTIONS, adjust_pvalues
-
     if correction not in CORRECTIONS:
         raise UsageError(f"correction: expected one of {', '.join(CORRECTIONS)}, found {correction!r}")
     alpha = _check_alpha(alpha, "alpha")

@@ -26,7 +26,10 @@ import numpy as np
 from .._params import as_generator, check_choice, check_count, check_fraction, check_probability
 from ..errors import InputError, UsageError
 from ._clicklog import as_array
-from .interleaving import interleave, interleaving_credit, ranked_lists
+from .. import datasets
+from ..retrieval.evaluate import evaluate
+from ..retrieval.qrels import read_qrels
+from .interleaving import interleave, interleaving_credit, ranked_lists, sign_test_pvalue
 
 __all__ = [
     "AB_METRICS",
@@ -126,8 +129,6 @@ def simulate_clicks(attractiveness, *, model: str = "cascade", satisfaction=None
 def _grades(qrels, lists) -> np.ndarray:
     """Grade (m, n, depth) of every listed document; 0 when unjudged, NaN when no document.
     ``lists`` has one row per distinct query (sorted ids), as :func:`ranked_lists` makes it."""
-    from ..retrieval.qrels import read_qrels
-
     q = read_qrels(qrels)
     qid, docno, rel = q.qid.to_numpy().astype(str), q.docno.to_numpy().astype(str), np.asarray(q.rel)
     qi = np.searchsorted(lists.query_ids, qid)
@@ -181,8 +182,6 @@ def _ab_metric(clicks: np.ndarray, metric: str) -> np.ndarray:
 
 
 def _offline_difference(qrels, run_a, run_b, depth: int) -> tuple[float, float]:
-    from ..retrieval.evaluate import evaluate
-
     measure = f"nDCG@{depth}"
     return evaluate(qrels, run_a, [measure]).mean[measure], evaluate(qrels, run_b, [measure]).mean[measure]
 
@@ -228,8 +227,6 @@ def simulate_experiment(qrels, run_a, run_b, *, model: str = "cascade", method: 
         credit = interleaving_credit(il, clicks)
         outcome = np.sign(credit[:, 0] - credit[:, 1])
         wins, losses = np.cumsum(outcome > 0)[grid - 1], np.cumsum(outcome < 0)[grid - 1]
-        from .interleaving import sign_test_pvalue
-
         il_p[rep], il_sign[rep] = sign_test_pvalue(wins, losses), np.sign(wins - losses)
     out = {"impressions": grid, "offline": {"run_a": float(offline_a), "run_b": float(offline_b),
                                             "measure": f"nDCG@{depth}"}, "names": lists.names}
@@ -285,8 +282,6 @@ def cranfield_online_demo(*, run_a: str = "bm25", run_b: str = "coord_title", re
     with attractiveness from the Cranfield 1400 graded judgments click on two of the shipped
     runs; returns :func:`simulate_experiment`'s result (detection rates of the A/B test and of
     team-draft interleaving, and the impressions each needs for 80% power)."""
-    from .. import datasets
-
     data = datasets.cranfield()
     for name in (run_a, run_b):
         if not isinstance(name, str) or name not in data["runs"]:

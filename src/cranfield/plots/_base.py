@@ -11,6 +11,7 @@ import numpy as np
 
 from .._params import check_choice
 from ..errors import UsageError
+from ..io.atomic import atomic_write
 from ._style import colors  # one palette for every figure: Okabe–Ito
 
 __all__ = ["require_matplotlib", "new_axes", "save_figure", "save_figures", "figure_svg", "named_scores", "FORMATS", "colors"]
@@ -35,7 +36,7 @@ def new_axes(ax=None, *, size: tuple[float, float] = (6.4, 4.8)):
     if ax is not None:
         return ax.figure, ax
     require_matplotlib()
-    from ._style import StyledFigure, style
+    from ._style import StyledFigure, style  # optional dependency: StyledFigure subclasses matplotlib's Figure
 
     with style():
         figure = StyledFigure(figsize=size, layout="constrained")
@@ -67,8 +68,6 @@ def check_dpi(dpi) -> float:
 
 def save_figure(figure, path: str | os.PathLike, *, format: str | None = None, dpi: int = 150) -> Path:
     """Write ``figure`` to ``path`` atomically (PNG, SVG or PDF, from ``format`` or the suffix)."""
-    from ..io.atomic import atomic_write
-
     if not isinstance(path, (str, os.PathLike)):
         raise UsageError(f"path: expected a file name, found {path!r:.80}")
     if not hasattr(figure, "savefig"):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..stats.paired import paired_pvalues
+
 __all__ = ["centre", "test_intervals", "CENTRE_NAMES"]
 
 CENTRE_NAMES = {"t": "mean", "randomization": "mean", "bootstrap": "mean", "sign": "median",
@@ -39,8 +41,6 @@ def test_intervals(d, *, test: str, p_values, p_adjusted, significant, alpha: fl
                    random_state, zero_method: str = "wilcox") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(centre, low, high)`` per row of ``d`` (pairs, queries); an end is ±inf when no shift is
     rejected (a resampling test cannot reach a level below its smallest p)."""
-    from ..stats.paired import paired_pvalues
-
     d = np.asarray(d, dtype=np.float64)
     sig = np.asarray(significant, dtype=bool)
     c = centre(d, test)

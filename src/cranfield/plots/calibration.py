@@ -7,6 +7,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from ..classification.calibration import reliability_diagram
 from ..errors import UsageError
 from ._base import colors, named_scores, require_matplotlib
 from ._style import NEUTRALS, styled, wrap_title
@@ -24,8 +25,6 @@ def reliability_plot(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy: st
     diagonal of perfect calibration, each system's ECE in the legend; below, the share of the
     samples in each of ``n_bins`` (at least 10) uniform bins. Bins as
     :func:`cranfield.classification.calibration.reliability_diagram`."""
-    from ..classification.calibration import reliability_diagram
-
     if isinstance(y_prob, dict):
         systems = dict(y_prob)
         if not systems:
@@ -39,7 +38,7 @@ def reliability_plot(y_true: Any, y_prob: Any, *, n_bins: int = 10, strategy: st
         name: reliability_diagram(y_true, p, n_bins=max(n_bins, 10), strategy="uniform", sample_weight=sample_weight,
                                   pos_label=pos_label, labels=labels) for name, p in systems.items()}
     require_matplotlib()
-    from ._style import StyledFigure
+    from ._style import StyledFigure  # optional dependency: StyledFigure subclasses matplotlib's Figure
 
     figure = StyledFigure(figsize=(5.6, 6.4), layout="constrained")
     top, bottom = figure.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})

@@ -11,9 +11,16 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from ..classification.confusion import ConfusionMatrix
+from ..classification.curves import (average_precision, det_curve, equal_error_rate, pr_curve, roc_auc, roc_curve,
+                                     threshold_sweep)
+from ..classification.gain import accuracy_ratio, cap_curve, gain_curve, lift_curve
+from ..classification.thresholds import best_threshold
 from ..errors import UsageError
+from ..stats.roc import sensitivity_ci
 from ._base import colors, named_scores, new_axes
 from ._style import FONT_SIZES, NEUTRALS, outside_legend, styled, wrap_title
+from .multiclass import class_pr_plot, class_roc_plot
 
 __all__ = ["roc_plot", "pr_plot", "det_plot", "confusion_matrix_plot", "threshold_plot", "DET_TICKS", "det_deviate",
            "gain_plot", "lift_curve_plot", "cap_plot"]
@@ -39,11 +46,7 @@ def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
     interval of the sensitivity at 101 specificities (:func:`cranfield.stats.sensitivity_ci`, as
     pROC's ``ci.se``; ``band_resamples`` resamples, seeded by ``random_state``); unweighted only.
     """
-    from ..classification.curves import roc_auc, roc_curve
-
     if _class_matrix(y_score):  # n×C scores of a multiclass or multilabel problem
-        from .multiclass import class_roc_plot
-
         return class_roc_plot(y_true, y_score, sample_weight=sample_weight, title=title, ax=ax)
     if band is not None and sample_weight is not None:
         raise UsageError("band: the bootstrap band of the ROC curve is computed without sample weights")
@@ -54,8 +57,6 @@ def roc_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
         auc = roc_auc(y_true, s, sample_weight=sample_weight, pos_label=pos_label)
         ax.plot(curve.x, curve.y, color=color, linewidth=1.8, label=f"{name} (AUC = {auc:.3f})")
         if band is not None:
-            from ..stats.roc import sensitivity_ci
-
             labels = np.asarray(y_true) == (1 if pos_label is None else pos_label)
             specificities = np.linspace(0, 1, 101)
             interval = sensitivity_ci(labels, s, specificities, confidence=band, n_resamples=band_resamples,
@@ -76,11 +77,7 @@ def pr_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
             title: str | None = None, ax=None):
     """Precision–recall curves (steps, as average precision sums them) with each system's AP in
     the legend and the no-skill line at the prevalence of the positive class."""
-    from ..classification.curves import average_precision, pr_curve
-
     if _class_matrix(y_score):
-        from .multiclass import class_pr_plot
-
         return class_pr_plot(y_true, y_score, sample_weight=sample_weight, title=title, ax=ax)
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
@@ -111,8 +108,6 @@ def det_plot(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label:
              title: str | None = None, ax=None):
     """DET curves: miss rate (FNR) against false-alarm rate (FPR) on normal-deviate axes
     (probit scale, ticks in percent), with each system's equal error rate in the legend."""
-    from ..classification.curves import det_curve, equal_error_rate
-
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)
     lo, hi = DET_TICKS[0] / 100, DET_TICKS[-1] / 100
@@ -145,8 +140,6 @@ def confusion_matrix_plot(cm, *, normalize: str | None = None, labels: Sequence 
     or with ``normalize`` ("actual": rows sum to 1, "predicted", "all") the proportions; each
     cell shows its count and, when normalised, its percentage. ``cm``: a ConfusionMatrix, or a
     square array with ``labels``."""
-    from ..classification.confusion import ConfusionMatrix
-
     if not isinstance(cm, ConfusionMatrix):
         matrix = np.asarray(cm)
         if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1]:
@@ -189,9 +182,6 @@ def threshold_plot(y_true: Any, y_score: Any, *, metrics: Sequence[str] = ("prec
     """Metrics against the decision threshold (positive iff score ≥ threshold) for one system,
     with the operating point that optimises ``criterion`` (see :func:`cranfield.best_threshold`;
     e.g. ``cost_fn=5`` for criterion "cost") marked by a vertical line."""
-    from ..classification.curves import threshold_sweep
-    from ..classification.thresholds import best_threshold
-
     scores = named_scores(y_score)
     if len(scores) != 1:
         raise UsageError(f"threshold_plot draws one system; found {len(scores)} score arrays")
@@ -218,8 +208,6 @@ def threshold_plot(y_true: Any, y_score: Any, *, metrics: Sequence[str] = ("prec
 
 
 def _gain_family(kind: str, y_true, y_score, sample_weight, pos_label, title, ax):
-    from ..classification.gain import accuracy_ratio, cap_curve, gain_curve, lift_curve
-
     draw = {"gain": gain_curve, "lift": lift_curve, "cap": cap_curve}[kind]
     figure, ax = new_axes(ax, size=(5.6, 5.0))
     scores = named_scores(y_score)

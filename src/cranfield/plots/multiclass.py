@@ -11,7 +11,8 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from ..classification.multiclass import average_precision_multiclass, class_curves, roc_auc_multiclass
+from ..classification.curves import class_curves
+from ..classification.multiclass import average_precision_multiclass, roc_auc_multiclass
 from ._base import colors, new_axes
 from ._style import NEUTRALS, outside_legend, styled, wrap_title
 

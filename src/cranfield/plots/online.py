@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import UsageError
+from ..online.power import power, sample_size
 from ._base import new_axes
 from ._style import NEUTRALS, PALETTE, outside_legend, wrap_title
 
@@ -51,8 +52,6 @@ def power_curve_plot(effect_sizes, *, n1=None, alpha: float = 0.05, ratio: float
     """Power against the number of units in the first group, one curve per standardised effect
     size (:func:`cranfield.online.power`); the dashed line is the ``target`` power and each
     curve's crossing is marked with the sample size it needs."""
-    from ..online.power import power, sample_size
-
     sizes = np.atleast_1d(np.asarray(effect_sizes, dtype=np.float64)) if not isinstance(effect_sizes, str) else None
     if sizes is None or sizes.ndim != 1 or sizes.size == 0 or sizes.size > 8 or not np.all(np.isfinite(sizes)) \
             or np.any(sizes == 0):

@@ -1,6 +1,6 @@
 """Plots of validation, learning and bias–variance curves (matplotlib, imported lazily, figures
 made without pyplot). Each function returns the matplotlib Figure, drawn in the one figure style of
-:mod:`cranfield.plots._style` (imported when a curve is drawn)."""
+:mod:`cranfield.plots._style`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
+from ..protocols.bias_variance import BiasVarianceCurve
+from ._base import new_axes
+from ._style import outside_legend, style, wrap_title
 
 __all__ = ["score_curve_plot", "validation_curve_plot", "learning_curve_plot", "bias_variance_plot"]
 
@@ -16,8 +19,6 @@ __all__ = ["score_curve_plot", "validation_curve_plot", "learning_curve_plot", "
 def _axes(ax):
     """``(figure, axes)``: the given axes, or a new 6 × 4 in figure in the cranfield style, made
     without pyplot (which would keep every figure open for the life of the process)."""
-    from ._base import new_axes
-
     return new_axes(ax, size=(6, 4))
 
 
@@ -26,23 +27,19 @@ def score_curve_plot(curve: Any, *, ax=None, log_x: bool | None = None):
     of a :class:`~cranfield.protocols.curves.ScoreCurve`; returns the Figure.
 
     ``log_x`` (default: automatic for positive numeric parameters spanning ≥ 2 decades)."""
-    from ._style import style
-
     with style():
         return _draw_score_curve(curve, ax=ax, log_x=log_x)
 
 
 def _draw_score_curve(curve: Any, *, ax, log_x: bool | None):
-    from ._style import outside_legend, wrap_title
-
     fig, ax = _axes(ax)
     numeric = np.asarray(curve.x).dtype.kind in "iuf"
     x = np.asarray(curve.x, dtype=np.float64) if numeric else np.arange(len(curve.x))
     if log_x is None:
         log_x = bool(numeric and curve.kind == "validation" and (x > 0).all() and x.max() / x.min() >= 100)
-    for label, mean, sd, style in (("training", curve.train_mean, curve.train_std, "o-"),
+    for label, mean, sd, marker in (("training", curve.train_mean, curve.train_std, "o-"),
                                    ("validation", curve.validation_mean, curve.validation_std, "s-")):
-        (line,) = ax.plot(x, mean, style, label=label)
+        (line,) = ax.plot(x, mean, marker, label=label)
         ax.fill_between(x, mean - sd, mean + sd, alpha=0.2, color=line.get_color())
     if not numeric:
         ax.set_xticks(x)
@@ -71,9 +68,6 @@ def bias_variance_plot(curve: Any, *, ax=None, log_x: bool | None = None):
     """Expected loss, bias (squared for the squared loss) and variance against the parameter of a
     :class:`~cranfield.protocols.bias_variance.BiasVarianceCurve` (the bias–variance trade-off);
     returns the Figure. ``log_x``: automatic for positive numbers spanning ≥ 2 decades."""
-    from ._style import style
-    from ..protocols.bias_variance import BiasVarianceCurve
-
     if not isinstance(curve, BiasVarianceCurve):
         raise UsageError(f"expected a BiasVarianceCurve (from bias_variance_curve), found {type(curve).__name__}")
     if ax is not None and not hasattr(ax, "figure"):
@@ -83,8 +77,6 @@ def bias_variance_plot(curve: Any, *, ax=None, log_x: bool | None = None):
 
 
 def _draw_bias_variance(curve: Any, *, ax, log_x: bool | None):
-    from ._style import outside_legend, wrap_title
-
     fig, ax = _axes(ax)
     values = np.asarray(curve.x, dtype=object)
     numeric = all(isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in curve.x)

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from ..classification._validation import check_lengths, check_scores
+from ..classification.probabilistic import r2_score, root_mean_squared_error
 from ..errors import InputError
 from ._base import new_axes
 from ._style import NEUTRALS, PALETTE, styled, wrap_title
@@ -14,8 +16,6 @@ __all__ = ["predicted_vs_true_plot", "residual_plot"]
 
 
 def _pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    from ..classification._validation import check_lengths, check_scores
-
     truth, pred = check_scores(y_true, "y_true", exact=False), check_scores(y_pred, "y_pred", exact=False)
     if check_lengths(y_true=truth, y_pred=pred) == 0:
         raise InputError("no samples", field="y_true")
@@ -30,8 +30,6 @@ def _alpha(n: int) -> float:
 def predicted_vs_true_plot(y_true: Any, y_pred: Any, *, title: str | None = None, ax=None):
     """Predictions against true values with the identity line (perfect predictions lie on it)
     and R² and RMSE in the title; equal axes."""
-    from ..classification.probabilistic import r2_score, root_mean_squared_error
-
     truth, pred = _pair(y_true, y_pred)
     figure, ax = new_axes(ax, size=(5.2, 5.0))
     ax.scatter(truth, pred, s=10, alpha=_alpha(len(truth)), color=PALETTE[0], edgecolors="none")

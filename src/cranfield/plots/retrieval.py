@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
+from ..stats._report import _CORRECTION_NAMES, _TEST_NAMES
 from ._base import colors, new_axes
 from ._style import HIGHER, LOWER, NEUTRALS, PALETTE, outside_legend, styled, wrap_title
+from ._test_intervals import CENTRE_NAMES, test_intervals
 
 __all__ = ["ELEVEN_POINT_MEASURES", "RECALL_LEVELS", "recall_precision_plot", "per_query_pr_plot",
            "difference_plot", "forest_plot"]
@@ -163,9 +165,6 @@ def forest_plot(comparison, *, measures: Sequence[str] | None = None, title: str
     pair's adjusted level (see :mod:`cranfield.plots._test_intervals`), so an interval excludes
     zero exactly when the pair is significant (filled marker); open markers are not significant.
     The legend names the test, the correction and alpha."""
-    from ..stats._report import _CORRECTION_NAMES, _TEST_NAMES
-    from ._test_intervals import CENTRE_NAMES, test_intervals
-
     chosen = list(measures) if measures is not None else list(comparison.measures)
     pairs = [p for p in comparison.pairs if p.measure in chosen]
     if not pairs:

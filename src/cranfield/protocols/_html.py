@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..io.tables import table_html
+from ..io.tables import render_table, table_html
 
 __all__ = ["table_html", "TableReport"]
 
@@ -15,8 +15,6 @@ class TableReport:
 
     def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None) -> str:
         """The summary table as text: terminal, csv, tsv, markdown or latex."""
-        from ..io.tables import render_table
-
         return render_table(self.table(digits=digits), fmt, width=width)
 
     def _repr_html_(self) -> str:

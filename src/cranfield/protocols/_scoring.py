@@ -20,6 +20,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from ..classification._validation import resolve_pos_label
 from ..classification.measures import MEASURES
 from ..errors import InputError, UsageError
 from ..measures.base import Measure, parse_measure
@@ -107,8 +108,6 @@ def resolve_metrics(metrics: Any) -> list[Metric]:
 
 def make_task(y: np.ndarray, metrics: Sequence[Metric], pos_label: Hashable | None) -> Task:
     """Binary, multi-class or regression, from ``y`` and the measures asked for."""
-    from ..classification._validation import resolve_pos_label
-
     if any(m.needs == "values" for m in metrics):
         if any(m.needs != "values" for m in metrics):
             raise UsageError("metrics mix regression errors with classification measures")

@@ -31,6 +31,8 @@ import numpy as np
 from .._params import check_count, check_seed, usage_error
 from ..errors import InputError, UsageError
 from ..classification._brief import brief
+from ..classification._validation import check_labels, check_scores, encode_labels
+from ..io.tables import Table
 from ._html import TableReport
 from . import _scoring as sc
 
@@ -74,8 +76,6 @@ class BiasVariance(TableReport):
                 "settings": dict(self.settings)}
 
     def table(self, *, digits: int = 4):
-        from ..io.tables import Table
-
         rows = [["expected loss", self.expected_loss],
                 ["bias²" if self.loss == "squared" else "bias", self.bias], ["variance", self.variance]]
         if self.variance_unbiased is not None:
@@ -101,8 +101,6 @@ def _rows(X: Any, name: str) -> int:
 
 
 def _targets(y: Any, name: str, loss: str) -> np.ndarray:
-    from ..classification._validation import check_labels, check_scores
-
     if loss == "squared":
         return check_scores(y, name, exact=False)
     return check_labels(y, name)
@@ -164,8 +162,6 @@ def bias_variance_decomposition(model: Any, X_train: Any, y_train: Any, X_test: 
     settings = {"loss": kind, "n_rounds": rounds, "random_state": seed, "n_train": len(train_y),
                 "n_test": len(test_y), "draws": "numpy.random.RandomState(random_state).randint(0, n_train, n_train)"}
     if kind == "squared":
-        from ..classification._validation import check_scores
-
         P = np.vstack([check_scores(p, "predictions", exact=False) for p in preds])
         expected = float(np.mean([np.mean((row - test_y) ** 2) for row in P]))
         main = np.mean(P, axis=0)
@@ -174,8 +170,6 @@ def bias_variance_decomposition(model: Any, X_train: Any, y_train: Any, X_test: 
         variance = float(np.sum((main - P) ** 2) / P.size)
         return BiasVariance("squared", expected, bias, variance, None, None, main, point_bias,
                             np.mean((main - P) ** 2, axis=0), settings)
-    from ..classification._validation import encode_labels
-
     classes, codes = encode_labels((test_y, "y_test"), *((p, "predictions") for p in preds))
     truth, P = codes[0], np.vstack(codes[1:])
     k, n_test = len(classes), len(truth)
@@ -212,8 +206,6 @@ class BiasVarianceCurve(TableReport):
         return np.array([r.variance for r in self.results])
 
     def table(self, *, digits: int = 4):
-        from ..io.tables import Table
-
         rows = [[v if isinstance(v, (int, float, str)) else repr(v), r.expected_loss, r.bias, r.variance]
                 for v, r in zip(self.x, self.results)]
         kind = self.results[0].loss if self.results else ""

@@ -30,6 +30,7 @@ import numpy as np
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from ..measures.base import parse_measure
+from ..stats.intervals import Interval
 
 __all__ = ["CorrectedTTest", "corrected_ttest", "corrected_interval", "corrected_variance_factor"]
 
@@ -99,8 +100,6 @@ def corrected_interval(values, *, n_train: float, n_test: float, confidence: flo
     :math:`\bar x \pm t_{J-1,\,1-\alpha/2}\sqrt{(1/J + n_2/n_1)\,\hat\sigma^2}` (Nadeau & Bengio
     2003). Returns a :class:`cranfield.stats.intervals.Interval` (method ``"corrected"``)."""
     from scipy import stats
-
-    from ..stats.intervals import Interval
 
     confidence = check_fraction(confidence, "confidence")
     x = _values(values, "values")

@@ -14,10 +14,15 @@ from typing import Any, Hashable
 import numpy as np
 
 from .._params import check_choice
-from ..errors import InputError, UsageError
+from ..classification.confusion import ConfusionMatrix
 from ..measures.base import parse_measure
+from ..classification.curves import det_curve, pr_curve, roc_curve
+from ..errors import InputError, UsageError
+from ..io.tables import Table
+from ..stats.intervals import Interval, mean_ci
 from ._html import TableReport
 from . import _scoring as sc
+from .corrected_ttest import corrected_interval
 from .splits import Fold, folds_from_cv
 
 __all__ = ["CrossValidation", "cross_validate", "CI_METHODS"]
@@ -79,8 +84,6 @@ class CrossValidation(TableReport):
     @property
     def confusion_matrix(self):
         """The pooled out-of-fold confusion matrix (the sum of the folds' matrices)."""
-        from ..classification.confusion import ConfusionMatrix
-
         if self.y_pred is None:
             raise UsageError("no predicted labels: the model has no predict()")
         if self.task.kind == "regression":
@@ -96,20 +99,14 @@ class CrossValidation(TableReport):
 
     def roc_curve(self):
         """ROC curve of the pooled out-of-fold scores (assumes scores comparable across folds)."""
-        from ..classification.curves import roc_curve
-
         return self._curve(roc_curve)
 
     def pr_curve(self):
         """Precision-recall curve of the pooled out-of-fold scores."""
-        from ..classification.curves import pr_curve
-
         return self._curve(pr_curve)
 
     def det_curve(self):
         """DET curve of the pooled out-of-fold scores."""
-        from ..classification.curves import det_curve
-
         return self._curve(det_curve)
 
     # -- exports ---------------------------------------------------------------------------
@@ -125,8 +122,6 @@ class CrossValidation(TableReport):
 
     def table(self, *, digits: int = 4):
         """A :class:`cranfield.io.tables.Table`: per metric the mean, sd, CI, min and max."""
-        from ..io.tables import Table
-
         level = int(round(self.settings.get("confidence", 0.95) * 100))
         rows = []
         for name in self.metrics:
@@ -157,9 +152,6 @@ class CrossValidation(TableReport):
 
 def interval(values: np.ndarray, folds: list[Fold], method: str, confidence: float, random_state):
     """The CI of the mean over folds: Nadeau–Bengio corrected t, or :func:`cranfield.stats.intervals.mean_ci`."""
-    from ..stats.intervals import Interval, mean_ci
-    from .corrected_ttest import corrected_interval
-
     if len(values) < 2:
         v = float(values[0])
         return Interval(v, float("nan"), float("nan"), confidence, method)

@@ -15,6 +15,8 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.tables import Table
+from ..stats._resample import as_generator
 from ._html import TableReport
 from . import _scoring as sc
 from .splits import Fold, folds_from_cv
@@ -62,8 +64,6 @@ class ScoreCurve(TableReport):
                              "train": self.train.reshape(-1), "validation": self.validation.reshape(-1)})
 
     def table(self, *, digits: int = 4):
-        from ..io.tables import Table
-
         rows = [[_cell(x), float(tm), float(ts), float(vm), float(vs)] for x, tm, ts, vm, vs in
                 zip(self.x.tolist(), self.train_mean, self.train_std, self.validation_mean, self.validation_std)]
         return Table([self.x_name, "train mean", "train sd", "validation mean", "validation sd"], rows,
@@ -143,8 +143,6 @@ def learning_curve(model: Any, X: Any, y: Any, *, train_sizes: Sequence = (0.1, 
     j's model at size n is fitted on the first n of its training indices — after one random
     permutation per fold when ``shuffle`` (default; ``shuffle=False`` is scikit-learn's default
     order, sorted, and then equals ``sklearn.model_selection.learning_curve``)."""
-    from ..stats._resample import as_generator
-
     target, m, task, folds = _prepare(model, X, y, metric, cv, repeats, stratify, groups, random_state, pos_label)
     sizes = _train_sizes(train_sizes, len(folds[0].train))  # the first fold, as scikit-learn
     rng = as_generator(random_state)

@@ -21,6 +21,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import UsageError
+from ..io.tables import Table
+from ..retrieval.evaluate import Evaluator
+from ..retrieval.qrels import read_qrels
+from ..retrieval.run import read_run
 from ._html import TableReport
 from .splits import query_holdout, query_kfold, relevant_counts
 
@@ -85,8 +89,6 @@ class QueryTuning(TableReport):
         return pd.DataFrame(rows)
 
     def table(self, *, digits: int = 4):
-        from ..io.tables import Table
-
         frame_rows = self.to_pandas().to_dict("records")
         rows = [[r["repeat"], r["fold"], r["n_train"], r["n_test"], r["chosen"], r["train"], r["test"]]
                 for r in frame_rows]
@@ -105,8 +107,6 @@ class QueryTuning(TableReport):
 
 
 def _named_runs(runs: Any) -> tuple[list[str], list]:
-    from ..retrieval.run import read_run
-
     if isinstance(runs, dict):
         names = [str(k) for k in runs]
         items = [read_run(v, name=str(k)) for k, v in runs.items()]
@@ -122,8 +122,6 @@ def _named_runs(runs: Any) -> tuple[list[str], list]:
 
 def per_query_matrix(qrels, runs: Any, measure: str, *, relevance_level: int = 1, **evaluate_options):
     """(measure name, run names, query ids, values[run, query]) under the module's policies."""
-    from ..retrieval.evaluate import Evaluator
-
     names, items = _named_runs(runs)
     if "complete" in evaluate_options:
         raise UsageError("complete= is fixed: runs missing a query score 0 on it, so that all runs share the queries")
@@ -156,8 +154,6 @@ def tune_on_queries(qrels, runs: Any, *, measure: str = "AP", cv: int = 5, repea
     if isinstance(strata, str):
         if strata != "relevant":
             raise UsageError(f"strata: expected 'relevant', a mapping qid -> attribute or None, found {strata!r}")
-        from ..retrieval.qrels import read_qrels
-
         strata = relevant_counts(read_qrels(qrels), relevance_level=relevance_level)
     if test_size is not None:
         if repeats != 1:

@@ -26,6 +26,8 @@ import numpy as np
 
 from .._params import check_fraction, check_seed
 from ..errors import InputError, UsageError
+from ..retrieval.qrels import read_qrels
+from ..stats._resample import as_generator
 
 __all__ = ["Fold", "holdout", "train_validation_test", "kfold", "group_kfold", "folds_from_cv",
            "query_holdout", "query_kfold", "relevant_counts", "subset_queries", "sklearn_module"]
@@ -288,8 +290,6 @@ def query_kfold(query_ids: Any, *, n_splits: int = 5, repeats: int = 1, strata: 
     stratifies (a mapping qid → attribute such as :func:`relevant_counts`, or an aligned
     sequence); numeric attributes with many values are cut into ``n_bins`` quantile bins.
     """
-    from ..stats._resample import as_generator
-
     ids = _query_ids(query_ids)
     n_splits = _check_int(n_splits, "n_splits", 2)
     repeats = _check_int(repeats, "repeats", 1)
@@ -309,8 +309,6 @@ def query_holdout(query_ids: Any, *, test_size: float = 0.5, strata: Any = None,
                   random_state=None) -> tuple[np.ndarray, np.ndarray]:
     """One split of the queries into ``(train_ids, test_ids)``; ⌈n · test_size⌉ test queries,
     stratified by ``strata`` (as :func:`query_kfold`): each stratum within one query of its share."""
-    from ..stats._resample import as_generator
-
     ids = _query_ids(query_ids)
     test_size = _check_fraction(test_size, "test_size")
     codes = _strata(ids, strata, _check_int(n_bins, "n_bins", 1))
@@ -330,8 +328,6 @@ def relevant_counts(qrels, *, relevance_level: int = 1) -> dict[str, int]:
     """Number of judged-relevant documents (rel ≥ ``relevance_level``) per query of ``qrels`` —
     the usual attribute to stratify query splits by."""
     import pyarrow as pa
-
-    from ..retrieval.qrels import read_qrels
 
     qrels = read_qrels(qrels)
     table = pa.table({"qid": qrels.qid, "relevant": (qrels.values >= relevance_level).astype(np.int64)})

@@ -23,7 +23,10 @@ from typing import Any, Hashable
 
 import numpy as np
 
+from ..classification.confusion import ConfusionMatrix
+from ..classification.thresholds import best_threshold
 from ..errors import InputError, UsageError
+from ..io.tables import Table
 from ._html import TableReport
 from . import _scoring as sc
 from .cross_validation import CrossValidation, cross_validate
@@ -69,8 +72,6 @@ class Tuning(TableReport):
         return pd.DataFrame(rows)
 
     def table(self, *, digits: int = 4):
-        from ..io.tables import Table
-
         keys = list(dict.fromkeys(k for c in self.candidates for k in c))
         rows, bold = [], set()
         for i, (params, cv) in enumerate(zip(self.candidates, self.validation)):
@@ -125,8 +126,6 @@ def tune(model: Any, X: Any, y: Any, *, params: Any = None, metric: Any = "roc_a
     - ``report``: the measures computed on the test part (default: ``metric`` and, with a
       threshold, the confusion-matrix rates accuracy, precision, recall, f1).
     """
-    from ..classification.thresholds import best_threshold
-
     target = sc.as_target(y)
     if sc.n_rows(X) != len(target):
         raise InputError(f"X has {sc.n_rows(X)} rows but y has {len(target)} values", field="y")
@@ -184,8 +183,6 @@ def tune(model: Any, X: Any, y: Any, *, params: Any = None, metric: Any = "roc_a
     values = sc.score_all(reported, y_test, out, task)
     cm = None
     if task.kind != "regression" and "labels" in out:
-        from ..classification.confusion import ConfusionMatrix
-
         cm = ConfusionMatrix.from_labels(y_test, out["labels"], labels=list(task.classes), pos_label=task.positive)
     info = {"cv": cv if isinstance(cv, (int, np.integer)) else type(cv).__name__, "repeats": repeats,
             "random_state": random_state if isinstance(random_state, (int, type(None))) else repr(random_state),

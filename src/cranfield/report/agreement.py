@@ -8,6 +8,8 @@ import math
 from ..io._format import natural_key
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
+from ..judgments.agreement import assessor_agreement, ranking_agreement
+from .html import document, table_html
 
 __all__ = ["agreement_table", "agreement_matrix", "ranking_table", "render_agreement", "agreement_html", "per_query_table", "demo_agreement_files",
            "AGREEMENT_FORMATS"]
@@ -113,8 +115,6 @@ def agreement_html(result, *, ranking=None, digits: int = 4) -> str:
     """An HTML section: the κ agreement matrix, the figures with intervals, the rankings."""
     from html import escape
 
-    from .html import table_html
-
     parts = ["<p>" + escape(f"Agreement between {len(result.names)} sets of judgments over "
                             f"{len(result.query_ids)} queries. Kappa and alpha: 1 = perfect agreement, 0 = what "
                             "chance gives, below 0 = systematic disagreement; overlap: share of the documents "
@@ -132,9 +132,6 @@ def demo_agreement_files(data: dict, runs: list, *, random_state=0, n_resamples:
     (``qrels.raw.trec``: 1 = most relevant … 4, −1) against the same judgments regraded
     (``qrels.graded.trec``: higher = more relevant), with the three runs ranked by AP and nDCG@10
     under each. ``{"agreement.txt": terminal tables, "agreement.html": a page}``."""
-    from ..judgments.agreement import assessor_agreement, ranking_agreement
-    from .html import document
-
     sets = [data["qrels_raw"], data["qrels"]]
     names = ["raw codes", "graded"]
     result = assessor_agreement(sets, names=names, n_resamples=n_resamples, random_state=random_state)
@@ -147,8 +144,6 @@ def demo_agreement_files(data: dict, runs: list, *, random_state=0, n_resamples:
     text = "\n".join([intro, "", render_agreement(result, "table", ranking=rankings[0]),
                       render_table(ranking_table(rankings[1]), "table")])
     from html import escape
-
-    from .html import table_html
 
     inner = f"<p>{escape(intro)}</p>" + agreement_html(result, ranking=rankings[0]) + \
         table_html(ranking_table(rankings[1]), table_id="agreement-rankings-ndcg")

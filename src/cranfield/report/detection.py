@@ -16,8 +16,21 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..classification._validation import binary_truth
+from ..classification.calibration import brier_decomposition, expected_calibration_error, maximum_calibration_error
+from ..classification.confusion import ConfusionMatrix
+from ..classification.curves import average_precision, equal_error_rate
+from ..classification.table import label_column, number_column, positive_label, read_table
+from ..classification.thresholds import best_threshold
 from ..errors import InputError, UsageError
-from ..io.tables import Marked, Table
+from ..io.tables import Marked, Table, render_table
+from ..plots.calibration import reliability_plot
+from ..plots.classification import confusion_matrix_plot, det_plot, pr_plot, roc_plot, threshold_plot
+from ..stats._report import p_text
+from ..stats.corrections import adjust_pvalues
+from ..stats.intervals import auc_ci
+from ..stats.paired import delong_test
+from .html import chart_html, document, escape, file_info, inputs_html, table_html
 
 __all__ = ["DetectionStudy", "detection_study", "detection_figures", "detection_html", "MAX_SAMPLE_ROWS"]
 
@@ -44,8 +57,6 @@ class DetectionStudy:
         return max(self.scores, key=lambda name: self.settings["auc"][name])
 
     def summary_text(self, fmt: str = "table", *, digits: int = 4) -> str:
-        from ..io.tables import render_table
-
         tables = [self.summary] + ([self.pairs] if self.pairs.rows else [])
         return "\n".join(render_table(t, fmt) for t in tables)
 
@@ -55,9 +66,6 @@ def _noop(description: str) -> None:
 
 
 def _read(path: str, truth: str, scores: Sequence[str], positive: str | None):
-    from ..classification._validation import binary_truth
-    from ..classification.table import label_column, number_column, positive_label, read_table
-
     table, first_line = read_table(path)
     labels = label_column(table, truth, path, first_line)
     if len(labels) == 0:
@@ -77,13 +85,6 @@ def detection_study(path: str | Path, *, truth: str, scores: Sequence[str], posi
                     criterion: str = "f1", correction: str = "holm", alpha: float = 0.05,
                     step: Callable[[str], None] = _noop, **criterion_params) -> DetectionStudy:
     """Read ``path`` (CSV, TSV or Parquet) and evaluate each ``scores`` column against ``truth``."""
-    from ..classification.curves import average_precision, equal_error_rate
-    from ..classification.thresholds import best_threshold
-    from ..stats.corrections import adjust_pvalues
-    from ..stats.intervals import auc_ci
-    from ..stats._report import p_text
-    from ..stats.paired import delong_test
-
     scores = list(dict.fromkeys(scores))
     if not scores:
         raise UsageError("give at least one score column (--score COL)")
@@ -143,9 +144,6 @@ def detection_figures(study: DetectionStudy, *, criterion_params: dict | None = 
     """``{file stem: (Figure, caption)}``: ROC, PR and DET of all systems; for the best system
     (highest AUC) the confusion matrix at its chosen threshold (counts, and normalised by the
     actual class) and the metrics against the threshold."""
-    from ..classification.confusion import ConfusionMatrix
-    from ..plots.classification import confusion_matrix_plot, det_plot, pr_plot, roc_plot, threshold_plot
-
     y, scores, best = study.y_true, study.scores, study.best
     point = study.points[best]
     negative, positive = str(study.settings.get("negative class", "negative")), str(study.positive)
@@ -168,8 +166,6 @@ def detection_figures(study: DetectionStudy, *, criterion_params: dict | None = 
 
 
 def _reliability_figure(study: DetectionStudy) -> dict:
-    from ..plots.calibration import reliability_plot
-
     names = _probability_systems(study)
     if not names:
         return {}
@@ -186,9 +182,6 @@ def _probability_systems(study: DetectionStudy) -> list[str]:
 def calibration_table(study: DetectionStudy, *, n_bins: int = 10) -> "Table | None":
     """ECE, MCE and the Brier score with Murphy's decomposition (10 uniform bins) of each system
     whose scores are probabilities; None when none is."""
-    from ..classification.calibration import (brier_decomposition, expected_calibration_error,
-                                              maximum_calibration_error)
-
     names = _probability_systems(study)
     if not names:
         return None
@@ -223,8 +216,6 @@ def _samples_table(study: DetectionStudy) -> Table:
 def detection_html(study: DetectionStudy, *, figures: dict | None = None, title: str | None = None,
                    command: str | None = None) -> str:
     """The self-contained HTML report of a detection study."""
-    from .html import chart_html, document, escape, file_info, inputs_html, table_html
-
     figures = detection_figures(study) if figures is None else figures
     summary = table_html(study.summary, table_id="summary")
     if study.pairs.rows:

@@ -17,9 +17,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from .._version import __version__
 from ..io._format import settings_items
 from ..io._terminal import SHORT_CELL, column_pieces
 from ..io.tables import Table
+from ..plots._base import figure_svg
 
 __all__ = ["table_html", "chart_html", "file_info", "inputs_html", "definitions_html", "document", "escape",
            "results_document"]
@@ -143,8 +145,6 @@ def table_html(table: Table, *, sortable: bool = False, table_id: str | None = N
 
 def chart_html(figure, name: str, caption: str, *, wide: bool = False) -> str:
     """A figure as an inline SVG chart; ``name`` makes its element ids unique in the page."""
-    from ..plots._base import figure_svg
-
     slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name)
     svg = figure_svg(figure, salt=slug)
     classes = "chart wide" if wide else "chart"
@@ -166,8 +166,6 @@ def inputs_html(files: Sequence[tuple[str, dict]], settings: Iterable[tuple[str,
                 definitions: Iterable[tuple[str, str]] = (), command: str | None = None) -> str:
     """The reproducibility section: input files with hashes, settings, measure definitions, versions."""
     import numpy
-
-    from .._version import __version__
 
     rows = [[role, info["name"], info["bytes"], info["sha256"], info["path"]] for role, info in files]
     parts = [table_html(Table(["input", "file", "bytes", "SHA-256", "path"], rows, title="Input files"),
@@ -217,8 +215,6 @@ def results_document(title: str, tables: Sequence[Table], *, figures: dict | Non
 
 def document(title: str, sections: Sequence[tuple[str, str, str]], *, subtitle: str = "") -> str:
     """The whole page: ``sections`` are ``(anchor, heading, inner HTML)``."""
-    from .._version import __version__
-
     nav = "".join(f'<a href="#{escape(anchor)}">{escape(heading)}</a>' for anchor, heading, _ in sections)
     body = "\n".join(f'<section id="{escape(anchor)}"><h2>{escape(heading)}</h2>\n{inner}\n</section>'
                      for anchor, heading, inner in sections)

@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
+from ..io.ecosystem import parse_columns, read_table_file
+from ..retrieval.qrels import read_qrels
+from ..retrieval.run import read_run
 
 __all__ = ["unique_names", "read_runs", "read_run_file", "read_qrels_file", "tabular_input", "baseline_name"]
 
@@ -43,25 +46,19 @@ def read_runs(specs, *, run_columns: str | None = None) -> dict:
 def read_run_file(path: str, run_columns: str | None = None):
     """A run file: TREC text or Parquet as usual; CSV/TSV (or any file given --run-columns) through
     the column conventions."""
-    import cranfield
-    from ..io.ecosystem import parse_columns, read_table_file
-
     if run_columns or tabular_input(path):
         table = read_table_file(path, kind="run", columns=parse_columns(run_columns, option="--run-columns"))
-        return cranfield.read_run(table, name=Path(path).name)
-    return cranfield.read_run(path)
+        return read_run(table, name=Path(path).name)
+    return read_run(path)
 
 
 def read_qrels_file(path: str, qrels_columns: str | None = None):
     """Qrels: a path as usual (TREC text, Parquet, ``irds:<id>``); CSV/TSV or --qrels-columns through
     the column conventions."""
-    import cranfield
-    from ..io.ecosystem import parse_columns, read_table_file
-
     if qrels_columns or tabular_input(path):
-        return cranfield.read_qrels(read_table_file(path, kind="qrels",
+        return read_qrels(read_table_file(path, kind="qrels",
                                                     columns=parse_columns(qrels_columns, option="--qrels-columns")))
-    return cranfield.read_qrels(path)
+    return read_qrels(path)
 
 
 def tabular_input(path: str) -> bool:

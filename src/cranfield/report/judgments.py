@@ -11,6 +11,9 @@ from .._exact import snap_ties
 from ..io._format import settings_items
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
+from ..judgments import build_pool, leave_one_out
+from ..plots._base import colors, new_axes
+from .html import chart_html, document, escape, table_html
 
 __all__ = ["reusability_table", "reusability_summary_table", "render_reusability", "pool_size_table",
            "pool_run_table", "stability_figure", "judgments_section", "judgments_page", "add_section",
@@ -72,8 +75,6 @@ def pool_run_table(pools: Mapping[str, object]) -> Table:
 def stability_figure(result, measure: str | None = None):
     """Ranking stability: each run's score with all judgments and left out (a dumbbell per
     run, runs ordered by the full score), for one measure (default: the first)."""
-    from ..plots._base import colors, new_axes
-
     j = result.measures.index(measure) if measure is not None else 0
     order = np.argsort(-snap_ties(result.score[:, j]), kind="stable")  # equal means: the order given
     figure, ax = new_axes(size=(6.4, 0.45 * len(order) + 1.6))
@@ -96,8 +97,6 @@ def stability_figure(result, measure: str | None = None):
 def judgments_section(pools: Mapping[str, object], result=None) -> str:
     """HTML: pool sizes, per-run contribution and (with ``result``) the reusability tables and a
     ranking-stability chart per measure."""
-    from .html import chart_html, table_html
-
     parts = []
     if pools:
         parts += [table_html(pool_size_table(pools)), table_html(pool_run_table(pools), sortable=True)]
@@ -113,8 +112,6 @@ def judgments_section(pools: Mapping[str, object], result=None) -> str:
 
 def judgments_page(pools: Mapping[str, object], result=None, *, title: str = "cranfield: pools") -> str:
     """A self-contained HTML page with :func:`judgments_section` and the settings."""
-    from .html import document, escape
-
     settings = dict(result.settings) if result is not None else {}
     listing = "".join(f"<dt>{escape(k)}</dt><dd>{escape(v)}</dd>" for k, v in settings_items(settings))
     sections = [("judgments", "Pools and reusability", judgments_section(pools, result))]
@@ -126,8 +123,6 @@ def judgments_page(pools: Mapping[str, object], result=None, *, title: str = "cr
 def add_section(page: str, anchor: str, heading: str, inner: str) -> str:
     """``page`` (made by :func:`cranfield.report.html.document`) with one more section at the end
     of its main part and a link to it in its navigation bar."""
-    from .html import escape
-
     link = f'<a href="#{escape(anchor)}">{escape(heading)}</a></nav>'
     section = f'<section id="{escape(anchor)}"><h2>{escape(heading)}</h2>\n{inner}\n</section>\n</main>'
     return page.replace("</nav>", link, 1).replace("</main>", section, 1)
@@ -136,8 +131,6 @@ def add_section(page: str, anchor: str, heading: str, inner: str) -> str:
 def pools_at_depths(qrels, runs, depths=(10, 20, 50), *, measures=("AP", "P@10")):
     """``({"depth k": Pool}, {"depth k": Reusability})``: the runs pooled at each depth, and left
     out of each pool in turn (the demo's study)."""
-    from ..judgments import build_pool, leave_one_out
-
     pools = {f"depth {k}": build_pool(runs, method="depth", depth=k) for k in depths}
     return pools, {f"depth {k}": leave_one_out(qrels, runs, list(measures), depth=k) for k in depths}
 
@@ -166,8 +159,6 @@ def demo_text(pools: Mapping[str, object], results: Mapping[str, object], fmt: s
 def demo_section(pools: Mapping[str, object], results: Mapping[str, object]) -> str:
     """HTML of the demo's pools and reusability: the tables and the ranking-stability charts of
     the deepest pool."""
-    from .html import table_html
-
     deepest = list(results.values())[-1]
     return (judgments_section(pools, None) + "\n"
             + "\n".join(table_html(t, sortable=True) for t in reusability_by_pool_tables(results))

@@ -15,8 +15,15 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from ..classification.confusion import ConfusionMatrix
+from ..classification.multiclass import average_precision_multiclass, roc_auc_multiclass, top_k_accuracy
+from ..classification.multilabel import hamming_loss, multilabel_confusion_matrix, multilabel_rate
+from ..classification.table import label_column, number_column, read_table
 from ..errors import InputError, UsageError
-from ..io.tables import Table
+from ..io.tables import Table, render_table
+from ..plots.classification import confusion_matrix_plot
+from ..plots.multiclass import class_pr_plot, class_roc_plot
+from .html import chart_html, document, escape, file_info, inputs_html, table_html
 
 __all__ = ["MulticlassStudy", "class_score_columns", "truth_class_count", "multiclass_study", "multilabel_study",
            "multiclass_figures", "multiclass_html", "PREDICTION_THRESHOLD"]
@@ -44,8 +51,6 @@ class MulticlassStudy:
         return self.y_true.ndim == 2
 
     def summary_text(self, fmt: str = "table", *, digits: int = 4) -> str:
-        from ..io.tables import render_table
-
         return "\n".join(render_table(t, fmt) for t in (self.summary, self.overall, self.confusion))
 
 
@@ -55,8 +60,6 @@ def _noop(description: str) -> None:
 
 def truth_class_count(path: str | Path, truth: str) -> int:
     """How many distinct classes the ``truth`` column of a table holds."""
-    from ..classification.table import label_column, read_table
-
     table, first_line = read_table(str(path))
     return len(np.unique(label_column(table, truth, str(path), first_line)))
 
@@ -109,10 +112,6 @@ def multiclass_study(path: str | Path, *, truth: str, class_scores: Sequence[str
     """Read ``path`` (CSV, TSV or Parquet): the ``truth`` column and one score column per class
     (``class_scores``: ``{class: column}`` or ``--class-score`` texts, see
     :func:`class_score_columns`), and evaluate them."""
-    from ..classification.confusion import ConfusionMatrix
-    from ..classification.multiclass import average_precision_multiclass, roc_auc_multiclass, top_k_accuracy
-    from ..classification.table import label_column, number_column, read_table
-
     step(f"reading {Path(path).name}")
     table, first_line = read_table(str(path))
     labels = label_column(table, truth, str(path), first_line)
@@ -159,8 +158,6 @@ def multiclass_study(path: str | Path, *, truth: str, class_scores: Sequence[str
 
 
 def _indicator_column(table, column: str, path: str, first_line: int, option: str) -> np.ndarray:
-    from ..classification.table import number_column
-
     values = number_column(table, column, path, first_line)
     if not np.isin(values, (0.0, 1.0)).all():
         raise InputError(f"{option}: the column {column!r} must hold 0 or 1 (is the class among the sample's labels?)",
@@ -173,10 +170,6 @@ def multilabel_study(path: str | Path, *, class_truths: Sequence[str] | Mapping,
     """Multilabel: each class's 0/1 truth column (``class_truths``: ``{class: column}`` or
     ``CLASS=COLUMN`` texts) and score column (``class_scores``, as in :func:`multiclass_study`);
     a class is predicted when its score is at least :data:`PREDICTION_THRESHOLD`."""
-    from ..classification.multiclass import average_precision_multiclass, roc_auc_multiclass
-    from ..classification.multilabel import hamming_loss, multilabel_confusion_matrix, multilabel_rate
-    from ..classification.table import number_column, read_table
-
     step(f"reading {Path(path).name}")
     table, first_line = read_table(str(path))
     pairs = class_truths.items() if isinstance(class_truths, Mapping) else \
@@ -222,10 +215,6 @@ def multilabel_study(path: str | Path, *, class_truths: Sequence[str] | Mapping,
 def multiclass_figures(study: MulticlassStudy) -> dict:
     """``{file stem: (Figure, caption)}``: per-class ROC and PR curves with the micro average, and
     the confusion matrix (counts, and normalised by the actual class) under the class names."""
-    from ..classification.confusion import ConfusionMatrix
-    from ..plots.classification import confusion_matrix_plot
-    from ..plots.multiclass import class_pr_plot, class_roc_plot
-
     y, s, classes = study.y_true, study.scores, study.classes
     curves = {
         "roc": (class_roc_plot(y, s, labels=classes), "ROC curve of each class against the rest, and the micro "
@@ -247,8 +236,6 @@ def multiclass_figures(study: MulticlassStudy) -> dict:
 def multiclass_html(study: MulticlassStudy, *, figures: dict | None = None, title: str | None = None,
                     command: str | None = None) -> str:
     """The self-contained HTML report of a multiclass study."""
-    from .html import chart_html, document, escape, file_info, inputs_html, table_html
-
     figures = multiclass_figures(study) if figures is None else figures
     summary = "".join(table_html(t, table_id=i) for t, i in ((study.summary, "summary"), (study.overall, "overall"),
                                                              (study.confusion, "confusion")))

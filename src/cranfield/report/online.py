@@ -6,6 +6,7 @@ from ..errors import UsageError
 from .html import chart_html, document, escape, table_html
 from ..io._format import settings_items
 from ..io.tables import Table
+from ..plots.online import lift_plot
 from ..stats._report import p_text
 
 __all__ = ["srm_table", "ab_table", "online_section", "online_document"]
@@ -47,8 +48,6 @@ def online_section(result, *, digits: int = 4, chart: bool = True) -> str:
         raise UsageError(f"result: expected an ABResult (cranfield.online.ab_test), found {type(result).__name__}")
     parts = [table_html(srm_table(result)), table_html(ab_table(result, digits=digits), sortable=True, table_id="ab")]
     if chart and result.tests:
-        from ..plots.online import lift_plot
-
         parts.append('<div class="charts">' + chart_html(lift_plot(result), "online-lift",
                                                           "Relative lift of each metric with its interval", wide=True)
                      + "</div>")

@@ -14,6 +14,14 @@ from typing import Callable, Sequence
 from ..errors import UsageError
 from ..io._format import natural_key
 from ..io.tables import Table
+from ..measures.base import parse_measure, parse_measures
+from ..plots.retrieval import (ELEVEN_POINT_MEASURES, difference_plot, forest_plot, per_query_pr_plot,
+                               recall_precision_plot)
+from ..retrieval.evaluate import Evaluator
+from ..stats._report import settings_lines
+from ..stats.compare import check_query_sets, compare_values
+from .html import chart_html, definitions_html, document, escape, file_info, inputs_html, table_html
+from .inputs import baseline_name, read_qrels_file, read_runs
 
 __all__ = ["DEFAULT_REPORT_MEASURES", "RetrievalStudy", "retrieval_study", "retrieval_figures", "retrieval_html"]
 
@@ -51,12 +59,6 @@ def retrieval_study(qrels: str | Path, runs: Sequence[str | Path], *, measures: 
     ``labels`` name the runs (None: the run's tag); ``evaluate_options`` go to the Evaluator
     (complete, max_results, judged_only, collection_size); runs over different queries follow
     the query-set policy of :func:`cranfield.compare` (``missing``)."""
-    from .inputs import baseline_name, read_qrels_file, read_runs
-    from ..measures.base import parse_measures
-    from ..plots.retrieval import ELEVEN_POINT_MEASURES
-    from ..retrieval.evaluate import Evaluator
-    from ..stats.compare import check_query_sets, compare_values
-
     if not runs:
         raise UsageError("expected at least one run, found none")
     names = [str(m) for m in parse_measures(list(measures))]
@@ -85,8 +87,6 @@ def retrieval_figures(study: RetrievalStudy) -> dict:
     """``{file stem: (Figure, caption)}``: the recall–precision graph, each run's per-query
     curves, the forest plot and, for each compared pair, the per-query differences of the first
     measure."""
-    from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
-
     c = study.comparison
     figures = {"recall_precision": (recall_precision_plot(study.results),
                                     "11-point interpolated recall–precision graph, mean over queries")}
@@ -121,10 +121,6 @@ def _per_query_table(study: RetrievalStudy) -> Table:
 def retrieval_html(study: RetrievalStudy, *, figures: dict | None = None, title: str | None = None,
                    command: str | None = None) -> str:
     """The self-contained HTML report of a study (charts drawn unless ``figures`` are given)."""
-    from ..measures.base import parse_measure
-    from ..stats._report import settings_lines
-    from .html import chart_html, definitions_html, document, escape, file_info, inputs_html, table_html
-
     c = study.comparison
     figures = retrieval_figures(study) if figures is None else figures
     summary, pairs = c.tables()

@@ -7,15 +7,20 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._arrow import to_numpy
+from .._arrow import query_block_starts, to_numpy
 from ..errors import InputError
+from ..io.atomic import atomic_write
 from ..io.json_mapping import is_json_path, read_json_mapping, write_json_mapping
+from ..io.parquet import is_parquet, read_parquet_columns, write_parquet
+from ..io.trec import read_trec_columns
+from ..io.trec_grammar import check_dialect
 from ._columns import (
     check_numbers,
     columns_from_dict,
     columns_from_frame,
     to_chunked_strings,
 )
+from .doc_keys import longest_bytes
 
 __all__ = ["TrecTable"]
 
@@ -76,16 +81,12 @@ class TrecTable:
     def longest_docno(self) -> int:
         """Length in bytes of the longest docno (computed once; a slice keeps its source's)."""
         if self._longest_docno is None:
-            from .doc_keys import longest_bytes
-
             self._longest_docno = longest_bytes(self.docno)
         return self._longest_docno
 
     def query_starts(self) -> np.ndarray:
         """Start rows of the runs of equal query ids (computed once; see ``ranked.query_block_starts``)."""
         if self._query_starts is None:
-            from .._arrow import query_block_starts
-
             self._query_starts = query_block_starts(self.qid)
         return self._query_starts
 
@@ -112,10 +113,6 @@ class TrecTable:
     # ------------------------------------------------------------------ constructors
     @classmethod
     def _from_file(cls, path, kind: str, *, dialect: str = "cranfield", **kwargs):
-        from ..io.parquet import is_parquet, read_parquet_columns
-        from ..io.trec import read_trec_columns
-        from ..io.trec_grammar import check_dialect
-
         check_dialect(dialect)
         if is_json_path(path):  # ranx's {qid: {docno: value}} JSON file, checked as the dict backend
             qids, docnos, values = columns_from_dict(read_json_mapping(path), source=str(path),
@@ -183,8 +180,6 @@ class TrecTable:
     def to_parquet(self, path: "str | os.PathLike", *, row_group_rows: int = 1 << 20, compression: str = "zstd") -> None:
         """Write as one Parquet file (columns ``qid``, ``docno``, ``score``/``rel``), atomically; read
         it back with ``read_run``/``read_qrels`` (see :mod:`cranfield.io.parquet`)."""
-        from ..io.parquet import write_parquet
-
         write_parquet(self, path, row_group_rows=row_group_rows, compression=compression)
 
     def to_json(self, path: "str | os.PathLike") -> None:
@@ -203,8 +198,6 @@ class TrecTable:
     @staticmethod
     def _write_lines(path: "str | os.PathLike", lines) -> None:
         """Write TREC text lines atomically (all or nothing)."""
-        from ..io.atomic import atomic_write
-
         with atomic_write(path) as handle:
             handle.writelines(lines)
 

@@ -27,12 +27,17 @@ import numpy as np
 from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from ..errors import InputError, UsageError
-from ..measures.base import Measure
+from ..io.trec import read_trec_columns
+from ..io.trec_grammar import check_dialect
+from ..io.values import id_column, nested_columns, value_column
+from ..measures.base import Measure, parse_measure
 from ..measures.diversity import KEY, DiversityRanking, IntentTable
+from ._columns import columns_from_frame, to_chunked_strings
 from ._table import TrecTable
 from .evaluate import Evaluator, evaluate_runs, mapped_columns
 from .qrels import Qrels
 from .ranked import RankedView, _indices, check_relevance_level, prepare_qrels
+from .run import read_run
 
 __all__ = ["DiversityQrels", "read_diversity_qrels", "DiversityEvaluator", "evaluate_diversity", "NDEVAL_MEASURES"]
 
@@ -49,10 +54,13 @@ class DiversityQrels(TrecTable):
     value_dtype = np.int64
     default_source = "diversity qrels"
 
+    @property
+    def evaluator_class(self):
+        """The evaluator :func:`~cranfield.retrieval.evaluate.evaluate` builds for these qrels."""
+        return DiversityEvaluator
+
     def __init__(self, qid, subtopic, docno, rel, *, source: str | None = None, lines: np.ndarray | None = None,
                  _trusted: bool = False) -> None:
-        from ._columns import to_chunked_strings
-
         super().__init__(qid, docno, rel, source=source, lines=lines, _trusted=_trusted)
         self.subtopic = to_chunked_strings(subtopic, source=self.source, field="subtopic", trusted=_trusted)
         if len(self.subtopic) != len(self.values):
@@ -70,9 +78,6 @@ class DiversityQrels(TrecTable):
     def from_file(cls, path: "str | os.PathLike", *, dialect: str = "cranfield") -> "DiversityQrels":
         """Read ``qid subtopic docno rel`` lines (plain, .gz, or '-' for standard input); the TREC
         qrels grammar and dialects (:mod:`cranfield.io.trec_grammar`)."""
-        from ..io.trec import read_trec_columns
-        from ..io.trec_grammar import check_dialect
-
         check_dialect(dialect)
         if isinstance(path, (str, os.PathLike)) and "\0" in str(os.fspath(path)):
             raise InputError("a file name cannot contain a NUL character", source=repr(os.fspath(path)))
@@ -82,8 +87,6 @@ class DiversityQrels(TrecTable):
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None) -> "DiversityQrels":
         """From ``{qid: {subtopic: {docno: rel}}}``."""
-        from ..io.values import id_column, nested_columns, value_column
-
         source = "diversity qrels dict"
         if not isinstance(mapping, dict):
             raise InputError(f"expected a dict {{qid: {{subtopic: {{docno: rel}}}}}}, found {type(mapping).__name__}",
@@ -103,8 +106,6 @@ class DiversityQrels(TrecTable):
     def from_frame(cls, frame, *, qid: str = "qid", subtopic: str = "subtopic", docno: str = "docno",
                    rel: str = "rel", name: str | None = None) -> "DiversityQrels":
         """From a pandas or polars DataFrame or an Arrow table (column names are options)."""
-        from ._columns import columns_from_frame
-
         source = "diversity qrels frame"
         cols = columns_from_frame(frame, {"qid": qid, "subtopic": subtopic, "docno": docno, "rel": rel},
                                   source=source)
@@ -125,8 +126,6 @@ class DiversityQrels(TrecTable):
 def read_diversity_qrels(source, *, dialect: str = "cranfield") -> DiversityQrels:
     """Diversity qrels from a file path or '-', a ``{qid: {subtopic: {docno: rel}}}`` dict, a
     DataFrame / Arrow table with columns qid, subtopic, docno, rel, or a :class:`DiversityQrels`."""
-    from ..io.trec_grammar import check_dialect
-
     check_dialect(dialect)
     if isinstance(source, DiversityQrels):
         return source
@@ -405,8 +404,6 @@ def ndeval_text(qrels, run, *, alpha: float = 0.5, beta: float = 0.5, complete: 
     scores 0 where ndeval prints ``-nan`` for nNRBP (0/0), which makes its mean ``-nan`` too;
     ``ndeval_nan=True`` prints those bytes, as ndeval does.
     """
-    from .run import read_run
-
     for name, value in (("alpha", alpha), ("beta", beta)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
             raise UsageError(f"{name} must lie in [0, 1], found {value!r}")
@@ -455,8 +452,6 @@ def ndeval_text(qrels, run, *, alpha: float = 0.5, beta: float = 0.5, complete: 
 
 
 def _with_params(name: str, alpha: float, beta: float) -> Measure:
-    from ..measures.base import parse_measure
-
     measure = parse_measure(name)
     params = {key: value for key, value in (("alpha", alpha), ("beta", beta)) if key in measure.family.params}
     return Measure(measure.name, params, measure.cutoff)

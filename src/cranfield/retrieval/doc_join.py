@@ -4,7 +4,9 @@ documents, and the docno order of tied rows.
 Two interchangeable strategies. :class:`PackedDocs` (the usual one) packs docnos into 64-bit
 words (:mod:`.doc_keys`) and joins on (query, docno) keys with numpy, verifying every match on
 the words; :class:`DictionaryDocs` dictionary-encodes docnos with Arrow: exact for any id
-(too long, non-ASCII or containing NUL) and the fallback after a hash collision.
+(too long, non-ASCII or containing NUL) and the fallback after a hash collision. Their
+``prepared`` argument is the :class:`~cranfield.retrieval.ranked.PreparedQrels` of the qrels
+(:mod:`.ranked` imports this module, not the reverse).
 """
 
 from __future__ import annotations
@@ -14,11 +16,17 @@ import numpy as np
 from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from ..errors import InputError
-from .doc_keys import HashCollision
-from .ranked import NONPOOL, UNJUDGED, PreparedQrels, _indices
+from .doc_keys import HashCollision, ordered, packed_keys, packed_width
+from ..measures.view import NONPOOL, UNJUDGED
 from .run import Run
 
 __all__ = ["PackedDocs", "DictionaryDocs"]
+
+
+def _indices(encoded) -> np.ndarray:
+    """The codes of a dictionary-encoded chunked array, as one int64 array."""
+    return np.concatenate([_np(chunk.indices) for chunk in encoded.chunks]).astype(np.int64) \
+        if encoded.num_chunks else np.zeros(0, dtype=np.int64)
 
 
 class PackedDocs:
@@ -31,9 +39,7 @@ class PackedDocs:
         self.run, self.rows, self.keys, self.words, self.judged = run, rows, keys, words, judged
 
     @classmethod
-    def build(cls, run: Run, prepared: PreparedQrels, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
-        from .doc_keys import packed_keys, packed_width
-
+    def build(cls, run: Run, prepared, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
         run_width = packed_width(run.longest_docno())
         judged_width = prepared.packed_width()
         if run_width is None or judged_width is None:
@@ -64,8 +70,6 @@ class PackedDocs:
         DictionaryDocs(run, prepared, rows).check_duplicates(qi, rows, run, prepared)
 
     def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
-        from .doc_keys import ordered
-
         w = ordered(self.words[source_rows])
         m = w.shape[0]
         rank = _dense_rank(w[:, 0])  # rank of each docno among these rows, byte-wise
@@ -93,7 +97,7 @@ class PackedDocs:
 class DictionaryDocs:
     """Docnos through Arrow dictionary encoding: exact for any id (the general path)."""
 
-    def __init__(self, run: Run, prepared: PreparedQrels, rows: np.ndarray | None):
+    def __init__(self, run: Run, prepared, rows: np.ndarray | None):
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -149,7 +153,7 @@ def _words_text(words: np.ndarray) -> str:
     return words.tobytes().rstrip(b"\x00").decode("utf-8", "replace")  # native words: the id's bytes
 
 
-def _raise_duplicate(i, j, qi, rows, run: Run, prepared: PreparedQrels, docno: str) -> None:
+def _raise_duplicate(i, j, qi, rows, run: Run, prepared, docno: str) -> None:
     line = (lambda k: run.line_of(k if rows is None else rows[k]))
     first, second = sorted((line(i), line(j)))
     raise InputError(f"document {docno!r} retrieved twice for query {prepared.query_ids[qi[i]]!r} "

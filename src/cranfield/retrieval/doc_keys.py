@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._segments import run_starts
+
 __all__ = ["MAX_BYTES", "longest_bytes", "packed_width", "packed_words", "packed_keys", "ordered", "mix", "KeyTable",
            "HashCollision"]
 
@@ -164,8 +166,6 @@ class KeyTable:
 
     def _slot(self, keys: np.ndarray, group: np.ndarray) -> np.ndarray:
         """base[group] + (keys & mask[group]), looked up once per run of equal groups."""
-        from ._segments import run_starts
-
         starts = run_starts(group)
         if starts.size > group.size // 8:
             return self.base[group] + (keys & self.mask[group])

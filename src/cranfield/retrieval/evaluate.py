@@ -7,14 +7,17 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .._params import Count, Interval, Optional, check_choice
+from .._arrow import release_unused_memory
 from ..errors import UsageError
+from ..io.ecosystem import with_columns
 from ..measures.base import Measure, parse_measures
 from ..measures.condensed import view_for
 from .qrels import Qrels, read_qrels
 from .ranked import RankedView, prepare_qrels, rank
-from ..io.propensities import read_propensities
 from .results import Results, aggregate, micro_aggregate
 from .run import drop_self, read_run
+from . import parallel  # its settings looked up when called (the tests lower them)
+from .parallel import available_threads
 
 __all__ = ["evaluate", "evaluate_runs", "prepare_and_read", "Evaluator", "DEFAULT_MEASURES"]
 
@@ -62,7 +65,12 @@ class Evaluator:
         self.options = dict(relevance_level=relevance_level, complete=bool(complete), max_results=max_results,
                             judged_only=bool(judged_only), collection_size=collection_size)
         self.ignore_self = bool(ignore_self)
-        self.propensities = None if propensities is None else read_propensities(propensities)
+        self.propensities = None
+        if propensities is not None:
+            # lazy (start-up): io.propensities imports pyarrow; the protocols import this engine without it
+            from ..io.propensities import read_propensities
+
+            self.propensities = read_propensities(propensities)
         self._prepared = prepare_qrels(self.qrels)
 
     def rank_run(self, run, **overrides) -> RankedView:
@@ -89,8 +97,6 @@ class Evaluator:
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""
-        from .._arrow import release_unused_memory
-
         view = self.rank_run(read_run(run))
         release_unused_memory()
         return view
@@ -105,13 +111,11 @@ class Evaluator:
         ``{name: array}`` read from the ranked view (trec_eval's relstring); they are added to
         ``per_query``, without aggregates.
         """
-        from .parallel import MIN_ROWS, available_threads, evaluate_parallel
-
         run = read_run(run, name=name)
         run_name = name or run.name or "run"
         threads = available_threads() if threads is None else max(1, int(threads))
-        if len(run) >= MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":  # in parts
-            results = evaluate_parallel(self, run, run_name, threads, extras=extras)
+        if len(run) >= parallel.MIN_ROWS and not self.options["complete"] and self.aggregate == "macro":  # in parts
+            results = parallel.evaluate_parallel(self, run, run_name, threads, extras=extras)
             if results is not None:
                 return results
         return self.results_from_view(self.view(run), run_name, self.measures, extras=extras)
@@ -192,8 +196,6 @@ def mapped_columns(data, columns: "dict[str, str] | None"):
     """``data`` with its columns named by ``columns`` (role -> column), or ``data`` itself."""
     if not columns:
         return data
-    from ..io.ecosystem import with_columns
-
     try:
         return with_columns(data, **dict(columns))
     except TypeError:
@@ -229,10 +231,9 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
     (1.0, 0.5)
     """
     qrels, run = mapped_columns(qrels, qrels_columns), mapped_columns(run, run_columns)
-    from .diversity import DiversityEvaluator, DiversityQrels
-
-    # diversity qrels (qid subtopic docno rel): the same options, intents kept for ndeval's measures
-    factory = DiversityEvaluator if isinstance(qrels, DiversityQrels) else Evaluator
+    # diversity qrels (qid subtopic docno rel) name their own evaluator (DiversityEvaluator: the same
+    # options, intents kept for ndeval's measures); diversity.py builds on this module, not the reverse
+    factory = getattr(qrels, "evaluator_class", Evaluator)
 
     def make_evaluator():
         return factory(qrels, measures, relevance_level=relevance_level, complete=complete,

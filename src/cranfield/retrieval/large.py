@@ -31,6 +31,10 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from ..io.blocks import input_size, iter_run_blocks
+from ..io.parquet import NAME_KEY, is_parquet
+from ..io.trec import iter_parsed
+from ..io.trec_grammar import check_dialect
 from ..measures.base import Measure
 from .evaluate import DEFAULT_MEASURES, Evaluator
 from ._segments import run_starts
@@ -72,8 +76,6 @@ def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows
                   progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
                   name: str | None = None, dialect: str = "cranfield") -> Results:
     """:func:`evaluate_large` with an existing :class:`~cranfield.Evaluator` (qrels prepared once)."""
-    from ..io.trec_grammar import check_dialect
-
     check_dialect(dialect)
     if batch_rows < 1:
         raise UsageError(f"batch_rows must be ≥ 1, found {batch_rows}")
@@ -103,8 +105,6 @@ def use_low_memory(run: "str | os.PathLike", requested: bool = False) -> bool:
 
 
 def _default_name(path, dialect: str = "cranfield") -> str:
-    from ..io.parquet import NAME_KEY, is_parquet
-
     if is_parquet(path):
         import pyarrow.dataset as ds
 
@@ -113,8 +113,6 @@ def _default_name(path, dialect: str = "cranfield") -> str:
             return metadata[NAME_KEY].decode("utf-8", "replace")
         return Path(str(path)).name
     # the tag of the first run line, as read_run names a run (read by the grammar, first block only)
-    from ..io.trec import iter_parsed
-
     for parsed in iter_parsed(path, "run", dialect=dialect, chunk_bytes=1 << 16):
         return parsed.tag or Path(str(path)).name
     return Path(str(path)).name  # pragma: no cover - iter_parsed raises on a file without rows
@@ -125,8 +123,6 @@ MIN_BLOCK_BYTES = 1 << 16
 
 
 def _blocks(path, batch_rows: int, dialect: str):
-    from ..io.blocks import iter_run_blocks
-
     return iter_run_blocks(path, block_bytes=max(MIN_BLOCK_BYTES, min(batch_rows * 40, 1 << 30)),
                            batch_rows=batch_rows, dialect=dialect)
 
@@ -267,8 +263,6 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
 
 
 def _n_parts(path, block, batch_rows: int, n_queries: int) -> int:
-    from ..io.blocks import input_size
-
     total, unit = input_size(path)
     rows = total if unit == "rows" else total * len(block) / max(block.position, 1)
     return int(max(1, min(n_queries, 4096, np.ceil(rows / batch_rows))))
@@ -289,8 +283,6 @@ class _Progress:
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, \
             TimeRemainingColumn
-
-        from ..io.blocks import input_size
 
         total, self.unit = input_size(self.path)
         self._progress = Progress(TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..errors import InputError
 from ..measures.condensed import view_for
-from .ranked import RankedView, no_common_query, query_codes
+from .qrels import Qrels
+from .ranked import RankedView, no_common_query, prepare_qrels, query_codes
 from .results import Results, aggregate, micro_aggregate
 from .run import Run
 
@@ -104,9 +105,6 @@ class PieceEvaluator:
         import copy
 
         import pyarrow as pa
-
-        from .qrels import Qrels
-        from .ranked import prepare_qrels
 
         prepared = self.evaluator._prepared
         codes = query_codes(run.qid, prepared.query_index)

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UsageError
+from ..measures.interpolated import _iprec_values
+from .evaluate import Evaluator
 
 __all__ = ["PRTable", "IPrecTable", "pr_table", "iprec_table"]
 
@@ -78,8 +80,6 @@ class IPrecTable:
 
 
 def _view(qrels, run, options):
-    from .evaluate import Evaluator
-
     return Evaluator(qrels, ["NumRet"], **options).view(run)
 
 
@@ -98,8 +98,6 @@ def iprec_table(qrels, run, *, levels=tuple(i / 10 for i in range(11)), rounding
                 relevance_level: int = 1, complete: bool = False, max_results: int | None = None,
                 judged_only: bool = False) -> IPrecTable:
     """Interpolated precision of each query at each recall level (default the 11 points)."""
-    from ..measures.interpolated import _iprec_values
-
     levels = tuple(float(level) for level in levels)
     if not levels or not all(0.0 <= level <= 1.0 for level in levels):
         raise UsageError(f"recall levels must be a non-empty list of numbers in [0, 1], found {list(levels)}")

@@ -6,6 +6,8 @@ import os
 
 import numpy as np
 
+from ..io.ecosystem import qrels_source
+from ..io.trec_grammar import check_dialect
 from ._table import TrecTable
 
 __all__ = ["Qrels", "read_qrels"]
@@ -41,9 +43,6 @@ def read_qrels(source, *, dialect: str = "cranfield") -> Qrels:
     """Qrels from a file path, '-', a ``{qid: {docno: rel}}`` dict, a DataFrame or Arrow table,
     or an existing :class:`Qrels`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`.
     ``dialect`` applies to TREC text files (see :mod:`cranfield.io.trec_grammar`)."""
-    from ..io.ecosystem import qrels_source  # ir_measures/ir_datasets/ranx/PyTerrier forms, irds:<id>
-    from ..io.trec_grammar import check_dialect
-
     check_dialect(dialect)
     source = qrels_source(source)
     if isinstance(source, Qrels):

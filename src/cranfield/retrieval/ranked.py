@@ -32,7 +32,9 @@ from .._arrow import query_block_starts
 from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
 from ._segments import run_starts
-from .doc_keys import HashCollision
+from .doc_join import DictionaryDocs, PackedDocs, _indices
+from . import doc_keys  # doc_keys.mix looked up when called (the tests weaken it to force collisions)
+from .doc_keys import HashCollision, KeyTable, packed_width, packed_words
 
 
 @dataclass
@@ -52,8 +54,6 @@ class PreparedQrels:
     _exact: dict = field(default_factory=dict, repr=False)
 
     def packed_width(self) -> int | None:
-        from .doc_keys import packed_width
-
         if "width" not in self._packed:
             self._packed["width"] = packed_width(self.qrels.longest_docno())
         return self._packed["width"]
@@ -61,13 +61,11 @@ class PreparedQrels:
     def packed(self, n_words: int) -> "PackedJudgments | None":
         """Judgments keyed by mix(query, packed docno), for runs whose ids pack into ``n_words``
         words, or None if the judged ids do not pack."""
-        from .doc_keys import KeyTable, mix, packed_words
-
         if n_words not in self._packed:
             words = packed_words(self.qrels.docno, n_words)
             if words is None:
                 return None
-            keys = mix(self.q, words, len(self.query_ids))
+            keys = doc_keys.mix(self.q, words, len(self.query_ids))
             self._packed[n_words] = PackedJudgments(keys, KeyTable(keys, self.q, len(self.query_ids)), self.q,
                                                      words, self.rel)
         return self._packed[n_words]
@@ -215,8 +213,6 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     score = run.score if rows is None else run.score[rows]
     extra = propensity if propensity is None or rows is None else propensity[rows]
     qi = q if rows is None else q[rows]
-    from .doc_join import DictionaryDocs, PackedDocs
-
     docs = PackedDocs.build(run, prepared, qi, rows, q) or DictionaryDocs(run, prepared, rows)
     docs.check_duplicates(qi, rows, run, prepared)
     try:
@@ -251,11 +247,6 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
                       level_values=prepared.judged_levels()[0], level_counts=prepared.level_counts()[evaluated],
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
                       collection_size=collection_size, propensity=extra)
-
-
-def _indices(encoded) -> np.ndarray:
-    return np.concatenate([_np(chunk.indices) for chunk in encoded.chunks]).astype(np.int64) \
-        if encoded.num_chunks else np.zeros(0, dtype=np.int64)
 
 
 def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarray:

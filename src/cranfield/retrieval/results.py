@@ -9,6 +9,9 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import UsageError
+from ..measures.base import parse_measure
+
 __all__ = ["Results", "PerQuery", "MeasureKeyed", "LONG_COLUMNS", "long_columns", "aggregate", "micro_aggregate"]
 
 MIN_GEO_MEAN = 0.00001
@@ -135,8 +138,6 @@ class Results:
                                 index=pd.Index([str(q) for q in self.query_ids], name="qid"))
         if form == "long":
             return pd.DataFrame(long_columns([self]))
-        from ..errors import UsageError
-
         raise UsageError(f"form: expected 'wide' or 'long', found {form!r}")
 
     def _repr_html_(self) -> str:
@@ -297,6 +298,4 @@ Mapping.register(PerQuery)
 
 
 def _canonical(name: str) -> str:
-    from ..measures.base import parse_measure
-
     return str(parse_measure(name))

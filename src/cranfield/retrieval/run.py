@@ -7,6 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .._arrow import query_block_starts
+from ..io.ecosystem import run_source
+from ..io.trec_grammar import check_dialect
 from ._table import TrecTable
 
 __all__ = ["Run", "read_run", "drop_self"]
@@ -53,8 +56,6 @@ class Run(TrecTable):
         table = pa.table({"qid": self.qid, "score": self.values, "docno": self.docno})
         order = pc.sort_indices(table, sort_keys=[("qid", "ascending"), ("score", "descending"), ("docno", "descending")])
         table = table.take(order)
-        from .._arrow import query_block_starts
-
         n = table.num_rows
         starts = query_block_starts(table.column("qid"))
         ranks = np.arange(n) - np.repeat(starts, np.diff(np.r_[starts, n])) + 1
@@ -67,9 +68,6 @@ def read_run(source, *, name: str | None = None, dialect: str = "cranfield") -> 
     """A run from a file path, '-', a ``{qid: {docno: score}}`` dict, a DataFrame or Arrow
     table, or an existing :class:`Run`; other tools' forms are converted by :mod:`cranfield.io.ecosystem`.
     ``dialect`` applies to TREC text files (see :mod:`cranfield.io.trec_grammar`)."""
-    from ..io.ecosystem import run_source  # ir_measures/ir_datasets/ranx/PyTerrier forms, irds:<id>
-    from ..io.trec_grammar import check_dialect
-
     check_dialect(dialect)
     source, name = run_source(source, name=name)
     if isinstance(source, Run):

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import MeasureError, UsageError
+from ..errors import InputError, MeasureError, UsageError
+from ..io.sources import read_all
+from ..measures._gains import gain_view
 from ..measures.base import Measure, unknown_measure_message
 from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
@@ -142,8 +144,6 @@ _EMPTY_IDEAL = "empty ideal ranking: "
 
 def _empty_ideal(view, measure) -> np.ndarray:
     """Per query of ``view``: whether ``measure``'s (RnDCG) ideal ranking has no positive gain."""
-    from ..measures._gains import gain_view
-
     return gain_view(view, measure.param("gains"), "linear", measure.param("ideal")).ideal_len == 0
 
 
@@ -165,8 +165,6 @@ def _refuse_negative_first_query(qrels_data, query_ids: np.ndarray, in_run: np.n
         return
     import pyarrow as pa
     import pyarrow.compute as pc
-
-    from ..errors import InputError
 
     first = str(query_ids[int(np.argmax(in_run))])
     grades = pc.filter(pa.array(qrels_data.values), pc.equal(qrels_data.qid, first))
@@ -196,16 +194,7 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     version = options.version
     if version not in ("9", "10"):
         raise UsageError(f"unknown trec_eval version {version!r}; expected 9 or 10")
-    order, params = _marked(options.measures, version)
-    by_name = {m.name: m for m in TREC_MEASURES}
-    slots = []  # (trec measure, printed name, Measure | relstring length | None)
-    for name in order:
-        for printed, measure in expand(name, params.get(name), version=version):
-            slots.append((by_name[name], printed, measure))
-    measures = [m for _, _, m in slots if m is not None and not isinstance(m, int)]
-    nan_prone = any(m.name in ("IPrec", "IPrec11", "RnDCG") for m in measures)
-    if nan_prone:  # their NaN (0/0) needs each query's numbers retrieved and relevant
-        measures += [COUNTS[0], COUNTS[1]]
+    slots, measures, nan_prone = _slots(options.measures, version)
     qrels_data = None
 
     def make_evaluator():
@@ -239,7 +228,6 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     if version == "9" and any(spec.name not in ("runid", "num_q") for spec, _, _ in slots):
         _refuse_negative_first_query(qrels_data, query_ids, in_run, qrels)
     zscores = _load_zscores(options.zscores) if options.zscores else None
-    prefix = "Z" if zscores is not None else ""
 
     def per_query_value(printed: str, measure, q: int):
         value = values[str(measure)][q]
@@ -249,57 +237,87 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
 
     out: list[str] = []
     if options.query:  # formatted column-wise: see trec_text
-        keep = np.flatnonzero(in_run | (version != "9"))  # trec_eval 9 prints no line for queries added by -c
-        names, columns, kinds = [], [], []
-        for spec, printed, measure in slots:
-            if not spec.per_query:
-                continue
-            if isinstance(measure, int):
-                names.append(printed)
-                columns.append(values[printed][keep])
-                kinds.append("s")
-                continue
-            column = values[str(measure)][keep]
-            if zscores is not None:
-                column = np.array([per_query_value(printed, measure, q) for q in keep.tolist()])
-            names.append(prefix + printed)
-            columns.append(column)
-            kinds.append("d" if spec.long and zscores is None else "f")
-        threads = available_threads()
-        out.append(trec_text.lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
-                                   threads=threads))
+        out.append(_per_query_text(slots, values, query_ids, in_run, version, zscores, per_query_value))
     if options.summary:
-        for spec, printed, measure in slots:
-            if spec.name == "runid":
-                out.append(_line("runid", "all", last_run_tag(run, version) or run_data.name or "run"))
-            elif spec.name == "num_rel" and options.complete and zscores is None:
-                # trec_eval -c: every judgment > 0 of the qrels file, whatever -l, -J or -M
-                out.append(_line("num_rel", "all", int(np.count_nonzero(qrels_data.values > 0)), long=True))
-            elif spec.name == "num_q":
-                out.append(_line(prefix + "num_q", "all", n if zscores is None else float(n), long=zscores is None))
-            elif isinstance(measure, int):
-                continue  # relstring has no summary
-            else:
-                how = measure.family.aggregate
-                column = values[str(measure)]
-                if zscores is not None:
-                    column = np.array([per_query_value(printed, measure, q) for q in range(n)])
-                    how = "sum" if spec.long else ("mean" if how == "gmean" else how)
-                    if measure.family.aggregate == "gmean":
-                        column = np.zeros(n)
-                out.append(_line(prefix + printed, "all", summary(column, how, in_run, n),
-                                 long=spec.long and zscores is None))
+        out += _summary_lines(slots, values, in_run, options, zscores, per_query_value,
+                              qrels_data=qrels_data, run=run, run_name=run_data.name)
     return "".join(out)
+
+
+def _slots(names, version: str):
+    """``(slots, measures, nan_prone)``: (trec measure, printed name, Measure | relstring length | None)
+    for each value trec_eval prints, the measures to compute, and whether some have trec_eval's NaN."""
+    order, params = _marked(names, version)
+    by_name = {m.name: m for m in TREC_MEASURES}
+    slots = []
+    for name in order:
+        for printed, measure in expand(name, params.get(name), version=version):
+            slots.append((by_name[name], printed, measure))
+    measures = [m for _, _, m in slots if m is not None and not isinstance(m, int)]
+    nan_prone = any(m.name in ("IPrec", "IPrec11", "RnDCG") for m in measures)
+    if nan_prone:  # their NaN (0/0) needs each query's numbers retrieved and relevant
+        measures += [COUNTS[0], COUNTS[1]]
+    return slots, measures, nan_prone
+
+
+def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscores, value_of) -> str:
+    """trec_eval's per-query lines (-q), formatted column-wise (see trec_text); ``value_of(printed,
+    measure, q)`` gives a value with its z-score applied (-Z)."""
+    prefix = "Z" if zscores is not None else ""
+    keep = np.flatnonzero(in_run | (version != "9"))  # trec_eval 9 prints no line for queries added by -c
+    names, columns, kinds = [], [], []
+    for spec, printed, measure in slots:
+        if not spec.per_query:
+            continue
+        if isinstance(measure, int):
+            names.append(printed)
+            columns.append(values[printed][keep])
+            kinds.append("s")
+            continue
+        column = values[str(measure)][keep]
+        if zscores is not None:
+            column = np.array([value_of(printed, measure, q) for q in keep.tolist()])
+        names.append(prefix + printed)
+        columns.append(column)
+        kinds.append("d" if spec.long and zscores is None else "f")
+    threads = available_threads()
+    return trec_text.lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
+                           threads=threads)
+
+
+def _summary_lines(slots, values: dict, in_run, options: TrecEvalOptions, zscores, value_of, *, qrels_data, run,
+                   run_name) -> list[str]:
+    """trec_eval's summary lines (query ``all``), in the order of ``slots``."""
+    version, n = options.version, in_run.size
+    prefix = "Z" if zscores is not None else ""
+    out: list[str] = []
+    for spec, printed, measure in slots:
+        if spec.name == "runid":
+            out.append(_line("runid", "all", last_run_tag(run, version) or run_name or "run"))
+        elif spec.name == "num_rel" and options.complete and zscores is None:
+            # trec_eval -c: every judgment > 0 of the qrels file, whatever -l, -J or -M
+            out.append(_line("num_rel", "all", int(np.count_nonzero(qrels_data.values > 0)), long=True))
+        elif spec.name == "num_q":
+            out.append(_line(prefix + "num_q", "all", n if zscores is None else float(n), long=zscores is None))
+        elif isinstance(measure, int):
+            continue  # relstring has no summary
+        else:
+            how = measure.family.aggregate
+            column = values[str(measure)]
+            if zscores is not None:
+                column = np.array([value_of(printed, measure, q) for q in range(n)])
+                how = "sum" if spec.long else ("mean" if how == "gmean" else how)
+                if measure.family.aggregate == "gmean":
+                    column = np.zeros(n)
+            out.append(_line(prefix + printed, "all", summary(column, how, in_run, n),
+                             long=spec.long and zscores is None))
+    return out
 
 
 MISSING_ZSCORE = -1000000.0
 
 
 def _load_zscores(path: str) -> dict[tuple[str, str], tuple[float, float]]:
-    from ..errors import InputError
-
-    from ..io.sources import read_all
-
     table: dict[tuple[str, str], tuple[float, float]] = {}
     try:
         text = read_all(path, display_name=path).decode("utf-8")  # the one opener: errors are InputError

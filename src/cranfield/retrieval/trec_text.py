@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .._arrow import indices
+from .._arrow import indices, query_block_starts
 
 __all__ = ["c_fixed4", "fixed4", "integers", "texts", "strings", "formatted", "lines", "relstrings",
            "run_text", "BLOCK_LINES"]
@@ -195,8 +195,6 @@ def run_text(qid, docno, score: np.ndarray, tag: str) -> str:
     descending, ties by docno descending byte-wise), ranks from 1, each score in the shortest text
     that reads back to the same double. ``qid`` and ``docno``: Arrow string arrays."""
     pa, pc = _pa()
-    from .._arrow import query_block_starts
-
     table = pa.table({"qid": qid, "score": score, "docno": docno})
     n = table.num_rows
     if n == 0:

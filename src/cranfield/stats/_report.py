@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import string
+from collections.abc import Mapping
 
 import numpy as np
 
@@ -182,8 +183,7 @@ def summary_table(c, *, digits: int = 4) -> Table:
         meaning = "Letters after a mean: the system is significantly better than the systems with those ids"
     notes = [f"Bold: highest mean per measure. {meaning} ({_method_note(c)}).",
              f"CI: {level} confidence interval of the mean over queries ({_CI_NAMES.get(s['ci'], s['ci'])})."]
-    from .compare import query_counts_note  # each run's own query count, when it differs (issue 13)
-
+    # each run's own query count, when it differs (issue 13)
     notes += [n for n in [query_counts_note(s.get("queries_per_system", {}), len(c.query_ids), s["missing"])] if n]
     return Table(columns, rows, title="Systems", digits=digits, bold=bold, notes=notes,
                  bold_meaning="the highest mean per measure", column_group=2)
@@ -193,6 +193,15 @@ def _tied_means(c, measure: str) -> dict:
     """The systems' means of ``measure``, ties decided on exact values (cranfield._exact)."""
     systems = [x.system for x in c.summaries if x.measure == measure]
     return dict(zip(systems, snap_ties([x.mean for x in c.summaries if x.measure == measure]).tolist()))
+
+
+def query_counts_note(counts: Mapping, compared: int, missing: str) -> str | None:
+    """A table note when the systems' own query sets differ from the compared one, else None."""
+    if all(n == compared for n in counts.values()):
+        return None
+    own = ", ".join(f"{name} {n}" for name, n in counts.items())
+    how = {"intersect": "the common queries", "zero": "every query, a missing one counted as 0"}.get(missing, missing)
+    return f"Queries of each run: {own}; compared on {compared} ({how}, missing={missing})."
 
 
 def paper_latex(c, *, digits: int = 4, label: str | None = None, wide: bool | None = None) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, UsageError
+from .intervals import _check_confidence
 
 __all__ = ["AnovaTable", "SystemEffect", "two_way_anova", "MixedModelResult", "mixed_model"]
 
@@ -78,8 +79,6 @@ def two_way_anova(values, *, systems=None, confidence: float = 0.95) -> AnovaTab
     :math:`\omega^2 = (SS_S - (m-1)MS_E)/(SS_S + SS_T + SS_E + MS_E)`.
     """
     from scipy import stats
-
-    from .intervals import _check_confidence
 
     confidence = _check_confidence(confidence)
     x, names = _matrix(values, systems)
@@ -160,8 +159,6 @@ def mixed_model(data, *, reference: str | None = None, confidence: float = 0.95)
     except ImportError:  # pragma: no cover - depends on the environment
         raise UsageError("mixed_model needs statsmodels: pip install 'cranfield[stats]'") from None
     from scipy import special
-
-    from .intervals import _check_confidence
 
     confidence = _check_confidence(confidence)
     score, system, topic, collection = _long_frame(data)

@@ -17,7 +17,11 @@ import numpy as np
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from ..measures.base import parse_measures
+from ..retrieval.evaluate import Evaluator, mapped_columns
 from ._inputs import MISSING_POLICIES, align, normalise_values
+from ._report import (comparison_dict, comparison_frame, comparison_html, pairs_table, paper_latex, render_comparison,
+                      summary_table)
+from ._report import query_counts_note
 from ._resample import MAX_RESAMPLES, check_count
 from .corrections import CORRECTIONS, adjust_pvalues, randomized_tukey_hsd, tukey_hsd
 from .effects import cohens_dz_rows, win_tie_loss_rows
@@ -138,8 +142,6 @@ class Comparison:
     # presentation lives in _report.py; these are thin delegates
     def to_dict(self) -> dict:
         """The JSON document as Python objects (see :meth:`to_json`)."""
-        from ._report import comparison_dict
-
         return comparison_dict(self)
 
     def to_json(self, *, indent: int | None = 2) -> str:
@@ -152,16 +154,12 @@ class Comparison:
 
     def tables(self, *, digits: int = 4) -> list:
         """The summary table (systems × measures, best bold, marks explained) and the pairs table."""
-        from ._report import pairs_table, summary_table
-
         return [summary_table(self, digits=digits), pairs_table(self, digits=digits)]
 
     def render(self, fmt: str = "table", *, digits: int = 4, width: int | None = None, layout: str = "paper") -> str:
         """Text in ``fmt``: table, markdown (summary and pairs tables), latex (the paper table,
         :meth:`to_latex`; ``layout="tables"``: the summary and pairs tables), csv or tsv (one
         long table of pairs, with both systems' means), json."""
-        from ._report import render_comparison
-
         return render_comparison(self, fmt, digits=digits, width=width, layout=layout)
 
     def to_latex(self, *, digits: int = 4, label: str | None = None, wide: bool | None = None) -> str:
@@ -170,20 +168,14 @@ class Comparison:
         says the test, the correction and alpha. It fits ``\columnwidth`` of a two-column ACM or
         IEEE paper up to 6 measures and 8 systems; beyond (or ``wide=True``) it is a ``table*``
         spanning ``\textwidth``. ``label``: its ``\label``."""
-        from ._report import paper_latex
-
         return paper_latex(self, digits=digits, label=label, wide=wide)
 
     def to_pandas(self, table: str = "pairs"):
         """A pandas DataFrame: ``"pairs"`` (one row per comparison), ``"systems"`` (one row per
         system and measure) or ``"differences"`` (long: measure, a, b, query_id, diff)."""
-        from ._report import comparison_frame
-
         return comparison_frame(self, table)
 
     def _repr_html_(self) -> str:
-        from ._report import comparison_html
-
         return comparison_html(self)
 
 
@@ -230,15 +222,6 @@ def check_query_sets(query_ids: Mapping, missing: str, *, source: str | None = N
             if ids != union:
                 raise QuerySetError(counts, (name, sorted(union - ids), len(union)), source=source)
     return counts
-
-
-def query_counts_note(counts: Mapping, compared: int, missing: str) -> str | None:
-    """A table note when the systems' own query sets differ from the compared one, else None."""
-    if all(n == compared for n in counts.values()):
-        return None
-    own = ", ".join(f"{name} {n}" for name, n in counts.items())
-    how = {"intersect": "the common queries", "zero": "every query, a missing one counted as 0"}.get(missing, missing)
-    return f"Queries of each run: {own}; compared on {compared} ({how}, missing={missing})."
 
 
 def _pair_indices(systems: list[str], baseline: str | None) -> tuple[np.ndarray, np.ndarray]:
@@ -477,8 +460,6 @@ def compare(qrels, runs, measures, *, test: str = "t", correction: str = "holm",
     >>> c.summary("AP", "good").mean, c.summary("AP", "bad").mean, c.pair("AP", "good", "bad").diff
     (1.0, 0.5, 0.5)
     """
-    from ..retrieval.evaluate import Evaluator, mapped_columns
-
     alpha = _check_options(test, correction, ci, alpha, missing, zero_method, family)
     qrels = mapped_columns(qrels, qrels_columns)
     if isinstance(runs, Mapping):

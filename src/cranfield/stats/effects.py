@@ -12,7 +12,8 @@ import numpy as np
 
 from .._params import check_choice
 from ..errors import InputError
-from .intervals import Interval, mean_ci
+from ._resample import as_generator, bootstrap_counts, check_count
+from .intervals import Interval, _check_confidence, mean_ci
 
 __all__ = ["mean_difference", "cohens_dz", "cohens_dz_rows", "win_tie_loss", "win_tie_loss_rows",
            "EFFECT_SIZES", "EffectSize", "effect_size", "hedges_correction"]
@@ -161,8 +162,6 @@ def _nct_bounds(t: float, df: int, confidence: float) -> tuple[float, float]:
 def _bootstrap_effect(x: np.ndarray, y: np.ndarray, kind: str, n_resamples: int, random_state,
                       confidence: float) -> tuple[float, float]:
     """Percentile bootstrap interval of d_av / g_av / ps, resampling queries (pairs kept)."""
-    from ._resample import as_generator, bootstrap_counts, check_count
-
     n_resamples = check_count(n_resamples, "n_resamples", 2, 10**6)
     n = len(x)
     d = x - y
@@ -209,8 +208,6 @@ def effect_size(x, y, *, kind: str = "d_z", confidence: float = 0.95, n_resample
     (0.9209, 'noncentral t')
     """
     from scipy import special
-
-    from .intervals import _check_confidence
 
     check_choice(kind, "kind", EFFECT_SIZES)
     confidence = _check_confidence(confidence)

@@ -26,6 +26,8 @@ import numpy as np
 
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
+from . import _roc_venkatraman
+from .intervals import delong_covariance
 from .roc import (_auc_of_counts, _bootstrap, _check_resamples, _curve_counts, _empirical_auc, _generator,
                   _labels_scores)
 
@@ -68,8 +70,6 @@ def _sided(statistic: float, alternative: str, df: "float | None" = None) -> flo
 
 def _placement_variance(y: np.ndarray, s: np.ndarray) -> tuple[float, float]:
     """AUC and DeLong's variance of one curve (placements, ddof 1)."""
-    from .intervals import delong_covariance
-
     auc, covariance = delong_covariance(y, s)
     return float(auc[0]), float(covariance[0, 0])
 
@@ -88,8 +88,6 @@ def _unpaired_delong(ya, sa, yb, sb, alternative) -> ROCTest:
 
 
 def _paired_delong(y, sa, sb, alternative) -> ROCTest:
-    from .intervals import delong_covariance
-
     aucs, cov = delong_covariance(y, np.stack([sa, sb]))
     var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
     diff = float(aucs[0] - aucs[1])
@@ -142,8 +140,6 @@ def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_stat
 
 
 def _venkatraman(ya, sa, yb, sb, paired, n_resamples, random_state) -> ROCTest:
-    from . import _roc_venkatraman
-
     rng = _generator(random_state)
     if paired:
         observed, exceed = _roc_venkatraman.paired(ya, sa, sb, n_resamples, rng)
@@ -369,8 +365,6 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
     and covariance of ``n_resamples`` paired resamples of the pilot, stratified by class unless
     ``stratified=False``; Monte Carlo, ``random_state`` seeds it).
     """
-    from .intervals import delong_covariance
-
     check_choice(method, "method", _POWER_METHODS)
     if alternative not in ("two-sided", "one-sided"):
         raise UsageError(f"alternative: expected 'two-sided' or 'one-sided', found {alternative!r}")

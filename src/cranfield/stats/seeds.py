@@ -27,6 +27,8 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..errors import InputError, UsageError
+from .compare import compare_values
+from .intervals import _check_confidence
 
 __all__ = ["SeedSummary", "SeedResult", "seed_summary", "compare_seeds", "parse_seed_groups"]
 
@@ -89,8 +91,6 @@ def seed_summary(matrices, groups, *, confidence: float = 0.95) -> list:
     order). Returns :class:`SeedSummary` rows (module docstring)."""
     from scipy import special
 
-    from .intervals import _check_confidence
-
     confidence = _check_confidence(confidence)
     if not isinstance(matrices, dict) or not all(isinstance(v, dict) for v in matrices.values()):
         raise UsageError("matrices: expected {measure: {run: per-topic values}}")
@@ -126,8 +126,6 @@ def seed_summary(matrices, groups, *, confidence: float = 0.95) -> list:
 def compare_seeds(matrices, groups, query_ids, *, confidence: float = 0.95, **compare_options) -> SeedResult:
     """:func:`seed_summary` and :func:`cranfield.stats.compare_values` of the systems' per-topic
     means over their seeds (``compare_options`` go to it; ``query_ids`` label the topics)."""
-    from .compare import compare_values
-
     summaries = seed_summary(matrices, groups, confidence=confidence)
     values = {system: {measure: dict(zip(map(str, query_ids), np.mean([per_run[r] for r in runs], axis=0).tolist()))
                        for measure, per_run in matrices.items()} for system, runs in groups.items()}
