@@ -110,15 +110,9 @@ def _level_key(key: Any) -> int:
     return int(key)
 
 
-_KIND_TEXT = {
-    "int": "integer",
-    "float": "finite number",
-    "bool": "boolean (true or false)",
-    "str": "word",
-    "value": "number, word or boolean",
-    "floats": "non-empty list of numbers such as [0.25,0.5]",
-    "gains": "gain map such as {1:1,2:3}",
-}
+_KIND_TEXT = {"int": "integer", "float": "finite number", "bool": "boolean (true or false)", "str": "word",
+              "value": "number, word or boolean", "floats": "non-empty list of numbers such as [0.25,0.5]",
+              "gains": "gain map such as {1:1,2:3}"}
 
 
 def _format_number(value: float | int) -> str:
