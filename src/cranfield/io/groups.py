@@ -17,7 +17,7 @@ is read by :func:`groups_from_mapping` with the same checks.
 from __future__ import annotations
 
 from ..errors import InputError
-from .sources import display_name_of, read_all
+from .sources import read_text_lines
 
 __all__ = ["read_groups", "groups_from_mapping"]
 
@@ -29,18 +29,7 @@ def read_groups(source) -> dict[str, list[str]]:
     >>> read_groups(io.BytesIO(b"docno group\\nd1 europe\\nd1 women\\nd2 asia\\n"))
     {'d1': ['europe', 'women'], 'd2': ['asia']}
     """
-    name = display_name_of(source)
-    data = read_all(source, display_name=name)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError("this file is UTF-16; convert it to UTF-8", source=name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"expected UTF-8 text, found byte {data[error.start]:#04x} at offset {error.start}",
-                         source=name) from None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    name, lines = read_text_lines(source)
     out: dict[str, list[str]] = {}
     where: dict[tuple, int] = {}
     for number, line in enumerate(lines, start=1):

@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import InputError
-from .sources import display_name_of, read_all
+from .sources import display_name_of, read_text_lines
 
 __all__ = ["IMPORTANCE", "ASSIGNMENT", "SUPPORT", "NuggetTable", "SupportTable", "read_nugget_assignments",
            "read_support"]
@@ -70,18 +70,7 @@ class SupportTable:
 
 
 def _records(source):
-    name = display_name_of(source)
-    data = read_all(source, display_name=name)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError("this file is UTF-16; convert it to UTF-8", source=name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"expected UTF-8 text, found byte {data[error.start]:#04x} at offset {error.start}",
-                         source=name) from None
-    lines = text.split("\n")
-    if lines and lines[-1].strip() == "":
-        lines.pop()
+    name, lines = read_text_lines(source)
     default_run = Path(name).name.split(".")[0] if name not in ("<stdin>", "<stream>") else "run"
     seen: dict = {}
     for number, line in enumerate(lines, start=1):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from ..errors import InputError
-from .sources import display_name_of, read_all
+from .sources import read_text_lines
 
 __all__ = ["read_predictions"]
 
@@ -30,16 +30,7 @@ def read_predictions(source) -> dict[str, float]:
     >>> read_predictions(io.BytesIO(b"qid value\\n1 0.25\\n2 1e-3\\n"))
     {'1': 0.25, '2': 0.001}
     """
-    name = display_name_of(source)
-    data = read_all(source, display_name=name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"expected UTF-8 text, found byte {data[error.start]:#04x} at offset {error.start}",
-                         source=name) from None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    name, lines = read_text_lines(source)
     out: dict[str, float] = {}
     where: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):

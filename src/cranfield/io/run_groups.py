@@ -19,7 +19,7 @@ import csv
 import io
 
 from ..errors import InputError
-from .sources import display_name_of, read_all
+from .sources import read_text_lines
 
 __all__ = ["read_run_groups"]
 
@@ -31,17 +31,8 @@ def read_run_groups(source) -> dict[str, str]:
     >>> read_run_groups(io.BytesIO(b"run,group\\nuva-bm25,uva\\ncmu-dfr,cmu\\n"))
     {'uva-bm25': 'uva', 'cmu-dfr': 'cmu'}
     """
-    name = display_name_of(source)
-    data = read_all(source, display_name=name)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise InputError(f"expected UTF-8 text, found byte {data[error.start]:#04x} at offset {error.start}",
-                         source=name) from None
+    name, lines = read_text_lines(source)
     delimiter = "\t" if str(name).lower().endswith((".tsv", ".tsv.gz")) else ","
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
     out: dict[str, str] = {}
     where: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):

@@ -441,6 +441,23 @@ def _reason(error: BaseException) -> str:
     return str(text).splitlines()[0] if str(text) else type(error).__name__
 
 
+def read_text_lines(source) -> tuple[str, list[str]]:
+    """``(display name, lines)`` of a small UTF-8 text source (a table of one line per query, run or
+    document), each line without its ``\\n``, a final empty line dropped; a byte that is not UTF-8
+    is an error naming its offset (UTF-16 is refused by :func:`open_input`)."""
+    name = display_name_of(source)
+    data = read_all(source, display_name=name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(f"expected UTF-8 text, found byte {data[error.start]:#04x} at offset {error.start}",
+                         source=name) from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return name, lines
+
+
 def read_all(source, *, display_name: str | None = None) -> bytes:
     """Every (decompressed) byte of a source, read once: for small inputs and tests."""
     stream = open_input(source, display_name=display_name)
