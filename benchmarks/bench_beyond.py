@@ -17,7 +17,6 @@ import argparse
 import io
 import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -25,16 +24,11 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
-from _machine import cpu  # noqa: E402
+from _machine import best_of, cpu  # noqa: E402
 
 
 def best(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return best_of(function, repeat)[0]
 
 
 def tables(n_q: int, n_d: int, n_runs: int, seed: int = 0):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -23,7 +22,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
-from _machine import cpu, version  # noqa: E402
+from _machine import best_of, cpu, version  # noqa: E402
 
 CASES = [("rrf", None, "rrf", None), ("combsum", "minmax", "sum", "min-max"), ("combmnz", "zscore", "mnz", "zmuv"),
          ("combmed", "sum", "med", "sum")]
@@ -44,12 +43,7 @@ def make_runs(n_queries: int, n_docs: int, seed: int = 0):
 
 
 def best(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return best_of(function, repeat)[0]
 
 
 def main() -> None:

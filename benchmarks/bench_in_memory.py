@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -24,7 +23,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
-from _machine import cpu, version  # noqa: E402
+from _machine import best_of, cpu, version  # noqa: E402
 
 MEASURES = ["AP", "nDCG@10", "P@10", "R@100", "RR"]
 TREC = {"map", "ndcg_cut_10", "P_10", "recall_100", "recip_rank"}
@@ -44,13 +43,9 @@ def data(n_queries: int = 1000, n_docs: int = 100, seed: int = 0):
 
 
 def best(function, calls: int) -> float:
+    """The shortest of ``calls`` timings after one warm-up call."""
     function()
-    times = []
-    for _ in range(calls):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return best_of(function, calls)[0]
 
 
 def main() -> None:
