@@ -17,7 +17,7 @@ is read by :func:`groups_from_mapping` with the same checks.
 from __future__ import annotations
 
 from ..errors import InputError
-from .sources import read_text_lines
+from .sources import blank_separated_pairs, read_text_lines
 
 __all__ = ["read_groups", "groups_from_mapping"]
 
@@ -32,20 +32,13 @@ def read_groups(source) -> dict[str, list[str]]:
     name, lines = read_text_lines(source)
     out: dict[str, list[str]] = {}
     where: dict[tuple, int] = {}
-    for number, line in enumerate(lines, start=1):
-        fields = (line[:-1] if line.endswith("\r") else line).split()
-        if not fields:
-            raise InputError("blank line; expected 'docno group'", source=name, line=number)
-        if len(fields) != 2:
-            raise InputError(f"expected 2 fields 'docno group', found {len(fields)}", source=name, line=number)
-        if number == 1 and (fields[0].lower(), fields[1].lower()) == ("docno", "group"):
-            continue
-        key = (fields[0], fields[1])
+    for number, docno, group in blank_separated_pairs(name, lines, ("docno", "group"), (("docno", "group"),)):
+        key = (docno, group)
         if key in where:
             raise InputError(f"document {key[0]!r} is in group {key[1]!r} twice (also on line {where[key]})",
                              source=name, line=number, field="group")
         where[key] = number
-        out.setdefault(fields[0], []).append(fields[1])
+        out.setdefault(docno, []).append(group)
     if not out:
         raise InputError("no document listed; expected lines 'docno group'", source=name)
     return out

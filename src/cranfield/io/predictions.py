@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 from ..errors import InputError
-from .sources import read_text_lines
+from .sources import blank_separated_pairs, read_text_lines
 
 __all__ = ["read_predictions"]
 
@@ -33,15 +33,8 @@ def read_predictions(source) -> dict[str, float]:
     name, lines = read_text_lines(source)
     out: dict[str, float] = {}
     where: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        fields = (line[:-1] if line.endswith("\r") else line).split()
-        if not fields:
-            raise InputError("blank line; expected 'qid value'", source=name, line=number)
-        if len(fields) != 2:
-            raise InputError(f"expected 2 fields 'qid value', found {len(fields)}", source=name, line=number)
-        qid, text_value = fields
-        if number == 1 and (qid.lower(), text_value.lower()) in (("qid", "value"), ("qid", "score")):
-            continue
+    for number, qid, text_value in blank_separated_pairs(name, lines, ("qid", "value"),
+                                                          (("qid", "value"), ("qid", "score"))):
         try:
             value = float(text_value)
         except ValueError:

@@ -458,6 +458,22 @@ def read_text_lines(source) -> tuple[str, list[str]]:
     return name, lines
 
 
+def blank_separated_pairs(name: str, lines: list[str], fields: tuple[str, str], headers=()):
+    """``(line number, first, second)`` for each line of two blank-separated fields (a ``\\r`` before
+    the line end dropped); a first line equal (case aside) to one of ``headers`` is skipped; a blank
+    line or another number of fields is an error naming the line."""
+    expected = f"'{fields[0]} {fields[1]}'"
+    for number, line in enumerate(lines, start=1):
+        parts = (line[:-1] if line.endswith("\r") else line).split()
+        if not parts:
+            raise InputError(f"blank line; expected {expected}", source=name, line=number)
+        if len(parts) != 2:
+            raise InputError(f"expected 2 fields {expected}, found {len(parts)}", source=name, line=number)
+        if number == 1 and (parts[0].lower(), parts[1].lower()) in headers:
+            continue
+        yield number, parts[0], parts[1]
+
+
 def read_all(source, *, display_name: str | None = None) -> bytes:
     """Every (decompressed) byte of a source, read once: for small inputs and tests."""
     stream = open_input(source, display_name=display_name)
