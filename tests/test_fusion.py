@@ -185,7 +185,8 @@ def test_weights_by_name_and_depth():
     ({"method": "combmnz", "weights": [1, 2]}, "weights: combmnz takes no weights"),
     ({"weights": [1]}, "weights: expected 2 numbers"),
     ({"weights": [1, float("nan")]}, "weights: expected a finite number"),
-    ({"rrf_k": -1}, "rrf_k: expected a finite number ≥ 0"),
+    ({"rrf_k": -1}, "rrf_k: expected a number >= 0"),
+    ({"p": 1.0, "method": "rbc"}, "p: expected a number >= 0 and < 1"),
     ({"depth": 0}, "depth: expected a whole number ≥ 1"),
 ])
 def test_errors_name_the_parameter(kwargs, message):
@@ -229,9 +230,14 @@ def test_cli_errors_speak_in_options(tmp_path):
     run.write_text("q1 Q0 d1 1 2.0 x\n")
     done = _cli("fuse", str(run), str(run), "--method", "rrf", "--norm", "zscore", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.strip() == (
-        "cranfield: error: --norm: rrf fuses ranks, not scores; leave norm out (found 'zscore')")
+        "cranfield: error: --norm: rrf fuses ranks, not scores; leave it out (found 'zscore')")
     done = _cli("fuse", str(run), cwd=tmp_path)
     assert done.returncode == 2 and "at least two RUN files" in done.stderr
+    for option, value, message in (("--depth", "0", "--depth: expected a whole number ≥ 1"),
+                                   ("--rrf-k", "-1", "--rrf-k: expected a number >= 0"),
+                                   ("--weights", "1,inf", "--weights: expected a finite number")):
+        done = _cli("fuse", str(run), str(run), option, value, cwd=tmp_path)
+        assert done.returncode == 2 and done.stderr.startswith(f"cranfield: error: {message}"), done.stderr
 
 
 def test_fused_scores_are_vectorised_at_scale():

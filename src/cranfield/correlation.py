@@ -36,6 +36,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ._exact import snap_ties
+from ._params import check_choice, check_fraction
 from .errors import UsageError
 
 __all__ = ["kendall_tau", "spearman_rho", "tau_ap", "kendall_distance", "rbo", "RBO", "RBO_TIES", "qpp_evaluation",
@@ -288,11 +289,8 @@ def rbo(a: "Sequence | Mapping", b: "Sequence | Mapping", p: float = 0.9, *, tie
     >>> round(r, 4), round(r.min, 4), round(r.max, 4)
     (0.7177, 0.4225, 0.8818)
     """
-    if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)) or not 0 < float(p) < 1:
-        raise UsageError(f"p: expected a number strictly between 0 and 1, found {p!r}")
-    if ties not in RBO_TIES:
-        raise UsageError(f"ties: expected one of a, b, w, found {ties!r}")
-    p = float(p)
+    p = check_fraction(p, "p")
+    check_choice(ties, "ties", RBO_TIES)
     first, second = _tie_groups(a, "ranking_a"), _tie_groups(b, "ranking_b")
     short, long = (second, first) if len(first[0]) >= len(second[0]) else (first, second)
     if not short[0]:

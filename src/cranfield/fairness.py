@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ._arrow import indices, to_numpy
+from ._params import check_choice, check_fraction
 from .errors import UsageError
 from .io.groups import groups_from_mapping, read_groups
 from .io.trec import read_trec_columns
@@ -122,11 +123,8 @@ def expected_exposure(qrels, samples, *, p: float = 0.5, model: str = "rbp", u: 
     >>> round(expected_exposure(qrels, fair).mean["loss"], 6)    # the ideal: a and b share the top
     0.0
     """
-    if model not in EXPOSURE_MODELS:
-        raise UsageError(f"model: expected one of {', '.join(EXPOSURE_MODELS)}, found {model!r}")
-    for value, name in ((p, "p"), (u, "u")):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < float(value) < 1:
-            raise UsageError(f"{name}: expected a number strictly between 0 and 1, found {value!r}")
+    check_choice(model, "model", EXPOSURE_MODELS)
+    p, u = check_fraction(p, "p"), check_fraction(u, "u")
     if isinstance(samples, (str, bytes, dict)) or not hasattr(samples, "__iter__"):
         raise UsageError("samples: expected a sequence of runs (one sampled ranking per query each)")
     lists = ranked_lists(list(samples))
@@ -252,27 +250,13 @@ def _figures(query_of, eps, star, n_q) -> dict:
 
 def _group_figures(mapping, dictionary, keys, eps, star, relevant, width, n_q, evaluated) -> dict:
     """Group exposure per query: Σ over the relevant documents of each group (a document in
-    several groups counts in each)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    pair_doc = [docno for docno, names in mapping.items() for _ in names]  # the groups file's entries
-    names, group = np.unique(np.array([g for gs in mapping.values() for g in gs], dtype=object).astype(str),
-                             return_inverse=True)
-    code = to_numpy(pc.fill_null(pc.index_in(pa.array(pair_doc, pa.string()), value_set=dictionary), -1))
-    key_doc = keys % width
-    order = np.argsort(key_doc, kind="stable")
-    lo = np.searchsorted(key_doc[order], code, side="left")
-    count = np.searchsorted(key_doc[order], code, side="right") - lo
-    pair = np.repeat(np.arange(code.size), count)
-    offset = np.arange(pair.size) - np.repeat(np.cumsum(count) - count, count)
-    key_index = order[lo[pair] + offset]
-    n_g = names.size
-    cell = (keys[key_index] // width) * n_g + group.reshape(-1)[pair]
-    weight = relevant[key_index]
-    exposure = np.bincount(cell, weights=eps[key_index] * weight, minlength=n_q * n_g)
-    target = np.bincount(cell, weights=star[key_index] * weight, minlength=n_q * n_g)
-    figures = _figures(np.repeat(np.arange(n_q), n_g), exposure, target, n_q)
+    several groups counts in each; one in no group counts in none)."""
+    member_doc, member_group, n_groups = _memberships(mapping, dictionary)
+    row, cell = _group_cells(keys % width, keys // width, member_doc, member_group, n_groups)
+    weight = relevant[row] & (cell % n_groups != n_groups - 1)  # the group "(none)" stays empty
+    exposure = np.bincount(cell, weights=eps[row] * weight, minlength=n_q * n_groups)
+    target = np.bincount(cell, weights=star[row] * weight, minlength=n_q * n_groups)
+    figures = _figures(np.repeat(np.arange(n_q), n_groups), exposure, target, n_q)
     return {f"group_{name}": values[evaluated] for name, values in figures.items()}
 
 

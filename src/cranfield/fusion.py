@@ -37,13 +37,13 @@ tie rule).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
 
 from ._arrow import indices
+from ._params import check_choice, check_finite, check_interval, display_name
 from .errors import UsageError
 from .judgments.pooling import RankedLists, positive_int, ranked_lists
 from .retrieval.run import Run
@@ -107,38 +107,25 @@ def fuse(runs: Any, *, method: str = "rrf", norm: str | None = None, weights: An
 
 
 def _prepared(runs, method, norm, weights, rrf_k, p, depth) -> tuple[RankedLists, FusionSettings]:
-    if method not in FUSION_METHODS:
-        raise UsageError(f"method: expected one of {', '.join(FUSION_METHODS)}, found {method!r}")
-    method = "combsum" if method == "wsum" else method
+    method = "combsum" if check_choice(method, "method", FUSION_METHODS) == "wsum" else method
     if method in RANK_METHODS:
         if norm not in (None, "none"):
-            raise UsageError(f"norm: {method} fuses ranks, not scores; leave norm out (found {norm!r})")
+            raise UsageError(f"{display_name('norm')}: {method} fuses ranks, not scores; leave it out (found {norm!r})")
         norm = "none"
     elif norm is None:
         norm = "minmax"
-    elif norm not in NORMALISATIONS:
-        raise UsageError(f"norm: expected one of {', '.join(NORMALISATIONS)}, found {norm!r}")
-    rrf_k = _finite(rrf_k, "rrf_k", low=0.0)
-    p = _finite(p, "p", low=0.0, high=1.0)
+    else:
+        check_choice(norm, "norm", NORMALISATIONS)
+    rrf_k = check_interval(rrf_k, "rrf_k", low=0.0)
+    p = check_interval(p, "p", low=0.0, high=1.0, closed="left")
     depth = positive_int(depth, "depth")
     lists = ranked_lists(runs, depth=depth)
     if len(lists.run_names) < 2:
         raise UsageError(f"runs: fusion needs at least two runs, found {len(lists.run_names)}")
     vector = _weights(weights, lists.run_names)
     if weights is not None and method not in _WEIGHTED:
-        raise UsageError(f"weights: {method} takes no weights (weighted methods: rrf, rbc, combsum/wsum)")
+        raise UsageError(f"{display_name('weights')}: {method} takes no weights (weighted methods: rrf, rbc, combsum/wsum)")
     return lists, FusionSettings(method, norm, tuple(vector.tolist()), rrf_k, p, depth)
-
-
-def _finite(value: Any, name: str, *, low: float, high: float | None = None) -> float:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    if ok:
-        value = float(value)
-        ok = math.isfinite(value) and value >= low and (high is None or value < high)
-    if not ok:
-        bound = f"in [{low:g}, {high:g})" if high is not None else f"≥ {low:g}"
-        raise UsageError(f"{name}: expected a finite number {bound}, found {value!r}")
-    return value
 
 
 def _weights(weights: Any, names: tuple) -> np.ndarray:
@@ -148,14 +135,14 @@ def _weights(weights: Any, names: tuple) -> np.ndarray:
         unknown = sorted(set(map(str, weights)) - set(names))
         missing = [n for n in names if n not in weights]
         if unknown or missing:
-            raise UsageError(f"weights: expected one weight per run ({', '.join(names)}); "
+            raise UsageError(f"{display_name('weights')}: expected one weight per run ({', '.join(names)}); "
                              + (f"unknown {', '.join(unknown)}" if unknown else f"missing {', '.join(missing)}"))
         weights = [weights[n] for n in names]
     values = list(weights)
     if len(values) != len(names):
-        raise UsageError(f"weights: expected {len(names)} numbers (one per run), found {len(values)}")
+        raise UsageError(f"{display_name('weights')}: expected {len(names)} numbers (one per run), found {len(values)}")
     for value in values:
-        _finite(value, "weights", low=-math.inf)
+        check_finite(value, "weights")
     return np.asarray(values, dtype=np.float64)
 
 

@@ -12,9 +12,6 @@ from ..retrieval.trec_text import run_text
 from ._options import input_options, run_specs
 
 
-FLAGS = {"norm": "--norm", "weights": "--weights", "rrf_k": "--rrf-k", "p": "--p", "depth": "--depth"}
-
-
 @click.command("fuse", context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("runs", metavar="RUN...", nargs=-1)
 @click.option("--method", type=click.Choice(FUSION_METHODS), default="rrf", show_default=True,
@@ -46,12 +43,8 @@ def command(runs, method, norm, weights, rrf_k, p, depth, tag, output, names, qr
     if len(runs) < 2:
         raise UsageError(f"fuse needs at least two RUN files, found {len(runs)}")
     named = read_runs(run_specs(runs, names), run_columns=run_columns)
-    try:
-        fused = fuse(named, method=method, norm=norm, weights=_weights(weights), rrf_k=rrf_k, p=p, depth=depth,
-                     name=tag or method)
-    except UsageError as error:  # the library names its parameters; say the options instead
-        parameter, _, rest = str(error).partition(": ")
-        raise UsageError(f"{FLAGS[parameter]}: {rest}" if parameter in FLAGS else str(error)) from None
+    fused = fuse(named, method=method, norm=norm, weights=_weights(weights), rrf_k=rrf_k, p=p, depth=depth,
+                 name=tag or method)  # its errors name these options (cranfield._params.display_name)
     write_text_output(run_text(fused.qid, fused.docno, fused.score, fused.name), output)
     click.echo(f"cranfield: fused {len(named)} runs ({fused.settings.text()}): {len(fused)} documents over "
                f"{len(fused.query_ids)} queries", err=True)

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import UsageError
 from ..retrieval.evaluate import Evaluator
 from ..retrieval.qrels import Qrels, read_qrels
@@ -217,8 +218,7 @@ def _ranking_figures(a: np.ndarray, b: np.ndarray, top_k: int) -> dict:
 def merge_judgments(human, model, *, policy: str = "human-first") -> Qrels:
     """Qrels from both sets: with ``"human-first"`` every human judgment, and the model's for the
     pairs no person judged; with ``"model-first"`` the reverse. Rows come out in query order."""
-    if policy not in MERGE_POLICIES:
-        raise UsageError(f"policy: expected one of {', '.join(MERGE_POLICIES)}, found {policy!r}")
+    check_choice(policy, "policy", MERGE_POLICIES)
     import pyarrow as pa
     import pyarrow.compute as pc
 

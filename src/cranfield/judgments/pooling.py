@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_choice, check_fraction
+from .._params import check_choice, check_fraction, display_name
 from .._arrow import indices, take_sorted, to_numpy
 from ..errors import InputError, UsageError
 from ..io.atomic import write_text_output
@@ -69,9 +69,9 @@ def positive_int(value: Any, name: str, *, allow_none: bool = True) -> int | Non
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise UsageError(f"{name}: expected a whole number ≥ 1, found {value!r}")
+        raise UsageError(f"{display_name(name)}: expected a whole number ≥ 1, found {value!r}")
     if value < 1:
-        raise UsageError(f"{name}: expected a whole number ≥ 1, found {int(value)}")
+        raise UsageError(f"{display_name(name)}: expected a whole number ≥ 1, found {int(value)}")
     return int(value)
 
 

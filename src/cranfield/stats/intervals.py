@@ -234,11 +234,9 @@ def quantile_ci(values, q: float, confidence: float = 0.95, *, method: str = "bi
     """
     from scipy import stats
 
-    if not isinstance(method, str) or method not in QUANTILE_CI_METHODS:
-        raise UsageError(f"method: expected one of {', '.join(QUANTILE_CI_METHODS)}, found {method!r}")
-    if isinstance(q, (bool, np.bool_)) or not isinstance(q, (int, float, np.number)) or not 0.0 < float(q) < 1.0:
-        raise UsageError(f"q: expected a number strictly between 0 and 1, found {q!r}")
-    confidence, q = _check_confidence(confidence), float(q)
+    check_choice(method, "method", QUANTILE_CI_METHODS)
+    q = check_fraction(q, "q")
+    confidence = _check_confidence(confidence)
     x, single = _as_samples(values)
     if not single:
         raise InputError(f"expected a 1-D array of values, found {x.ndim} dimensions", field="values")
