@@ -47,6 +47,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from . import errors
 from .errors import UsageError
 
 __all__ = ["Interval", "Choice", "Count", "Seed", "Optional", "validate_params", "option_names",
@@ -88,6 +89,9 @@ def display_name(name: str) -> str:
         if found:
             return found
     return name
+
+
+errors.set_display_name(display_name)  # hand-written UsageErrors name the user's option too
 
 
 def _shown(value: Any) -> str:

@@ -8,6 +8,9 @@ expected*, e.g. ``run.txt:1234: expected 6 fields "qid Q0 docno rank score tag",
 
 from __future__ import annotations
 
+import re
+from typing import Callable
+
 __all__ = ["CranfieldError", "InputError", "MeasureError", "UsageError", "Interrupted"]
 
 
@@ -53,8 +56,30 @@ class MeasureError(CranfieldError, ValueError):
     """An unknown or malformed measure name or parameter."""
 
 
+# A message that starts with a library parameter's name (``tau: expected ...``,
+# ``cost_fn must be ...``) speaks of the option the user typed (``--tau``) when a command line is
+# running: cranfield._params installs its ``display_name`` here (issue 24, cause 4).
+_LEADING_NAME = re.compile(r"([a-z][a-z0-9_]*)(?=: | must | is )")
+_display_name: "Callable[[str], str] | None" = None
+
+
+def set_display_name(function: "Callable[[str], str] | None") -> None:
+    """Install the function that gives the user's name of a library parameter."""
+    global _display_name
+    _display_name = function
+
+
 class UsageError(CranfieldError, ValueError):
-    """Options that do not fit together (e.g. a measure that needs a collection size)."""
+    """Options that do not fit together (e.g. a measure that needs a collection size).
+
+    A message starting with a parameter's name names the running command's option instead."""
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        if _display_name is not None and isinstance(message, str):
+            match = _LEADING_NAME.match(message)
+            if match is not None:
+                message = _display_name(match.group(1)) + message[match.end():]
+        super().__init__(message, *args)
 
 
 class Interrupted(KeyboardInterrupt):
