@@ -21,6 +21,7 @@ import numpy as np
 
 from .._arrow import to_numpy
 from ..errors import InputError
+from .header_text import RAGGED_ROW
 from .sources import read_all
 
 __all__ = ["read_table", "table_column", "integer_texts_of", "EXACT_INTEGERS"]
@@ -78,7 +79,12 @@ def read_table(path: str):
         # text through the one opener: read once (FIFOs, pipes), decompressed by its magic bytes
         data = read_all(path, display_name=path)
         _refuse_inner_blank_line(data, path)
-        table = csv.read_csv(pa.BufferReader(data), parse_options=csv.ParseOptions(delimiter=_delimiter(path)))
+        parse = csv.ParseOptions(delimiter=_delimiter(path))
+        try:
+            table = csv.read_csv(pa.BufferReader(data), parse_options=parse)
+        except pa.ArrowInvalid:
+            _name_the_ragged_row(data, parse, path)
+            raise
         try:
             table.column_names  # noqa: B018 - Arrow decodes the header names here
         except UnicodeDecodeError as error:
@@ -89,6 +95,23 @@ def read_table(path: str):
         text = " ".join(str(error).split())  # one line: Arrow quotes the bad row, newlines and all
         text = text if text.isprintable() else repr(text)[1:-1]  # no raw control bytes on a terminal
         raise InputError(f"cannot read the file: {text[:200]}", source=path) from None
+
+
+def _name_the_ragged_row(data: bytes, parse, path: str) -> None:
+    """A row with another number of fields than the header is an error naming its line: Arrow
+    names the row only when it reads on one thread, so the failed text is read again that way
+    (on the error path only; the row number counts the header, as the line numbers do)."""
+    import pyarrow as pa
+    from pyarrow import csv
+
+    try:
+        csv.read_csv(pa.BufferReader(data), parse_options=parse, read_options=csv.ReadOptions(use_threads=False))
+    except pa.ArrowInvalid as error:
+        ragged = RAGGED_ROW.search(str(error))
+        if ragged:
+            line, expected, found = (int(g) for g in ragged.groups())
+            raise InputError(f"expected {expected} fields as in the header, found {found}", source=path,
+                             line=line) from None
 
 
 def table_column(table, name: str, path: str, first_line: int):

@@ -42,7 +42,7 @@ from .sources import open_input
 
 __all__ = ["HeaderText", "read_header_text", "utf8_column", "delimiter_for", "HEADER_LIMIT"]
 
-_RAGGED = re.compile(r"Row #(\d+): Expected (\d+) columns, got (\d+)")
+RAGGED_ROW = re.compile(r"Row #(\d+): Expected (\d+) columns, got (\d+)")
 HEADER_LIMIT = 1 << 20  # bytes: a header line longer than this is not a header
 _COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".lz4")
 
@@ -160,7 +160,7 @@ def _body(stream, rest: bytes, names: list, source: str, sep: str):
             return pa.Table.from_arrays([pa.array([], pa.binary()) for _ in names], names=positional)
         # single-threaded, Arrow names the row (counted after the header); an invalid-row handler
         # would not see a row that is not UTF-8
-        ragged = _RAGGED.search(text)
+        ragged = RAGGED_ROW.search(text)
         if ragged:
             row, expected, found = (int(g) for g in ragged.groups())
             raise InputError(f"expected {expected} fields as in the header, found {found}", source=source,
