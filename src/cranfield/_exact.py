@@ -23,9 +23,12 @@ inputs by a power of two (exact) before squaring (issue 24, cause 3).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-__all__ = ["TIE_RELATIVE", "snap_ties", "integer_totals", "rounded_mean", "float_quotient", "unit_scale"]
+__all__ = ["TIE_RELATIVE", "snap_ties", "integer_totals", "rounded_mean", "float_quotient", "unit_scale",
+           "unit_exponent", "scaled_power"]
 
 TIE_RELATIVE = 1e-12
 
@@ -101,6 +104,16 @@ def float_quotient(totals: np.ndarray, n: np.ndarray) -> np.ndarray:
     return np.array([int(a) / b for a, b in zip(t.tolist(), whole)], dtype=np.float64)
 
 
+def unit_exponent(*arrays) -> int:
+    """The exponent ``e`` with the largest magnitude of the float64 ``arrays`` in [2^(e-1), 2^e)
+    (0 when all are zero, empty or one holds a non-finite value): ``unit_scale`` divides by 2^e."""
+    largest = max((float(np.max(np.abs(np.asarray(a, dtype=np.float64)))) for a in arrays if np.size(a)),
+                  default=0.0)
+    if largest == 0.0 or not np.isfinite(largest):
+        return 0
+    return int(np.frexp(largest)[1])
+
+
 def unit_scale(*arrays) -> list:
     """The float64 ``arrays`` multiplied by one power of two that brings their largest magnitude
     into [0.5, 1): exact (no rounding), so a scale-invariant statistic computed on them is the
@@ -111,8 +124,18 @@ def unit_scale(*arrays) -> list:
     [[0.9798151324726952, -0.3266050441575651]]
     """
     values = [np.asarray(a, dtype=np.float64) for a in arrays]
-    largest = max((float(np.max(np.abs(a))) for a in values if a.size), default=0.0)
-    if largest == 0.0 or not np.isfinite(largest):
-        return values
-    exponent = int(np.frexp(largest)[1])
+    exponent = unit_exponent(*values)
     return values if exponent == 0 else [np.ldexp(a, -exponent) for a in values]
+
+
+def scaled_power(value: float, exponent: int) -> float:
+    """``value · 2^exponent`` correctly rounded: 0 below the smallest subnormal, ``inf`` beyond
+    the largest float64 (the caller says so), never a warning or an exception.
+
+    >>> scaled_power(0.75, 1000), scaled_power(0.75, -2), scaled_power(0.75, 2000)
+    (8.036314553897005e+300, 0.1875, inf)
+    """
+    try:
+        return math.ldexp(value, exponent)
+    except OverflowError:
+        return math.copysign(math.inf, value)

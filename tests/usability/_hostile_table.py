@@ -672,8 +672,13 @@ def _check_regression(factor=1.0):
         assert m["r2"] == skm.r2_score(y, p) or (factor != 1 and math.isclose(m["r2"], skm.r2_score(y, p),
                                                                                 rel_tol=1e-12)), m["r2"]
         assert math.isclose(m["explained_variance"], skm.explained_variance_score(y, p), rel_tol=1e-12)
-        if factor == 1:
-            assert m["mae"] == skm.mean_absolute_error(y, p) and m["max_error"] == skm.max_error(y, p)
+        # the errors scale by the factor (a power of two: exact), their squares by its square
+        assert m["mae"] == skm.mean_absolute_error(y, p) * factor and m["max_error"] == skm.max_error(y, p) * factor
+        assert m["rmse"] == skm.root_mean_squared_error(y, p) * factor
+        if factor > 1:  # the MSE itself is beyond the float64 range: said, not printed as inf or 0
+            assert m["mse"] is None and "mse is beyond the float64 range: left out" in document["notes"]
+        else:
+            assert m["mse"] == skm.mean_squared_error(y, p) * factor * factor
     return check
 
 

@@ -9,11 +9,12 @@ An n×C matrix of probabilities must have rows that sum to 1 within C × :data:`
 
 from __future__ import annotations
 
+import math
 from typing import Any, Hashable, Sequence
 
 import numpy as np
 
-from .._exact import unit_scale
+from .._exact import scaled_power, unit_exponent, unit_scale
 from ..errors import InputError, UsageError
 from ._tweedie import check_domain, check_power, unit_deviance
 from ._validation import (_is_matrix, binary_truth, check_flag, check_lengths, check_scores, check_weights, encode_labels,
@@ -182,15 +183,26 @@ def _numeric(y_true: Any, y_pred: Any, sample_weight: Any):
     return truth, pred, check_weights(sample_weight, n)
 
 
-def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
-    """MSE = Σ wᵢ (yᵢ − ŷᵢ)² / Σ wᵢ."""
+def _scaled_mean_square(y_true: Any, y_pred: Any, sample_weight: Any) -> tuple[float, int]:
+    """``(m, e)`` with MSE = m · 4^e: the errors are squared after scaling the inputs by 2^-e
+    (exact), so that neither the differences nor their squares overflow or underflow."""
     truth, pred, weights = _numeric(y_true, y_pred, sample_weight)
-    return _average((truth - pred) ** 2, weights)
+    exponent = unit_exponent(truth, pred)
+    truth, pred = unit_scale(truth, pred)
+    return _average((truth - pred) ** 2, weights), exponent
+
+
+def mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
+    """MSE = Σ wᵢ (yᵢ − ŷᵢ)² / Σ wᵢ; ``inf`` when the MSE itself is beyond the float64 range
+    (errors above about 1.3e154; the RMSE is still finite)."""
+    mean_square, exponent = _scaled_mean_square(y_true, y_pred, sample_weight)
+    return scaled_power(mean_square, 2 * exponent)
 
 
 def root_mean_squared_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
-    """RMSE = √MSE."""
-    return float(np.sqrt(mean_squared_error(y_true, y_pred, sample_weight=sample_weight)))
+    """RMSE = √MSE (computed on the scaled errors: finite whenever the inputs are)."""
+    mean_square, exponent = _scaled_mean_square(y_true, y_pred, sample_weight)
+    return scaled_power(math.sqrt(mean_square), exponent)
 
 
 def mean_absolute_error(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:

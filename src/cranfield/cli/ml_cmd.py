@@ -262,6 +262,7 @@ def regression_report(path: str, *, true: str, pred: str) -> dict:
         measures["gamma_deviance"] = rg.mean_gamma_deviance(y, yhat)
     else:
         notes.append("Gamma deviance needs true values and predictions > 0: left out")
+    notes += [f"{k} is beyond the float64 range: left out" for k, v in measures.items() if not math.isfinite(v)]
     return {"file": path, "true": true, "pred": pred, "n": int(len(y)),
             "measures": {k: _number(v) for k, v in measures.items()}, "notes": notes}
 
