@@ -112,6 +112,8 @@ MEASURES = [
     "relstring.3", "ndcg_cut.2,4", "G.1=2", "relative_P.2", "gm_map", "gm_bpref", "infAP", "bpref",
     "num_nonrel_judged_ret", "set_map", "11pt_avg", "iprec_at_recall", "num_rel", "runid", "num_q",
     "ndcg_rel.1=0.5", "Rndcg.1=0,2=-1", "ndcg.1=0.5", "G.1=0.5,3=2.2", "Rndcg.1=0.5", "ndcg.2=0,3=-1",
+    # gain levels that are not whole numbers: trec_eval reads them with atol (1.5 -> 1, abc -> 0)
+    "ndcg.1.5=3", "ndcg.0.5=2,2=1", "G.1.5=3", "ndcg_rel.2x=5", "Rndcg.abc=3", "ndcg.=3", "ndcg.1e1=3",
 ]
 
 
@@ -193,6 +195,18 @@ def case(draw):
     for measure in draw(st.lists(st.sampled_from(MEASURES), max_size=3)):
         options += ["-m", measure]
     return qrels_text, run_text, options, refuses
+
+
+ODD_GAIN_LEVELS = ["ndcg.1.5=3", "ndcg.0.5=2,2=1", "G.1.5=3", "ndcg_rel.2x=5", "Rndcg.abc=3", "ndcg.=3",
+                   "ndcg.1e1=3", "ndcg. 2=3", "ndcg.p=3"]
+
+
+@pytest.mark.parametrize("measure", ODD_GAIN_LEVELS)
+def test_gain_levels_that_are_not_whole_numbers_as_trec_eval_reads_them(trec_eval_binary, measure):
+    """trec_eval reads a gain level with atol (issue 24: `ndcg.1.5=3` was dropped, not level 1);
+    the measure grammar refuses them (tests/usability/test_hostile_inputs.py)."""
+    compare(trec_eval_binary, ["-q", "-m", measure, str(DATA / "qrels.graded.trec"), str(DATA / "runs" / "bm25.run")],
+            DATA)
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,

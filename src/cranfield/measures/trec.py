@@ -8,7 +8,6 @@ trec_eval prints them. The parameter conventions follow trec_eval 9.0.8's ``meas
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -63,11 +62,11 @@ def gains_measure(name: str) -> Callable[..., Measure]:
     def build(pairs, version: str = "9") -> Measure:
         params: dict = {}
         gains = []
-        for key, val in pairs or ():
-            if re.fullmatch(r"[+-]?\d+", key):
-                gains.append((int(key), val))
-            elif key == "p" and name == "RBP":
+        for key, val in pairs or ():  # levels already read (trec_names._pair)
+            if key == "p":
                 params["p"] = val
+            else:
+                gains.append((int(key), val))
         if gains:
             params["gains"] = tuple(gains)
             if name in ("nDCG", "nDCGRel", "RnDCG", "G") and any(value != int(value) for _, value in gains):

@@ -68,8 +68,34 @@ def trec_measure_names() -> list[str]:
     return [m.name for m in TREC_MEASURES]
 
 
-def parse_trec_params(measure: TrecMeasure, text: str):
-    """trec_eval's parameter string → values (sorted and de-duplicated for cut-offs)."""
+_LEVEL = re.compile(r"[+-]?\d+")
+_ATOL = re.compile(r"\s*([+-]?\d+)")
+
+
+def _pair(measure: TrecMeasure, text: str, item: str, strict: bool) -> tuple:
+    """One ``level=gain`` pair (RBP: ``p=value``) as (int level or 'p', float).
+
+    trec_eval reads the level with C's ``atol``: leading blanks and digits, the rest ignored
+    (``1.5`` is level 1, ``abc`` and an empty level are level 0). ``strict`` (the measure grammar)
+    refuses a level that is not a whole number instead of truncating it; the ``cranfield
+    trec_eval`` command reads it as trec_eval does, to print trec_eval's numbers."""
+    key, sep, val = item.partition("=")
+    if not sep or (strict and not key):
+        raise MeasureError(f"{measure.name}.{text}: malformed pair parameters, expected name=value")
+    if key == "p" and measure.name == "rbp":
+        return "p", float(val)
+    if _LEVEL.fullmatch(key):
+        return int(key), float(val)
+    if strict:
+        raise MeasureError(f"{measure.name}.{text}: gain level {key!r} is not a whole number (a relevance "
+                           "level such as 1 or 2)")
+    digits = _ATOL.match(key)
+    return (int(digits.group(1)) if digits else 0), float(val)
+
+
+def parse_trec_params(measure: TrecMeasure, text: str, *, strict: bool = False):
+    """trec_eval's parameter string → values (sorted and de-duplicated for cut-offs); gain
+    levels as :func:`_pair` reads them (``strict``: whole numbers only)."""
     items = text.split(",")
     try:
         if measure.kind == "cut_long":
@@ -79,13 +105,7 @@ def parse_trec_params(measure: TrecMeasure, text: str):
         elif measure.kind == "cut_double":
             values = sorted(float(x) for x in items)
         elif measure.pairs:
-            values = []
-            for item in items:
-                key, sep, val = item.partition("=")
-                if not sep or not key:
-                    raise MeasureError(f"{measure.name}.{text}: malformed pair parameters, expected name=value")
-                values.append((key, float(val)))
-            return tuple(values)
+            return tuple(_pair(measure, text, item, strict) for item in items)
         else:
             values = [float(x) for x in items]
     except MeasureError:  # a MeasureError is a ValueError: keep its own message
@@ -97,10 +117,12 @@ def parse_trec_params(measure: TrecMeasure, text: str):
     return tuple(values)
 
 
-def expand(name: str, param_text: str | None = None, *, version: str = "9") -> list[tuple[str, object]]:
+def expand(name: str, param_text: str | None = None, *, version: str = "9",
+           strict: bool = False) -> list[tuple[str, object]]:
     """(printed name, Measure) pairs for one trec_eval measure with optional parameters.
 
     Special measures (runid, num_q, relstring) give (printed name, None) or the relstring length.
+    ``strict``: a gain level that is not a whole number is an error (trec_eval truncates it).
     """
     measure = _BY_NAME[name]
     if measure.kind == "special":
@@ -111,7 +133,7 @@ def expand(name: str, param_text: str | None = None, *, version: str = "9") -> l
         return [(name, None)]
     if measure.kind == "single":
         return [(name, measure.build(None, version))]
-    values = parse_trec_params(measure, param_text) if param_text else measure.defaults
+    values = parse_trec_params(measure, param_text, strict=strict) if param_text else measure.defaults
     if measure.kind == "cut_long":
         return [(f"{name}_{int(v)}", measure.build(int(v), version)) for v in values]
     if measure.kind == "cut_double":
@@ -136,7 +158,7 @@ def from_trec_name(text: str, *, version: str = "9") -> list | None:
             raise MeasureError(f"{name!r} is printed by `cranfield trec_eval` only; it is not a numeric measure")
         if dot and not params:
             raise MeasureError(f"{text!r}: empty parameter list after '.'")
-        return [m for _, m in expand(name, params or None, version=version)]
+        return [m for _, m in expand(name, params or None, version=version, strict=True)]
     match = _PRINTED_CUT.match(text)
     if match and match.group("name") in _BY_NAME:
         measure = _BY_NAME[match.group("name")]
