@@ -811,6 +811,15 @@ def table_cases() -> list:
 
 # --------------------------------------------------------------------------------- measure grammar
 
+def _check_ndcg(gains) -> Callable:
+    """nDCG of one query from its ranked gains, by the definition (log2 discounts)."""
+    def check(text):
+        dcg = sum(g / math.log2(i + 2) for i, g in enumerate(gains))
+        ideal = sum(g / math.log2(i + 2) for i, g in enumerate(sorted(gains, reverse=True)))
+        assert float(text.splitlines()[1].split(",")[-1]) == dcg / ideal, (text, dcg / ideal)
+    return check
+
+
 def measure_cases() -> list:
     ev = ("evaluate", "t.qrels", "x.run", "-f", "json")
     files = {"t.qrels": QRELS_TIE, "x.run": RUN_X}
@@ -821,6 +830,14 @@ def measure_cases() -> list:
              cause=4),
         Case("measure-gain-exp-level-1100", ("evaluate", "h.qrels", "x.run", "-f", "json", "-m", "nDCG(gain=exp)"),
              high, refused("1100"), cause=3),
+        Case("measure-gain-exp-level-1100-mapped",
+             ("evaluate", "h.qrels", "g.run", "-f", "csv", "-m", "nDCG(gain=exp,gains={1100:5})"),
+             {"h.qrels": "1 0 d1 1100\n1 0 d2 3\n", "g.run": "1 Q0 d3 1 3 x\n1 Q0 d1 2 2 x\n1 Q0 d2 3 1 x\n"},
+             accepted(_check_ndcg([0, 5, 7])), cause=3),
+        Case("measure-gain-exp-level-512",
+             ("evaluate", "h.qrels", "g.run", "-f", "csv", "-m", "nDCG(gain=exp)"),
+             {"h.qrels": "1 0 d1 512\n1 0 d2 3\n", "g.run": "1 Q0 d3 1 3 x\n1 Q0 d1 2 2 x\n1 Q0 d2 3 1 x\n"},
+             accepted(_check_ndcg([0, 2.0**512 - 1, 7])), cause=3),
         Case("measure-rel-fraction", (*ev, "-m", "P(rel=1.5)@5"), files, refused("rel=1.5"), cause=4),
         Case("measure-max-results-float", (*ev, "-M", "2.5"), files, refused("-M"), cause=4),
         Case("measure-level-float", (*ev, "-l", "1.5"), files, refused("-l"), cause=4),

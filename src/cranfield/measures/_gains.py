@@ -14,6 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from ._running import RunningSums
+from ..errors import MeasureError
 from .base import Param
 
 __all__ = ["GAINS_PARAM", "GAIN_PARAM", "IDEAL_PARAM", "GainView", "gain_view"]
@@ -21,6 +22,7 @@ __all__ = ["GAINS_PARAM", "GAIN_PARAM", "IDEAL_PARAM", "GainView", "gain_view"]
 # the largest gain magnitude: a sum of 2**500 such gains (and its discounted, normalised forms)
 # still fits a double, so DCG, G and RBP never print inf or nan (issue 24, cause 3)
 MAX_GAIN = 2.0**512
+MAX_EXP_LEVEL = 512  # gain=exp: 2^512 - 1 is the largest gain allowed
 GAINS_PARAM = Param("gains", (), "gain of each relevance level, e.g. {1:1,2:3}; unlisted levels gain their level",
                     lambda v: None if all(abs(g) <= MAX_GAIN for _, g in v) else
                     f"expected gains of magnitude at most 2^512 (about {MAX_GAIN:.3g}): larger ones overflow the sums")
@@ -101,9 +103,18 @@ def _flatten(gains: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def level_gains(level_values: np.ndarray, gains, gain: str = "linear") -> np.ndarray:
+    """The gain of each relevance level; with ``gain=exp`` a level above 512 that the gain map
+    does not list is an error naming it (2^ℓ − 1 would pass :data:`MAX_GAIN`: inf in the sums)."""
     mapping = dict(gains)
+    if gain == "exp":
+        beyond = [int(level) for level in level_values if int(level) > MAX_EXP_LEVEL and int(level) not in mapping]
+        if beyond:
+            raise MeasureError(f"gain=exp: relevance level {beyond[0]} would gain 2^{beyond[0]} - 1, more than "
+                               f"2^{MAX_EXP_LEVEL} (the DCG sums would overflow); exp gains are defined up to "
+                               f"level {MAX_EXP_LEVEL}: give larger levels a gain in the gain map or use gain=linear")
     default = (lambda level: 2.0 ** level - 1.0) if gain == "exp" else float
-    return np.array([mapping.get(int(level), default(int(level))) for level in level_values], dtype=np.float64)
+    return np.array([mapping[int(level)] if int(level) in mapping else default(int(level)) for level in level_values],
+                    dtype=np.float64)
 
 
 def gain_view(view, gains=(), gain: str = "linear", ideal: str = "sorted") -> GainView:
