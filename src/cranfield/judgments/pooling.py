@@ -38,14 +38,13 @@ naming the file and line, as in evaluation.
 from __future__ import annotations
 
 import itertools
-import math
 import os
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .._params import check_choice, check_fraction, display_name
+from .._params import check_choice, check_fraction, check_interval, display_name
 from .._arrow import indices, take_sorted, to_numpy
 from ..errors import InputError, UsageError
 from ..io.atomic import write_text_output
@@ -364,9 +363,7 @@ def build_pool(runs: Any, *, method: str = "depth", depth: int | None = None, bu
     if method == "depth" and depth is None:
         raise UsageError("depth pooling needs a depth (the number of top documents of each run to pool)")
     p = _unit_interval(p, "p")
-    if isinstance(rrf_k, bool) or not isinstance(rrf_k, (int, float, np.integer, np.floating)) \
-            or not (math.isfinite(float(rrf_k)) and float(rrf_k) >= 0):
-        raise UsageError(f"rrf_k: expected a finite number ≥ 0, found {rrf_k!r}")
+    rrf_k = check_interval(rrf_k, "rrf_k", low=0)
     if method != "mtf" and qrels is not None:
         raise UsageError(f"qrels: only mtf pooling uses judgments (method={method!r})")
     relevance_level = relevance_level_of(relevance_level)
