@@ -129,7 +129,8 @@ def _read_run_file(data: bytes):
 
 _ALPHABET = list("APRnDCGpbrefmaxlu@()=,.[]{}:-+0123456789eE_ ") + ["map", "ndcg_cut", "P_", "set_F", "judged_only",
                                                                     "true", "gains", "rel", "iprec_at_recall",
-                                                                    "RBP", "ERR", "1e400", "nan", "\u00fc", "\x00"]
+                                                                    "RBP", "ERR", "1e400", "nan", "\u00fc", "\x00",
+                                                                    "ndcg", "Rndcg", "gain=exp", "1.5="]
 measure_text = st.one_of(st.lists(st.sampled_from(_ALPHABET), max_size=10).map("".join), st.text(max_size=12))
 
 
@@ -285,7 +286,26 @@ def _diversity(data: bytes):
     return evaluate_diversity(qrels, _RUN)
 
 
+_COVARIATE_HEADERS = [b"user,covariate", b"covariate,user", b"user,covariate,user", b"user", b"\xef\xbb\xbfuser,covariate",
+                      b"", b"user,covariate,extra"]
+_GROUP_HEADERS = [b"run,group", b"", b"\xef\xbb\xbfrun,group", b"run", b"run,group,extra"]
+
+
+def _covariates(data: bytes):
+    from cranfield.io.clicklog import read_covariate_table
+
+    return read_covariate_table(io.BytesIO(data), unit="user")
+
+
+def _run_groups(data: bytes):
+    from cranfield.io.run_groups import read_run_groups
+
+    return read_run_groups(io.BytesIO(data))
+
+
 TARGETS += [
+    Target("covariate_csv", _table_file(_COVARIATE_HEADERS), _covariates),
+    Target("run_groups_csv", _table_file(_GROUP_HEADERS), _run_groups),
     Target("click_log_csv", _table_file(_CLICK_HEADERS), _click_log),
     Target("crowd_labels_csv", _table_file(_LABEL_HEADERS), _labels),
     Target("classification_table", _table_file(_CLASSIFICATION_HEADERS), _classification_table),

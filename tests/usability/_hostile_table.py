@@ -618,6 +618,8 @@ def reusability_cases() -> list:
         Case("reusability-trec-gain-fraction", (*base, "-m", "ndcg.1.5=3"), files, refused("ndcg.1.5=3"), cause=4),
         Case("reusability-groups-ragged", (*base, "--groups", "g.csv"), {**files, "g.csv": "x,A\ny\nz,B\n"},
              refused("g.csv:2"), cause=1),
+        Case("reusability-groups-lone-cr", (*base, "--groups", "g.csv"), {**files, "g.csv": "x,A\ny\r\r,A\nz,B\n"},
+             refused("g.csv:2", "carriage return"), cause=7),  # found by scripts/fuzz.py (run_groups_csv)
         Case("reusability-groups-utf16", (*base, "--groups", "g.csv"),
              {**files, "g.csv": "x,A\ny,A\nz,B\n".encode("utf-16")}, refused("g.csv", "UTF-16"), cause=7),
     ]

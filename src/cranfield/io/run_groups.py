@@ -8,7 +8,8 @@ Grammar (one decision per line, nothing decided from a sample):
   otherwise (CSV quoting rules: a field with a comma or a quote is quoted, ``""`` is a quote);
 * an optional first line ``run,group`` (``run<TAB>group``), the header, skipped;
 * a field is not empty and not only blanks (surrounding blanks are removed); a run is listed once;
-* blank lines are errors (they usually mean a broken file), except at the very end.
+* blank lines are errors (they usually mean a broken file), except at the very end; so is a
+  carriage return inside a line.
 
 Errors name the file, the 1-based line and the field.
 """
@@ -24,6 +25,16 @@ from .sources import read_text_lines
 __all__ = ["read_run_groups"]
 
 
+def _fields(line: str, delimiter: str, name: str, number: int) -> list:
+    if "\r" in line:  # the csv module reads a lone CR as a line break it refuses
+        raise InputError("a carriage return (\\r) inside the line; expected lines ended by \\n or \\r\\n",
+                         source=name, line=number)
+    try:
+        return next(csv.reader(io.StringIO(line), delimiter=delimiter))
+    except csv.Error as error:
+        raise InputError(f"cannot read the line as CSV ({error})", source=name, line=number) from None
+
+
 def read_run_groups(source) -> dict[str, str]:
     """``{run: group}`` from a run-groups table (see the module's grammar).
 
@@ -37,7 +48,7 @@ def read_run_groups(source) -> dict[str, str]:
     where: dict[str, int] = {}
     for number, line in enumerate(lines, start=1):
         line = line[:-1] if line.endswith("\r") else line
-        fields = next(csv.reader(io.StringIO(line), delimiter=delimiter)) if line.strip() else []
+        fields = _fields(line, delimiter, name, number) if line.strip() else []
         if not fields:
             raise InputError("blank line; expected 'run" + delimiter + "group'", source=name, line=number)
         if len(fields) != 2:
