@@ -126,3 +126,33 @@ def test_the_command_line_names_its_own_options(argv, message, capsys, tmp_path)
         message = "--alpha: expected a number strictly between 0 and 1, found 2.0"
     assert cranfield.cli.main(argv) == 2
     assert capsys.readouterr().err.startswith(f"cranfield: error: {message}")
+
+
+def test_hand_written_usage_errors_name_the_users_option_too():
+    """A UsageError written by hand (``tau: expected ...``, ``cost_fn must be ...``) speaks of the
+    running command's option like the declared checks (issue 24, cause 4: 'online ab --tau 0'
+    said 'tau:', 'classify --cost-fn inf' said 'cost_fn must')."""
+    assert str(UsageError("tau: expected a number > 0, found 0")) == "tau: expected a number > 0, found 0"
+    with option_names(tau="--tau", cost_fn="--cost-fn"):
+        assert str(UsageError("tau: expected a number > 0, found 0")) == "--tau: expected a number > 0, found 0"
+        assert str(UsageError("cost_fn must be finite, found inf")) == "--cost-fn must be finite, found inf"
+        assert str(UsageError("taus: expected x")) == "taus: expected x"  # another name: unchanged
+        assert str(UsageError("tau")) == "tau"  # no message after the name: unchanged
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["online", "ab", "LOG", "--sequential", "--tau", "0"], "--tau: expected a number > 0"),
+    (["online", "ab", "LOG", "--control", "Z"], "--control: expected one of the variants"),
+    (["classify", "TABLE", "--truth", "y", "--score", "s", "--optimize", "cost", "--cost-fn", "inf"],
+     "--cost-fn must be a finite non-negative number"),
+])
+def test_the_command_line_names_its_options_in_hand_written_errors(argv, message, capsys, tmp_path):
+    import cranfield.cli
+
+    log = tmp_path / "clicks.csv"
+    log.write_text("impression,query,rank,doc,clicked,variant\ni1,q,1,d,1,A\ni2,q,1,d,0,B\ni3,q,1,d,0,A\n")
+    table = tmp_path / "t.csv"
+    table.write_text("y,s\n1,0.9\n0,0.2\n1,0.4\n")
+    argv = [{"LOG": str(log), "TABLE": str(table)}.get(a, a) for a in argv]
+    assert cranfield.cli.main(argv) == 2
+    assert capsys.readouterr().err.startswith(f"cranfield: error: {message}")
