@@ -9,9 +9,9 @@ expected*, e.g. ``run.txt:1234: expected 6 fields "qid Q0 docno rank score tag",
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
-__all__ = ["CranfieldError", "InputError", "MeasureError", "UsageError", "Interrupted"]
+__all__ = ["CranfieldError", "InputError", "Interrupted", "MeasureError", "UsageError"]
 
 
 class CranfieldError(Exception):
@@ -60,10 +60,10 @@ class MeasureError(CranfieldError, ValueError):
 # ``cost_fn must be ...``) speaks of the option the user typed (``--tau``) when a command line is
 # running: cranfield._params installs its ``display_name`` here (issue 24, cause 4).
 _LEADING_NAME = re.compile(r"([a-z][a-z0-9_]*)(?=: | must | is )")
-_display_name: "Callable[[str], str] | None" = None
+_display_name: Callable[[str], str] | None = None
 
 
-def set_display_name(function: "Callable[[str], str] | None") -> None:
+def set_display_name(function: Callable[[str], str] | None) -> None:
     """Install the function that gives the user's name of a library parameter."""
     global _display_name
     _display_name = function

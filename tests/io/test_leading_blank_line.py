@@ -44,8 +44,8 @@ def test_block_wise_and_in_memory_read_a_leading_blank_line_alike(tmp_path, pref
     evaluator = Evaluator(str(tmp_path / "qrels"), MEASURES)
     in_memory = _outcome(lambda: evaluator.evaluate(read_run(str(run), dialect=dialect)))
     for batch_rows in (1, 2, 1000):
-        blocks = _outcome(lambda: evaluate_large(str(tmp_path / "qrels"), str(run), MEASURES, batch_rows=batch_rows,
-                                                 dialect=dialect))
+        blocks = _outcome(lambda rows=batch_rows: evaluate_large(str(tmp_path / "qrels"), str(run), MEASURES,
+                                                                 batch_rows=rows, dialect=dialect))
         assert blocks == in_memory, (batch_rows, blocks, in_memory)
     if dialect == "cranfield":  # blank lines are skipped: the values of the run without them
         plain = tmp_path / "plain"

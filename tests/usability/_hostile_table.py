@@ -12,9 +12,10 @@ from __future__ import annotations
 import gzip
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,7 +29,7 @@ from sklearn import metrics as skm
 class Expect:
     status: int
     fragments: tuple = ()  # each in the one line of the error
-    check: "Callable[[Any], None] | None" = None  # on the JSON output (or the library's result)
+    check: Callable[[Any], None] | None = None  # on the JSON output (or the library's result)
 
 
 def refused(*fragments: str) -> Expect:
@@ -42,7 +43,7 @@ def accepted(check: Callable[[Any], None]) -> Expect:
 @dataclass(frozen=True)
 class Case:
     id: str
-    argv: "tuple | Callable"  # a command line, or a library call taking the test's folder
+    argv: tuple | Callable  # a command line, or a library call taking the test's folder
     files: dict = field(default_factory=dict)
     expect: Expect = field(default_factory=lambda: refused())
     env: dict = field(default_factory=dict)
@@ -66,7 +67,7 @@ LOG_ROWS = [
 ]
 
 
-def click_log(rows=None, *, sep: str = ",", fields=LOG_FIELDS, change: "tuple | None" = None,
+def click_log(rows=None, *, sep: str = ",", fields=LOG_FIELDS, change: tuple | None = None,
               newline: str = "\n") -> str:
     """The log as text; ``change=(row, field, value)`` replaces one cell (row 0 is line 2)."""
     rows = [list(r) for r in (LOG_ROWS if rows is None else rows)]
@@ -526,13 +527,13 @@ def _ap(qrels: str, run: str) -> Fraction:
     for q, _, d, _, score, _ in (line.split() for line in run.splitlines()):
         ranked.setdefault(q, []).append((-float(score), d))
     total = Fraction(0)
-    for q in relevant:
+    for q, judged in relevant.items():
         hits, ap = 0, Fraction(0)
         for i, (_, d) in enumerate(sorted(ranked.get(q, [])), 1):
-            if d in relevant[q]:
+            if d in judged:
                 hits += 1
                 ap += Fraction(hits, i)
-        total += ap / len(relevant[q])
+        total += ap / len(judged)
     return total / len(relevant)
 
 

@@ -13,8 +13,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ._running import RunningSums
 from ..errors import MeasureError
+from ._running import RunningSums
 from .base import Param
 
 __all__ = ["GAINS_PARAM", "GAIN_PARAM", "IDEAL_PARAM", "GainView", "gain_view"]
@@ -175,7 +175,7 @@ def _trec_eval_ideal(view, gains) -> tuple[np.ndarray, np.ndarray]:
     given = [(int(level), float(value)) for level, value in gains]
     column_gains, column_levels, column_tops = [], [], []
     for highest in np.unique(top).tolist():  # a few distinct values, not a loop over queries
-        entries = given + [(level, float(level)) for level in range(0, highest + 1)
+        entries = given + [(level, float(level)) for level in range(highest + 1)
                            if level not in {lv for lv, _ in given}]
         ranked = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))[::-1]
         if ranked[0][1] <= 0:  # trec_eval starts from the top entry's gain, documents or not: none
