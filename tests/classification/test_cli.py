@@ -88,7 +88,7 @@ def test_tsv_parquet_strings_and_multiclass(tmp_path, capsys):
     ("y,s\n1,0.5\n0,0.2\n", ["--score", "q"], "no column 'q'"),
     ("y,s\n1,0.5\n0,0.2\n", [], "give --score COL, --pred COL or both"),
     ("y,s\n1,0.5\n0,0.2\n", ["--score", "s", "--threshold", "1", "--optimize", "f1"], "exclude each other"),
-    ("y,s\n1,0.5\n0,0.2,7\n", ["--score", "s"], "cannot read the file"),
+    ("y,s\n1,0.5\n0,0.2,7\n", ["--score", "s"], ":3: expected 2 fields as in the header, found 3"),
 ])
 def test_errors_exit_2_without_traceback(tmp_path, content, args, message):
     path = tmp_path / "bad.csv"

@@ -850,6 +850,41 @@ def measure_cases() -> list:
     return cases
 
 
+def _bomb(text: str, repeat: bytes) -> bytes:
+    """A small gzip whose text expands past 1 MB (the limit the rows set): a valid table, then
+    ``repeat`` over and over."""
+    buffer = io.BytesIO()
+    with gzip.GzipFile(fileobj=buffer, mode="wb", compresslevel=9) as handle:
+        handle.write(text.encode())
+        handle.write(repeat * (2_000_000 // len(repeat)))
+    return buffer.getvalue()
+
+
+def endless_cases() -> list:
+    """/dev/zero (one endless line) and gzip bombs on every reader: refused at the documented
+    limits (CRANFIELD_MAX_LINE_BYTES, CRANFIELD_MAX_INPUT_BYTES), set small here."""
+    line_cap = {"CRANFIELD_MAX_LINE_BYTES": "1000000"}
+    input_cap = {"CRANFIELD_MAX_INPUT_BYTES": "1000000"}
+    commands = {
+        "labels": (("aggregate-labels", "{}", "-o", "-"), labels_text(), b"q9,d9,w9,1\n"),
+        "agreement": (("agreement", "a.qrels", "{}", "--resamples", "0"), QRELS_B, b"9 0 d9 1\n"),
+        "classify": (("classify", "{}", "--truth", "y", "--score", "s"), table_text(CLASSIFY), b"1,0.5\n"),
+        "regression": (("regression", "{}", "--truth", "y", "--pred", "p"), table_text(REGRESSION), b"1,2\n"),
+        "reusability": (("reusability", "t.qrels", "x.run", "{}"), RUN_Y, b"3 Q0 d9 1 1 y\n"),
+        "covariate": (("online", "ab", "c.csv", "--covariate", "{}", "--test", "welch", "-m", "ctr"),
+                      "impression,covariate\ni1,1\n", b"i1,1\n"),
+    }
+    files = {"a.qrels": QRELS_A, "t.qrels": QRELS_TIE, "x.run": RUN_X, "c.csv": click_log()}
+    cases = []
+    for name, (argv, text, repeat) in commands.items():
+        cases.append(Case(f"{name}-dev-zero", tuple(a.replace("{}", "/dev/zero") for a in argv), files,
+                          refused("/dev/zero", "CRANFIELD_MAX_LINE_BYTES"), env=line_cap, cause=6))
+        cases.append(Case(f"{name}-gzip-bomb", tuple(a.replace("{}", "bomb.gz") for a in argv),
+                          {**files, "bomb.gz": _bomb(text, repeat)}, refused("bomb.gz", "CRANFIELD_MAX_INPUT_BYTES"),
+                          env=input_cap, cause=6))
+    return cases
+
+
 def all_cases() -> list:
     return [*click_log_cases(), *ab_cases(), *label_cases(), *agreement_cases(), *reusability_cases(),
-            *table_cases(), *measure_cases()]
+            *table_cases(), *measure_cases(), *endless_cases()]
