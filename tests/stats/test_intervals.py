@@ -5,7 +5,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from cranfield.errors import InputError, UsageError
-from cranfield.stats.intervals import auc_ci, delong_covariance, mean_ci, proportion_ci
+from cranfield.stats.intervals import mean_ci, proportion_ci
+from cranfield.stats.roc import auc_ci, delong_covariance
 
 from .oracles import slow_delong
 

@@ -5,7 +5,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from cranfield.errors import InputError, UsageError
-from cranfield.stats.paired import (bootstrap_test, delong_test, mcnemar_test, paired_pvalues, paired_t_test,
+from cranfield.stats.roc import delong_test
+from cranfield.stats.paired import (bootstrap_test, mcnemar_test, paired_pvalues, paired_t_test,
                                     paired_test, randomization_test, round_significant, sign_test, wilcoxon_test)
 
 from .oracles import slow_delong

@@ -21,7 +21,7 @@ import pytest
 from cranfield.errors import InputError, UsageError
 from cranfield.stats.roc import (auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
                                  specificity_at, specificity_ci)
-from cranfield.stats.roc_tests import roc_power, roc_power_difference, roc_test
+from cranfield.stats.roc import roc_power, roc_power_difference, roc_test
 
 
 def _rscript() -> str:

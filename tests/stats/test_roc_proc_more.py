@@ -20,8 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cranfield.errors import InputError, UsageError
-from cranfield.stats import _roc_venkatraman
-from cranfield.stats.roc_tests import roc_power_difference, roc_test
+from cranfield.stats.roc import roc_power_difference, roc_test, venkatraman
 
 from ._r import r_vector, run_r
 
@@ -128,7 +127,7 @@ def test_unpaired_venkatraman_equal_sizes(proc):
 def test_unpaired_venkatraman_statistic(proc, name):
     ya, sa, yb, sb = UNEQUAL[name]
     mixing = (ya.sum() + yb.sum()) / (ya.size + yb.size)
-    ours = _roc_venkatraman._unpaired_statistic(_labels_first(ya, sa), _labels_first(yb, sb), mixing)[0]
+    ours = venkatraman._unpaired_statistic(_labels_first(ya, sa), _labels_first(yb, sb), mixing)[0]
     _same_as_r(ours, proc[name][0])
 
 
@@ -148,9 +147,9 @@ def test_unpaired_statistic_properties(seed, n_a, n_b):
     sa, sb = rng.normal(ya * 1.0, 1.0), rng.normal(yb * 0.5, 1.0)
     mixing = (ya.sum() + yb.sum()) / (n_a + n_b)
     la, lb = _labels_first(ya, sa), _labels_first(yb, sb)
-    e = _roc_venkatraman._unpaired_statistic(la, lb, mixing)[0]
-    assert e >= 0 and e == _roc_venkatraman._unpaired_statistic(lb, la, mixing)[0]  # symmetric in the curves
-    assert _roc_venkatraman._unpaired_statistic(la, la, mixing)[0] == 0  # a curve against itself
+    e = venkatraman._unpaired_statistic(la, lb, mixing)[0]
+    assert e >= 0 and e == venkatraman._unpaired_statistic(lb, la, mixing)[0]  # symmetric in the curves
+    assert venkatraman._unpaired_statistic(la, la, mixing)[0] == 0  # a curve against itself
     # ranks only: a strictly increasing transform of a curve's scores leaves E unchanged
     moved = roc_test(ya, 3 * sa + 1, sb, y_true_b=yb, method="venkatraman", n_resamples=20, random_state=1)
     plain = roc_test(ya, sa, sb, y_true_b=yb, method="venkatraman", n_resamples=20, random_state=1)

@@ -30,7 +30,7 @@ import numpy as np
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from ..measures.base import parse_measure
-from ..stats.intervals import Interval
+from ..stats import Interval
 
 __all__ = ["CorrectedTTest", "corrected_ttest", "corrected_interval", "corrected_variance_factor"]
 
@@ -98,7 +98,7 @@ def _t_and_p(mean: float, var: float, factor: float, df: int, alternative: str) 
 def corrected_interval(values, *, n_train: float, n_test: float, confidence: float = 0.95):
     r"""Confidence interval of the mean of fold values with the corrected variance:
     :math:`\bar x \pm t_{J-1,\,1-\alpha/2}\sqrt{(1/J + n_2/n_1)\,\hat\sigma^2}` (Nadeau & Bengio
-    2003). Returns a :class:`cranfield.stats.intervals.Interval` (method ``"corrected"``)."""
+    2003). Returns a :class:`cranfield.stats.Interval` (method ``"corrected"``)."""
     from scipy import stats
 
     confidence = check_fraction(confidence, "confidence")

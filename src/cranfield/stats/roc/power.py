@@ -1,21 +1,14 @@
-r"""Tests of two ROC curves and the power of an AUC test, as R's pROC defines them.
+r"""The power of ROC AUC tests, as R's pROC's ``power.roc.test``.
 
-* :func:`roc_test` — ``method="delong"``: paired (DeLong et al. 1988, a z test) or unpaired
-  (each curve's DeLong variance, a t test with Welch–Satterthwaite degrees of freedom computed
-  as pROC does, from the curves' total sizes); ``"bootstrap"``: the AUC difference over its
-  bootstrap standard deviation, a z test (paired curves resampled together, stratified by
-  class); ``"venkatraman"``: a permutation test that the two curves are equal at every operating
-  point, not only in area — paired (Venkatraman & Begg 1996) or unpaired (Venkatraman 2000); see
-  :mod:`._roc_venkatraman`.
 * :func:`roc_power` — power, sample size, detectable AUC or significance level of the test that
   one AUC differs from 0.5, with Obuchowski's binormal variance approximation (the constants of
-  pROC's ``power.roc.test``); :func:`roc_power_difference` — the same for the difference of two
-  paired curves measured in a pilot, with DeLong's, Obuchowski's binormal or bootstrap variances
-  and covariance (pROC's ``power.roc.test(roc1, roc2, method = )``).
+  pROC's ``power.roc.test``);
+* :func:`roc_power_difference` — the same for the difference of two paired curves measured in a
+  pilot, with DeLong's, Obuchowski's binormal or bootstrap variances and covariance (pROC's
+  ``power.roc.test(roc1, roc2, method = )``).
 
-Monte Carlo p-values are :math:`(1 + \#\{E^* \ge E\})/(1 + B)` (never 0; pROC reports
-:math:`\#\{E^* \ge E\}/B`); with numpy's generator they agree with pROC up to the Monte Carlo
-error only.
+References: Obuchowski, Lieber & Wians (2004), Clin Chem 50:1118 (power of an AUC test);
+Obuchowski & McClish (1997), Stat Med 16:1529 (the difference of two AUCs).
 """
 
 from __future__ import annotations
@@ -24,166 +17,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._params import check_choice, check_fraction
-from ..errors import InputError, UsageError
-from . import _roc_venkatraman
-from .intervals import delong_covariance
-from .roc import (_auc_of_counts, _bootstrap, _check_resamples, _curve_counts, _empirical_auc, _generator,
-                  _labels_scores)
+from ..._params import check_choice, check_fraction
+from ...errors import InputError, UsageError
+from .._resample import as_generator
+from .bootstrap import check_resamples, paired_bootstrap_aucs
+from .curve import _curve_counts, _empirical_auc, _labels_scores
+from .delong import delong_covariance
 
-__all__ = ["ROCTest", "roc_test", "ROCPower", "roc_power", "roc_power_difference"]
-
-_ALTERNATIVES = ("two-sided", "greater", "less")
+__all__ = ["ROCPower", "roc_power", "roc_power_difference"]
 
 
-@dataclass(frozen=True)
-class ROCTest:
-    """The result of :func:`roc_test`, with what was done."""
-
-    method: str  # "delong", "bootstrap" or "venkatraman"
-    paired: bool
-    statistic: float  # z (DeLong paired, bootstrap), t (DeLong unpaired) or E (Venkatraman)
-    p_value: float
-    auc_a: float
-    auc_b: float
-    df: "float | None" = None  # degrees of freedom of the unpaired DeLong t test
-    alternative: str = "two-sided"
-    n_resamples: "int | None" = None
-    seed: "int | None" = None
-    exact: bool = True  # False for Monte Carlo p-values
-
-    @property
-    def statistic_name(self) -> str:
-        return {"delong": "t" if not self.paired else "z", "bootstrap": "D", "venkatraman": "E"}[self.method]
-
-
-def _sided(statistic: float, alternative: str, df: "float | None" = None) -> float:
-    from scipy import stats
-
-    distribution = stats.norm if df is None else stats.t(df)
-    if alternative == "two-sided":
-        return float(2 * distribution.sf(abs(statistic)))
-    if alternative == "greater":
-        return float(distribution.sf(statistic))
-    return float(distribution.cdf(statistic))
-
-
-def _placement_variance(y: np.ndarray, s: np.ndarray) -> tuple[float, float]:
-    """AUC and DeLong's variance of one curve (placements, ddof 1)."""
-    auc, covariance = delong_covariance(y, s)
-    return float(auc[0]), float(covariance[0, 0])
-
-
-def _unpaired_delong(ya, sa, yb, sb, alternative) -> ROCTest:
-    auc_a, var_a = _placement_variance(ya, sa)
-    auc_b, var_b = _placement_variance(yb, sb)
-    total = var_a + var_b
-    if total <= 0:
-        raise InputError("DeLong's test is undefined: both curves have zero variance (each separates its classes "
-                         "perfectly or not at all)", field="y_score")
-    t = (auc_a - auc_b) / np.sqrt(total)
-    df = total ** 2 / (var_a ** 2 / (ya.size - 1) + var_b ** 2 / (yb.size - 1))
-    return ROCTest("delong", False, float(t), _sided(float(t), alternative, float(df)), auc_a, auc_b, df=float(df),
-                   alternative=alternative)
-
-
-def _paired_delong(y, sa, sb, alternative) -> ROCTest:
-    aucs, cov = delong_covariance(y, np.stack([sa, sb]))
-    var = float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1])
-    diff = float(aucs[0] - aucs[1])
-    if var <= 0:
-        if diff == 0:
-            return ROCTest("delong", True, 0.0, 1.0, float(aucs[0]), float(aucs[1]), alternative=alternative)
-        raise InputError("DeLong's test is undefined: the variance of the AUC difference is 0", field="y_score")
-    z = diff / np.sqrt(var)
-    return ROCTest("delong", True, float(z), _sided(float(z), alternative), float(aucs[0]), float(aucs[1]),
-                   alternative=alternative)
-
-
-def _paired_bootstrap_aucs(y, sa, sb, n_resamples, stratified, rng) -> np.ndarray:
-    """(AUC a, AUC b) per resample of the examples, each carrying both scores (rows: resamples)."""
-    order = np.arange(y.size, dtype=np.float64)  # the example index as the "score": one count per example
-    distinct = [np.unique(scores, return_inverse=True) for scores in (sa, sb)]  # once, for every chunk
-
-    def both(negatives, positives):  # counts per example index
-        rows = negatives.shape[0]
-        out = np.empty((rows, 2))
-        for column, (values, inverse) in enumerate(distinct):
-            offsets = (np.arange(rows) * values.size)[:, None]
-            index = (inverse[None, :] + offsets).ravel()
-            neg = np.bincount(index, weights=negatives.ravel(), minlength=rows * values.size)
-            pos = np.bincount(index, weights=positives.ravel(), minlength=rows * values.size)
-            out[:, column] = _auc_of_counts(neg.reshape(rows, -1), pos.reshape(rows, -1))
-        return out
-
-    return _bootstrap(y, order, n_resamples, stratified, rng, both)
-
-
-def _bootstrap_test(ya, sa, yb, sb, paired, n_resamples, stratified, random_state, alternative) -> ROCTest:
-    rng = _generator(random_state)
-    if paired:
-        pairs = _paired_bootstrap_aucs(ya, sa, sb, n_resamples, stratified, rng)
-        differences = pairs[:, 0] - pairs[:, 1]
-    else:
-        a = _bootstrap(ya, sa, n_resamples, stratified, rng, _auc_of_counts)
-        b = _bootstrap(yb, sb, n_resamples, stratified, rng, _auc_of_counts)
-        differences = a - b
-    auc_a, auc_b = _empirical_auc(ya, sa), _empirical_auc(yb, sb)
-    sd = float(np.std(differences, ddof=1)) if differences.size > 1 else 0.0
-    if not sd > 0:
-        raise InputError("the bootstrap test is undefined: the resampled AUC differences do not vary "
-                         f"(standard deviation {sd!r})", field="y_score")
-    statistic = (auc_a - auc_b) / sd
-    seed = random_state if isinstance(random_state, (int, np.integer)) else None
-    return ROCTest("bootstrap", paired, float(statistic), _sided(float(statistic), alternative), auc_a, auc_b,
-                   alternative=alternative, n_resamples=int(n_resamples), seed=seed, exact=False)
-
-
-def _venkatraman(ya, sa, yb, sb, paired, n_resamples, random_state) -> ROCTest:
-    rng = _generator(random_state)
-    if paired:
-        observed, exceed = _roc_venkatraman.paired(ya, sa, sb, n_resamples, rng)
-    else:
-        observed, exceed = _roc_venkatraman.unpaired(ya, sa, yb, sb, n_resamples, rng)
-    seed = random_state if isinstance(random_state, (int, np.integer)) else None
-    return ROCTest("venkatraman", paired, observed, (1 + exceed) / (1 + n_resamples), _empirical_auc(ya, sa),
-                   _empirical_auc(yb, sb), n_resamples=int(n_resamples), seed=seed, exact=False)
-
-
-def roc_test(y_true, y_score_a, y_score_b, *, y_true_b=None, method: str = "delong", alternative: str = "two-sided",
-             n_resamples: int = 2000, stratified: bool = True, random_state=None) -> ROCTest:
-    """Compare two ROC curves: paired (both scores on the same examples, ``y_true_b`` None) or
-    unpaired (``y_true_b`` gives the second curve's labels; its scores are ``y_score_b``).
-
-    ``method``: ``"delong"`` (default), ``"bootstrap"`` or ``"venkatraman"`` (two-sided only, as
-    in pROC; unpaired, the classes are mixed in the pooled proportion of positives, see
-    docs/roc-statistics.md). ``n_resamples`` and ``random_state``: the bootstrap's resamples or
-    Venkatraman's permutations. ``alternative``: ``"two-sided"``, ``"greater"`` (AUC a > AUC b)
-    or ``"less"``.
-
-    >>> result = roc_test([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], [0.2, 0.1, 0.3, 0.9, 0.5, 0.4])
-    >>> round(result.auc_a, 4), round(result.auc_b, 4)
-    (0.8889, 0.7778)
-    """
-    if method not in ("delong", "bootstrap", "venkatraman"):
-        raise UsageError(f"method: expected 'delong', 'bootstrap' or 'venkatraman', found {method!r}")
-    check_choice(alternative, "alternative", _ALTERNATIVES)
-    paired = y_true_b is None
-    ya, sa = _labels_scores(y_true, y_score_a, name="y_score_a")
-    yb, sb = _labels_scores(y_true if paired else y_true_b, y_score_b, name="y_score_b")
-    if method == "venkatraman":
-        if alternative != "two-sided":
-            raise UsageError("Venkatraman's test is two-sided only")
-        return _venkatraman(ya, sa, yb, sb, paired, _check_resamples(n_resamples), random_state)
-    if method == "bootstrap":
-        return _bootstrap_test(ya, sa, yb, sb, paired, _check_resamples(n_resamples), bool(stratified), random_state,
-                               alternative)
-    if paired:
-        return _paired_delong(ya, sa, sb, alternative)
-    return _unpaired_delong(ya, sa, yb, sb, alternative)
-
-
-# ----------------------------------------------------------------------------- power
 @dataclass(frozen=True)
 class ROCPower:
     """Power analysis of the test that an AUC differs from 0.5 (what was solved for is the one
@@ -218,6 +61,21 @@ def _norm_cdf(x: float) -> float:
     from scipy.special import ndtr
 
     return float(ndtr(x))
+
+
+def _solve(delta: float, v0: float, va: float, n_cases, sig_level, power, half: float) -> tuple[float, float, float]:
+    r"""``(n_cases, sig_level, power)`` with the one given as None solved from
+    :math:`\sqrt{n}\,|\delta| = z_{1-\alpha/h}\sqrt{V_0} + z_{power}\sqrt{V_A}` (``half`` h: 2 two-sided, 1
+    one-sided), the power equation of both :func:`roc_power` and :func:`roc_power_difference`."""
+    if n_cases is None:
+        n_cases = (_norm_ppf(1 - sig_level / half) * np.sqrt(v0) + _norm_ppf(power) * np.sqrt(va)) ** 2 / delta ** 2
+    elif power is None:
+        z_beta = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(1 - sig_level / half) * np.sqrt(v0)) / np.sqrt(va)
+        power = _norm_cdf(z_beta)
+    else:
+        z_alpha = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(power) * np.sqrt(va)) / np.sqrt(v0)
+        sig_level = (1 - _norm_cdf(z_alpha)) * half
+    return n_cases, sig_level, power
 
 
 def roc_power(*, auc: "float | None" = None, n_cases: "float | None" = None, n_controls: "float | None" = None,
@@ -265,26 +123,13 @@ def roc_power(*, auc: "float | None" = None, n_cases: "float | None" = None, n_c
     half = 2.0 if alternative == "two-sided" else 1.0
     v0 = _V0 * (1 + 1 / kappa)
     if auc is None:
-        z_alpha, z_beta = _norm_ppf(1 - sig_level / half), _norm_ppf(power)
-
         def excess(theta):
-            return (z_alpha * np.sqrt(v0) + z_beta * np.sqrt(_variance(theta, kappa))) ** 2 / (theta - 0.5) ** 2 - n_cases
+            return _solve(theta - 0.5, v0, _variance(theta, kappa), None, sig_level, power, half)[0] - n_cases
 
         auc = brentq(excess, 0.5 + 1e-9, 1 - 1e-16, xtol=1e-14, rtol=8.9e-16)
-    elif n_cases is None:
-        delta = auc - 0.5
-        n_cases = (_norm_ppf(1 - sig_level / half) * np.sqrt(v0) + _norm_ppf(power) *
-                   np.sqrt(_variance(auc, kappa))) ** 2 / delta ** 2
-        n_controls = kappa * n_cases
-    elif power is None:
-        delta = auc - 0.5
-        z_beta = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(1 - sig_level / half) * np.sqrt(v0)) / \
-            np.sqrt(_variance(auc, kappa))
-        power = _norm_cdf(z_beta)
     else:
-        delta = auc - 0.5
-        z_alpha = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(power) * np.sqrt(_variance(auc, kappa))) / np.sqrt(v0)
-        sig_level = (1 - _norm_cdf(z_alpha)) * half
+        n_cases, sig_level, power = _solve(auc - 0.5, v0, _variance(auc, kappa), n_cases, sig_level, power, half)
+        n_controls = kappa * n_cases if n_controls is None else n_controls
     return ROCPower(float(auc), float(n_cases), float(n_controls), float(sig_level), float(power), alternative)
 
 
@@ -374,8 +219,8 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
     if (sig_level is None) + (power is None) > 1:
         raise UsageError("at most one of sig_level and power may be None")
     if method == "bootstrap":
-        n_resamples = _check_resamples(n_resamples)
-        rng = _generator(random_state)
+        n_resamples = check_resamples(n_resamples)
+        rng = as_generator(random_state)
     y, a = _labels_scores(y_true, y_score_a, name="y_score_a")
     _, b = _labels_scores(y_true, y_score_b, name="y_score_b")
     cases, controls = int(y.sum()), int((~y).sum())
@@ -392,7 +237,7 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
     elif method == "obuchowski":
         var_a, var_b, cov_ab = _obuchowski_covvar(y, a, b)
     else:
-        pairs = _paired_bootstrap_aucs(y, a, b, n_resamples, bool(stratified), rng)
+        pairs = paired_bootstrap_aucs(y, a, b, n_resamples, bool(stratified), rng)
         cov = np.cov(pairs, rowvar=False, ddof=1)
         var_a, var_b, cov_ab = cov[0, 0] * cases, cov[1, 1] * cases, cov[0, 1] * cases
     v0 = 2 * var_a - 2 * cov_ab
@@ -401,16 +246,9 @@ def roc_power_difference(y_true, y_score_a, y_score_b, *, sig_level: "float | No
         raise InputError(f"the variance of the AUC difference is not positive (V0 = {v0!r}, VA = {va!r}): no power "
                          "analysis", field="y_score_b")
     half = 2.0 if alternative == "two-sided" else 1.0
-    n_cases, n_controls = float(cases), float(controls)
-    if power is None:
-        z_beta = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(1 - sig_level / half) * np.sqrt(v0)) / np.sqrt(va)
-        power = _norm_cdf(z_beta)
-    elif sig_level is None:
-        z_alpha = (np.sqrt(n_cases * delta ** 2) - _norm_ppf(power) * np.sqrt(va)) / np.sqrt(v0)
-        sig_level = (1 - _norm_cdf(z_alpha)) * half
-    else:
-        n_cases = (_norm_ppf(1 - sig_level / half) * np.sqrt(v0) + _norm_ppf(power) * np.sqrt(va)) ** 2 / delta ** 2
-        n_controls = float(kappa) * n_cases
+    both = sig_level is not None and power is not None  # solve for the number of cases
+    n_cases, sig_level, power = _solve(delta, v0, va, None if both else float(cases), sig_level, power, half)
+    n_controls = float(kappa) * n_cases if both else float(controls)
     resampled = method == "bootstrap"
     seed = random_state if resampled and isinstance(random_state, (int, np.integer)) else None
     return ROCPower(float(delta), n_cases, n_controls, float(sig_level), float(power), alternative,
