@@ -282,9 +282,6 @@ def _intent_gains(weights, qrels: DiversityQrels, query_ids, intent_query, inten
 
 
 # ------------------------------------------------------------------------------ evaluation
-_IDEAL_NORMALISED = frozenset({"alpha-nDCG", "nERR-IA", "nNRBP"})  # the measures over the greedy ideal ranking
-
-
 class DiversityEvaluator(Evaluator):
     """An :class:`~cranfield.Evaluator` over diversity qrels: ndeval's measures (by default) and
     any other measure, on the document-level judgments. ``intent_weights``:
@@ -314,9 +311,7 @@ class DiversityEvaluator(Evaluator):
 
     def _ideals(self) -> None:
         """The greedy ideal rankings the measures need (one per α), built once, before the threads."""
-        for measure in self.measures:
-            if measure.name in _IDEAL_NORMALISED:
-                self.intents.ideal(measure.param("alpha"))
+        self.intents.build_ideals(self.measures)
 
     def evaluate(self, run, *, name: str | None = None, threads: int | None = None, extras=None):
         """:meth:`Evaluator.evaluate <cranfield.Evaluator.evaluate>`, the ideal rankings built first."""
