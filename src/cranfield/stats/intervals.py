@@ -14,12 +14,14 @@ with every method; fewer than two values is an :class:`~cranfield.errors.InputEr
 
 from __future__ import annotations
 
+import warnings
 import numpy as np
 
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
 from ._interval import Interval, as_floats, check_confidence
 from ._resample import as_generator, bootstrap_counts, check_count
+from .roc import delong as _delong
 
 __all__ = ["MEAN_CI_METHODS", "QUANTILE_CI_METHODS", "mean_ci", "proportion_ci", "quantile_ci"]
 
@@ -233,3 +235,16 @@ def quantile_ci(values, q: float, confidence: float = 0.95, *, method: str = "bi
     theta = np.sort(np.concatenate(parts))
     low, high = np.quantile(theta, [alpha / 2, 1 - alpha / 2])
     return Interval(estimate, float(low), float(high), confidence, method)
+
+
+# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here,
+# with a DeprecationWarning
+_MOVED = ("auc_ci", "delong_covariance")
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        warnings.warn(f"cranfield.stats.intervals.{name} moved to cranfield.stats.roc (also cranfield.stats.{name})",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(_delong, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

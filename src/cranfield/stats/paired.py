@@ -15,6 +15,7 @@ query); differences that are all equal and non-zero give an infinite t statistic
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 from .._params import check_choice
 from ..errors import InputError, UsageError
 from ._resample import all_sign_flips, as_generator, bootstrap_counts, check_count, sign_flip_matrices
+from .roc import delong as _delong
 
 __all__ = [
     "PAIRED_TESTS", "ZERO_METHODS", "RANK_DIGITS", "EXACT_MAX_N", "TestResult", "round_significant", "wilcoxon_method",
@@ -399,3 +401,16 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact: bool | None = None, corre
         p, method = float(stats.chi2.sf(statistic, 1)), "chi2"
     n = max(len(truth), 1)
     return McNemarResult(statistic, p, method, n01, n10, float(right_a.sum() / n), float(right_b.sum() / n))
+
+
+# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here,
+# with a DeprecationWarning
+_MOVED = ("delong_test", "AUCComparison")
+
+
+def __getattr__(name: str):
+    if name in _MOVED:
+        warnings.warn(f"cranfield.stats.paired.{name} moved to cranfield.stats.roc (also cranfield.stats.{name})",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(_delong, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

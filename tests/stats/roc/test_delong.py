@@ -89,3 +89,15 @@ def test_delong_test_equals_slow_oracle(rng):
 def test_delong_test_identical_scores():
     r = delong_test([0, 1, 0, 1], [0.1, 0.9, 0.3, 0.4], [0.1, 0.9, 0.3, 0.4])
     assert (r.diff, r.statistic, r.p_value) == (0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("module, name", [("intervals", "auc_ci"), ("intervals", "delong_covariance"),
+                                          ("paired", "delong_test"), ("paired", "AUCComparison")])
+def test_the_old_homes_still_give_the_names_with_a_deprecation_warning(module, name):
+    import importlib
+
+    import cranfield.stats.roc as roc
+
+    old = importlib.import_module(f"cranfield.stats.{module}")
+    with pytest.warns(DeprecationWarning, match=f"cranfield.stats.{module}.{name} moved to cranfield.stats.roc"):
+        assert getattr(old, name) is getattr(roc, name)
