@@ -14,7 +14,6 @@ with every method; fewer than two values is an :class:`~cranfield.errors.InputEr
 
 from __future__ import annotations
 
-import warnings
 import numpy as np
 
 from .._params import check_choice, check_fraction
@@ -237,14 +236,6 @@ def quantile_ci(values, q: float, confidence: float = 0.95, *, method: str = "bi
     return Interval(estimate, float(low), float(high), confidence, method)
 
 
-# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here,
-# with a DeprecationWarning
-_MOVED = ("auc_ci", "delong_covariance")
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        warnings.warn(f"cranfield.stats.intervals.{name} moved to cranfield.stats.roc (also cranfield.stats.{name})",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(_delong, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here, with a
+# DeprecationWarning
+__getattr__ = _delong.moved_here(__name__, ("auc_ci", "delong_covariance"))

@@ -15,7 +15,6 @@ query); differences that are all equal and non-zero give an infinite t statistic
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -403,14 +402,6 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact: bool | None = None, corre
     return McNemarResult(statistic, p, method, n01, n10, float(right_a.sum() / n), float(right_b.sum() / n))
 
 
-# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here,
-# with a DeprecationWarning
-_MOVED = ("delong_test", "AUCComparison")
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        warnings.warn(f"cranfield.stats.paired.{name} moved to cranfield.stats.roc (also cranfield.stats.{name})",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(_delong, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here, with a
+# DeprecationWarning
+__getattr__ = _delong.moved_here(__name__, ("delong_test", "AUCComparison"))

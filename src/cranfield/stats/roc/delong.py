@@ -9,6 +9,7 @@ implementation of DeLong's algorithm*, IEEE Signal Processing Letters 21:1389.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,3 +137,15 @@ def delong_test(y_true, y_score_a, y_score_b, *, confidence: float = 0.95) -> AU
     p = float(2.0 * special.ndtr(-abs(z)))
     half = float(special.ndtri(0.5 + confidence / 2) * se)
     return AUCComparison(auc_a, auc_b, diff, diff - half, diff + half, float(z), p)
+
+
+def moved_here(module: str, names: tuple[str, ...]):
+    """A module ``__getattr__`` that gives ``names`` (moved from ``module`` to this module) with a
+    DeprecationWarning: the old homes of the DeLong statistics, ``stats.intervals`` and ``stats.paired``."""
+    def __getattr__(name: str):
+        if name in names:
+            warnings.warn(f"{module}.{name} moved to cranfield.stats.roc (also cranfield.stats.{name})",
+                          DeprecationWarning, stacklevel=2)
+            return globals()[name]
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+    return __getattr__
