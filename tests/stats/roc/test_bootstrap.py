@@ -11,6 +11,7 @@ from cranfield.stats.roc import auc_bootstrap_ci, sensitivity_ci, specificity_ci
 from ._proc import DATA
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_bootstrap_intervals(oracle):
     name = "d3"
     y, a, _ = DATA[name]

@@ -11,6 +11,7 @@ from cranfield.stats.roc import partial_auc, roc_points, roc_power, roc_test, se
 from ._proc import DATA, SPECIFICITIES, _close
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 @pytest.mark.parametrize("name", list(DATA))
 def test_coordinates(oracle, name):
     y, a, _ = DATA[name]

@@ -9,6 +9,7 @@ from cranfield.stats.roc import partial_auc
 from ._proc import BOUNDS, DATA, _close
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 @pytest.mark.parametrize("name", list(DATA))
 @pytest.mark.parametrize("focus", ["specificity", "sensitivity"])
 def test_partial_auc_and_mcclish(oracle, name, focus):

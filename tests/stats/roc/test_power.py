@@ -11,6 +11,7 @@ from cranfield.stats.roc import roc_power, roc_power_difference, roc_test
 from ._proc import DATA, EQUAL, PILOT, SMALL, _close
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_power(oracle):
     _close(roc_power(auc=0.8, n_cases=20, n_controls=30).power, oracle["power.power"], 8)
     _close(roc_power(auc=0.8, n_cases=20, n_controls=30, alternative="one-sided").power, oracle["power.one"], 8)
@@ -21,6 +22,7 @@ def test_power(oracle):
     assert roc_power(n_cases=20, n_controls=25, power=0.9).auc == pytest.approx(oracle["power.auc"][0], abs=2e-4)
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_power_of_a_difference(oracle):
     y, a, b = DATA["d2"]
     # DeLong's (co)variances through np.cov against pROC's sums: relative 1e-12
@@ -30,6 +32,7 @@ def test_power_of_a_difference(oracle):
         pytest.approx(oracle["power2.sig"][0], rel=1e-10)
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 @pytest.mark.parametrize("name", ["pilot", "small"])
 def test_power_obuchowski(proc, name):
     y, a, b = PILOT if name == "pilot" else SMALL
@@ -45,6 +48,7 @@ def test_power_obuchowski(proc, name):
     assert "binormal" in roc_power_difference(y, a, b, method="obuchowski").method
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_power_bootstrap(proc):
     y, a, b = SMALL
     result = roc_power_difference(y, a, b, method="bootstrap", power=0.9, n_resamples=20_000, random_state=4)

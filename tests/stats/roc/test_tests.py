@@ -9,6 +9,7 @@ from cranfield.stats.roc import roc_test
 from ._proc import DATA, _mc_p
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 @pytest.mark.parametrize("name", list(DATA))
 def test_delong_unpaired_and_paired(oracle, name):
     y, a, b = DATA[name]
@@ -22,6 +23,7 @@ def test_delong_unpaired_and_paired(oracle, name):
     assert paired.p_value == pytest.approx(oracle[f"{name}.paired"][1], rel=1e-10)
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_venkatraman(oracle):
     y, a, b = DATA["d3"]
     result = roc_test(y, a, b, method="venkatraman", n_resamples=2000, random_state=7)
@@ -30,6 +32,7 @@ def test_venkatraman(oracle):
     assert abs(result.p_value - p) <= _mc_p(p, 2000), (result.p_value, p)
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_bootstrap_tests(oracle):
     name = "d3"
     y, a, b = DATA[name]

@@ -12,6 +12,7 @@ from cranfield.stats.roc import roc_test, venkatraman
 from ._proc import B_R, EQUAL, UNEQUAL, _labels_first, _p_tolerance, _same_as_r
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_unpaired_venkatraman_equal_sizes(proc):
     ya, sa, yb, sb = EQUAL
     result = roc_test(ya, sa, sb, y_true_b=yb, method="venkatraman", n_resamples=10_000, random_state=5)
@@ -23,6 +24,7 @@ def test_unpaired_venkatraman_equal_sizes(proc):
     assert result.statistic_name == "E"
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 @pytest.mark.parametrize("name", list(UNEQUAL))
 def test_unpaired_venkatraman_statistic(proc, name):
     ya, sa, yb, sb = UNEQUAL[name]
@@ -31,6 +33,7 @@ def test_unpaired_venkatraman_statistic(proc, name):
     _same_as_r(ours, proc[name][0])
 
 
+@pytest.mark.slow  # the pROC oracle: one Rscript call per session (30-40 s)
 def test_unpaired_venkatraman_permutations(proc):
     ya, sa, yb, sb = UNEQUAL["u1"]
     result = roc_test(ya, sa, sb, y_true_b=yb, method="venkatraman", n_resamples=10_000, random_state=9)
