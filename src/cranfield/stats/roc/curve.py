@@ -21,7 +21,7 @@ import numpy as np
 
 from ...errors import InputError
 
-__all__ = ["ROCPoints", "roc_points", "sensitivity_at", "specificity_at"]
+__all__ = ["ROCPoints", "roc_points", "sensitivity_at", "specificity_at", "check_labels"]
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,12 @@ class ROCPoints:
     thresholds: np.ndarray  # the distinct scores; point k + 1 lies between thresholds[k] and [k + 1]
 
 
-def _labels_scores(y_true, y_score, *, name: str = "y_score") -> tuple[np.ndarray, np.ndarray]:
+def check_labels(y_true) -> np.ndarray:
+    """``y_true`` as a boolean array: 1-D, binary (0/1 or True/False), with both classes present;
+    an :class:`InputError` naming ``y_true`` otherwise. Every ROC statistic checks its labels here."""
     y = np.asarray(y_true)
-    s = np.asarray(y_score)
-    if y.ndim != 1 or s.ndim != 1 or y.shape != s.shape:
-        raise InputError(f"expected y_true and {name} of the same 1-D shape, found {y.shape} and {s.shape}",
-                         field=name)
+    if y.ndim != 1:
+        raise InputError(f"expected a 1-D array of 0/1 labels, found {y.ndim} dimensions", field="y_true")
     if y.dtype != bool:
         try:
             bad = ~np.isin(y, (0, 1))
@@ -46,17 +46,28 @@ def _labels_scores(y_true, y_score, *, name: str = "y_score") -> tuple[np.ndarra
             raise InputError("expected binary labels 0/1 or True/False", field="y_true") from None
         if bad.any():
             raise InputError(f"expected binary labels 0/1 or True/False, found {y[bad][0]!r}", field="y_true")
+    y = y.astype(bool)
+    positives = int(y.sum())
+    if positives < 1 or positives == y.size:
+        raise InputError(f"expected both positive and negative examples: at least one positive and one negative, "
+                         f"found {positives} positive(s) among {y.size} (ROC AUC is undefined with one class)",
+                         field="y_true")
+    return y
+
+
+def _labels_scores(y_true, y_score, *, name: str = "y_score") -> tuple[np.ndarray, np.ndarray]:
+    y = np.asarray(y_true)
+    s = np.asarray(y_score)
+    if y.ndim != 1 or s.ndim != 1 or y.shape != s.shape:
+        raise InputError(f"expected y_true and {name} of the same 1-D shape, found {y.shape} and {s.shape}",
+                         field=name)
+    y = check_labels(y)
     try:
         s = s.astype(np.float64)
     except (TypeError, ValueError):
         raise InputError(f"expected numeric scores, found {s.dtype}", field=name) from None
     if not np.isfinite(s).all():
         raise InputError("expected finite scores, found NaN or infinity", field=name)
-    y = y.astype(bool)
-    positives = int(y.sum())
-    if positives < 1 or positives == y.size:
-        raise InputError(f"expected at least one positive and one negative example, found {positives} positive(s) "
-                         f"among {y.size}", field="y_true")
     return y, s
 
 

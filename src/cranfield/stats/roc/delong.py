@@ -16,22 +16,9 @@ import numpy as np
 
 from ...errors import InputError
 from .._interval import Interval, as_floats, check_confidence
+from .curve import check_labels
 
 __all__ = ["delong_covariance", "auc_ci", "AUCComparison", "delong_test"]
-
-
-def _check_binary(y_true) -> np.ndarray:
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise InputError(f"expected a 1-D array of 0/1 labels, found {y.ndim} dimensions", field="y_true")
-    if y.dtype != bool:
-        bad = ~np.isin(y, (0, 1))
-        if bad.any():
-            raise InputError(f"expected binary labels 0/1 or True/False, found {y[bad][0]!r}", field="y_true")
-    y = y.astype(bool)
-    if y.all() or not y.any():
-        raise InputError("expected both positive and negative examples; ROC AUC is undefined with one class", field="y_true")
-    return y
 
 
 def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
@@ -48,7 +35,7 @@ def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
     """
     from scipy.stats import rankdata
 
-    y = _check_binary(y_true)
+    y = check_labels(y_true)
     scores = as_floats(y_scores, "y_score")
     scores = scores[None, :] if scores.ndim == 1 else scores
     if scores.ndim != 2 or scores.shape[1] != y.shape[0]:
