@@ -5,17 +5,8 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from cranfield.errors import InputError, UsageError
-from cranfield.stats.paired import (
-    bootstrap_test,
-    mcnemar_test,
-    paired_pvalues,
-    paired_t_test,
-    paired_test,
-    randomization_test,
-    round_significant,
-    sign_test,
-    wilcoxon_test,
-)
+from cranfield.stats.paired import (bootstrap_test, mcnemar_test, paired_pvalues, paired_t_test, paired_test,
+                                   randomization_test, round_significant, sign_test, wilcoxon_test)
 
 
 def _pairs(rng, n, k=6):
