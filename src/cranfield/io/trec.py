@@ -131,8 +131,10 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
             seen_bytes = True
             if parsed is None:
                 parsed = parse_lines(data, start, end, fmt, dialect, first, source)
-            else:
-                parsed.first = first  # the fast path's rows are its lines, one each
+            else:  # the fast path ran before the block's first line number was known
+                parsed.first = first
+                if parsed.lines is not None:  # the compiled tokenizer skipped blank or comment lines
+                    parsed.lines = parsed.lines + first
             first += parsed.n_lines
             if len(parsed):
                 seen_rows = True
