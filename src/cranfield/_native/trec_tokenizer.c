@@ -173,15 +173,13 @@ static Py_ssize_t read_digits(const unsigned char *s, Py_ssize_t n, Py_ssize_t *
                               int *significant)
 {
     Py_ssize_t start = *i;
-    for (; *i < n && (unsigned)s[*i] - '0' <= 9; (*i)++) {
+    for (; *i < n; (*i)++) {
         unsigned digit = (unsigned)s[*i] - '0';
-        if (*significant == 0 && digit == 0) { /* a leading zero */
-            d->exponent -= fraction;
-            continue;
-        }
-        if (*significant < 19) {
+        if (digit > 9)
+            break;
+        if (*significant < 19) { /* leading zeros leave the mantissa 0 and count for nothing */
             d->mantissa = d->mantissa * 10 + digit;
-            (*significant)++;
+            *significant += d->mantissa != 0;
             d->exponent -= fraction;
         } else {
             d->truncated |= digit != 0;
