@@ -24,10 +24,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import cranfield
-import cranfield.io.trec as trec
-import cranfield.io.trec_fast as trec_fast
 from cranfield._arrow import query_block_starts
 from cranfield.errors import CranfieldError
+from cranfield.io import trec, trec_fast
 from cranfield.io.trec_grammar import DIALECTS, DIVERSITY_QRELS, QRELS, RUN, SAMPLED_RUN, parse_lines
 
 FORMATS = [RUN, QRELS, DIVERSITY_QRELS, SAMPLED_RUN]
