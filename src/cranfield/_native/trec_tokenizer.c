@@ -10,8 +10,9 @@
  * Exactness contract: every decision is made per line, and on ANY line this reader cannot read
  * with certainty exactly as the grammar does (a NUL byte, a lone CR, a blank line the dialect
  * refuses, a wrong number of fields, an id that is not UTF-8, a value outside the number
- * syntax, an integer beyond int64, a score that overflows or underflows, ...) it returns None
- * for the whole block: the caller then runs the reference parser, which raises the exact error.
+ * syntax, an integer beyond int64, a score that overflows, underflows or has a leading '+', ...)
+ * it returns None for the whole block: the caller then runs the reference parser, which raises
+ * the exact error (a '+' or an underflow it reads, where Arrow versions may differ).
  * So the rows are those of the reference, or the error is the reference's.
  *
  * The scan touches no Python object and runs without the GIL, so blocks parse in parallel.
@@ -225,6 +226,14 @@ static int read_decimal(const unsigned char *s, Py_ssize_t n, Decimal *d)
     return i == n ? 0 : -1;
 }
 
+/* Clinger's fast path needs each double operation rounded once, to double (not to x87's
+ * extended precision first); elsewhere every score goes through strtod */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define CLINGER_EXACT 1
+#else
+#define CLINGER_EXACT 0
+#endif
+
 /* exact powers of ten as doubles (10^22 is the largest exact one) */
 static const double POWERS_OF_TEN[] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
@@ -261,7 +270,7 @@ static int parse_score(const unsigned char *s, Py_ssize_t n, double *out)
     double v;
     if (d.mantissa == 0) {
         v = 0.0;
-    } else if (!d.truncated && !d.huge_exponent && d.mantissa <= (UINT64_C(1) << 53)
+    } else if (CLINGER_EXACT && !d.truncated && !d.huge_exponent && d.mantissa <= (UINT64_C(1) << 53)
                && d.exponent >= -22 && d.exponent <= 22) {
         /* Clinger's fast path: both operands exact, so one IEEE operation rounds correctly */
         v = (double)d.mantissa;
