@@ -154,8 +154,8 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
 def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
     """``(data, start, end, Parsed or None)`` per block, in order: the fast path's result (None
     where it declines the block, or for every block with ``general``). With several threads,
-    up to ``threads`` + 1 blocks are parsed ahead, each by Arrow in one thread (Arrow and the
-    byte scans release the GIL), which scales with the cores where one multi-threaded Arrow
+    up to ``threads`` + 1 blocks are parsed ahead, each in one thread by the compiled tokenizer
+    or Arrow (both, and the byte scans, release the GIL), which scales with the cores where one multi-threaded Arrow
     read per block would wait for its slowest thread at every block."""
     if general:
         for data, start, end in chunks:
