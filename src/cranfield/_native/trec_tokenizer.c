@@ -78,13 +78,10 @@ typedef struct {
 typedef struct {
     char *data[MAX_KEPT];   /* the UTF-8 bytes of each kept id field */
     char *offsets[MAX_KEPT];/* int32 or int64 offsets into data (rows + 1) */
-    Py_ssize_t used[MAX_KEPT];
-    Py_ssize_t longest[MAX_KEPT];
+    Py_ssize_t used[MAX_KEPT], longest[MAX_KEPT]; /* bytes written, longest id */
     char *values;           /* float64 or int64 per row */
     int64_t *starts;        /* first row of each run of equal query ids */
-    Py_ssize_t n_starts;
-    Py_ssize_t rows;
-    Py_ssize_t lines;
+    Py_ssize_t n_starts, rows, lines;
     int64_t *skipped;       /* lines without a row (blank or comment), malloc'd, grown on demand */
     Py_ssize_t n_skipped, skipped_capacity;
     Py_ssize_t tag_start, tag_length; /* the first row's tag (tag_start -1: none) */
@@ -100,10 +97,9 @@ enum { SCAN_OK = 0, SCAN_DECLINE = -1, SCAN_NO_MEMORY = -2 };
  * define it (no overlong forms, no surrogates, nothing above U+10FFFF). */
 static int utf8_valid(const unsigned char *s, Py_ssize_t n)
 {
-    Py_ssize_t i = 0;
-    while (i < n) {
+    for (Py_ssize_t i = 0; i < n;) {
         unsigned char c = s[i];
-        if (c < 0x80) {
+        if (c < 0x80) { /* ASCII */
             i++;
             continue;
         }
@@ -228,11 +224,7 @@ static int read_decimal(const unsigned char *s, Py_ssize_t n, Decimal *d)
 
 /* Clinger's fast path needs each double operation rounded once, to double (not to x87's
  * extended precision first); elsewhere every score goes through strtod */
-#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-#define CLINGER_EXACT 1
-#else
-#define CLINGER_EXACT 0
-#endif
+#define CLINGER_EXACT (FLT_EVAL_METHOD == 0)
 
 /* exact powers of ten as doubles (10^22 is the largest exact one) */
 static const double POWERS_OF_TEN[] = {
@@ -338,6 +330,7 @@ static int classify_line(const unsigned char *b, Py_ssize_t pos, const Line *lin
     return LINE_ROW;
 }
 
+/* Notes a line without a row (its 0-based index in the block). */
 static int note_skipped(Columns *out, Py_ssize_t line_index)
 {
     if (out->n_skipped == out->skipped_capacity) {
@@ -352,6 +345,7 @@ static int note_skipped(Columns *out, Py_ssize_t line_index)
     return SCAN_OK;
 }
 
+/* offsets[i] = value, as int64 (wide) or int32 */
 static void put_offset(char *offsets, Py_ssize_t i, Py_ssize_t value, int wide)
 {
     if (wide)
@@ -383,8 +377,7 @@ static void note_query(const unsigned char *b, const Line *line, Columns *out)
 {
     const unsigned char *qid = b + line->start[0];
     Py_ssize_t length = line->length[0];
-    if (out->rows == 0 || length != out->previous_qid_length
-        || memcmp(qid, out->previous_qid, (size_t)length) != 0)
+    if (out->rows == 0 || length != out->previous_qid_length || memcmp(qid, out->previous_qid, (size_t)length))
         out->starts[out->n_starts++] = out->rows;
     out->previous_qid = qid;
     out->previous_qid_length = length;
@@ -395,11 +388,8 @@ static int add_row(const unsigned char *b, const Line *line, const Layout *layou
 {
     const unsigned char *token = b + line->start[layout->value];
     Py_ssize_t length = line->length[layout->value];
-    int status;
-    if (layout->integer)
-        status = parse_relevance(token, length, (int64_t *)out->values + out->rows);
-    else
-        status = parse_score(token, length, (double *)out->values + out->rows);
+    int status = layout->integer ? parse_relevance(token, length, (int64_t *)out->values + out->rows)
+                                 : parse_score(token, length, (double *)out->values + out->rows);
     if (status < 0 || add_ids(b, line, layout, out) < 0)
         return SCAN_DECLINE;
     note_query(b, line, out);
@@ -420,17 +410,9 @@ static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *lay
         Py_ssize_t next = split_line(b, pos, size, layout->lone_cr_error, &line);
         if (next < 0)
             return SCAN_DECLINE;
-        int status;
-        switch (classify_line(b, pos, &line, layout)) {
-        case LINE_ROW:
-            status = add_row(b, &line, layout, out);
-            break;
-        case LINE_SKIP:
-            status = note_skipped(out, out->lines);
-            break;
-        default:
-            status = SCAN_DECLINE;
-        }
+        int kind = classify_line(b, pos, &line, layout);
+        int status = kind == LINE_ROW ? add_row(b, &line, layout, out)
+                     : kind == LINE_SKIP ? note_skipped(out, out->lines) : SCAN_DECLINE;
         if (status != SCAN_OK)
             return status;
         out->lines++;
@@ -491,47 +473,27 @@ static int trim_outputs(const Layout *layout, const Columns *out, Outputs *o)
         if (_PyBytes_Resize(&o->data[k], out->used[k]) < 0
             || _PyBytes_Resize(&o->offsets[k], (out->rows + 1) * width) < 0)
             return -1;
-    if (_PyBytes_Resize(&o->values, out->rows * 8) < 0 || _PyBytes_Resize(&o->starts, out->n_starts * 8) < 0)
-        return -1;
-    return 0;
+    return _PyBytes_Resize(&o->values, out->rows * 8) < 0 || _PyBytes_Resize(&o->starts, out->n_starts * 8) < 0
+        ? -1 : 0;
 }
 
-/* The result tuple (steals the outputs). */
-static PyObject *build_result(const unsigned char *b, const Layout *layout, Columns *out, Outputs *o)
+/* The result tuple (Py_BuildValue's "y#" of a NULL pointer is None). */
+static PyObject *build_result(const unsigned char *b, const Layout *layout, const Columns *out, const Outputs *o)
 {
     PyObject *ids = PyTuple_New(layout->n_kept);
-    PyObject *longest = PyTuple_New(layout->n_kept);
-    if (ids == NULL || longest == NULL)
-        goto fail;
-    for (int k = 0; k < layout->n_kept; k++) {
-        PyObject *pair = PyTuple_Pack(2, o->offsets[k], o->data[k]);
-        PyObject *length = PyLong_FromSsize_t(out->longest[k]);
-        if (pair == NULL || length == NULL) {
-            Py_XDECREF(pair);
-            Py_XDECREF(length);
-            goto fail;
-        }
-        PyTuple_SET_ITEM(ids, k, pair);
-        PyTuple_SET_ITEM(longest, k, length);
+    for (int k = 0; ids != NULL && k < layout->n_kept; k++) {
+        PyObject *id = Py_BuildValue("OOn", o->offsets[k], o->data[k], out->longest[k]);
+        if (id == NULL)
+            Py_CLEAR(ids);
+        else
+            PyTuple_SET_ITEM(ids, k, id);
     }
-    PyObject *tag = out->tag_start >= 0
-        ? PyBytes_FromStringAndSize((const char *)b + out->tag_start, out->tag_length) : Py_NewRef(Py_None);
-    PyObject *skipped = out->n_skipped
-        ? PyBytes_FromStringAndSize((const char *)out->skipped, out->n_skipped * 8) : Py_NewRef(Py_None);
-    if (tag == NULL || skipped == NULL) {
-        Py_XDECREF(tag);
-        Py_XDECREF(skipped);
-        goto fail;
-    }
-    PyObject *result = Py_BuildValue("nnNOOnNNN", out->rows, out->lines, ids, o->values, o->starts,
-                                     out->n_starts, longest, tag, skipped);
-    release_outputs(o);
+    const char *tag = out->tag_start >= 0 ? (const char *)b + out->tag_start : NULL;
+    const char *skipped = out->n_skipped ? (const char *)out->skipped : NULL;
+    PyObject *result = ids == NULL ? NULL : Py_BuildValue("nnNOOy#y#", out->rows, out->lines, ids, o->values,
+                                                          o->starts, tag, out->tag_length, skipped,
+                                                          out->n_skipped * 8);
     return result;
-fail:
-    Py_XDECREF(ids);
-    Py_XDECREF(longest);
-    release_outputs(o);
-    return NULL;
 }
 
 /* Reads the layout arguments; returns -1 with a ValueError if they do not describe a format. */
@@ -561,20 +523,18 @@ static PyObject *tokenize_view(const Py_buffer *view, Py_ssize_t start, Py_ssize
     const unsigned char *b = (const unsigned char *)view->buf + start;
     Columns out = {.tag_start = -1};
     Outputs o = {.values = NULL};
-    if (allocate_outputs(size, layout, &o, &out) < 0) {
-        release_outputs(&o);
-        return NULL;
-    }
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = scan_block(b, size, layout, &out);
-    Py_END_ALLOW_THREADS
     PyObject *result = NULL;
-    if (status == SCAN_NO_MEMORY)
-        PyErr_NoMemory();
-    else if (status == SCAN_DECLINE)
+    int status = SCAN_NO_MEMORY;
+    if (allocate_outputs(size, layout, &o, &out) == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        status = scan_block(b, size, layout, &out);
+        Py_END_ALLOW_THREADS
+        if (status == SCAN_NO_MEMORY)
+            PyErr_NoMemory();
+    }
+    if (status == SCAN_DECLINE)
         result = Py_NewRef(Py_None);
-    else if (trim_outputs(layout, &out, &o) == 0)
+    else if (status == SCAN_OK && trim_outputs(layout, &out, &o) == 0)
         result = build_result(b, layout, &out, &o);
     free(out.skipped);
     release_outputs(&o);
@@ -587,10 +547,10 @@ PyDoc_STRVAR(tokenize_doc,
 "--\n\n"
 "The rows of data[start:end] (whole lines) per the TREC grammar, or None where any line is\n"
 "not read with certainty as cranfield.io.trec_grammar.parse_lines reads it.\n\n"
-"Returns (rows, lines, ids, values, starts, n_starts, longest, tag, skipped): ids holds\n"
-"(offsets, data) bytes per kept field (int32 offsets, int64 if wide); values float64 (int64\n"
-"if integer) bytes; starts int64 bytes; longest the longest id per kept field; tag the first\n"
-"row's tag bytes or None; skipped int64 bytes of the 0-based lines without a row, or None.");
+"Returns (rows, lines, ids, values, starts, tag, skipped): ids holds (offsets, data, longest)\n"
+"per kept field (int32 offsets, int64 if wide; longest: its longest id in bytes); values\n"
+"float64 (int64 if integer) bytes; starts int64 bytes (first row of each query); tag the\n"
+"first row's tag bytes or None; skipped int64 bytes of the 0-based lines without a row, or None.");
 
 static PyObject *tokenize(PyObject *module, PyObject *args)
 {

@@ -70,10 +70,10 @@ def parse_native(data, start: int, end: int, fmt: TrecFormat, dialect: str, firs
     found = _native.tokenize(data, start, end, *_layout(fmt, dialect), int(wide))
     if found is None:
         return None
-    rows, n_lines, ids, values, starts, n_starts, longest, tag, skipped = found
+    rows, n_lines, ids, values, starts, tag, skipped = found
     kind = pa.large_string() if wide else pa.string()
     columns = [pa.Array.from_buffers(kind, rows, [None, pa.py_buffer(offsets), pa.py_buffer(text)], null_count=0)
-               for offsets, text in ids]
+               for offsets, text, _ in ids]
     if wide:
         columns = [column.cast(pa.string()) for column in columns]
     lines = None
@@ -83,7 +83,7 @@ def parse_native(data, start: int, end: int, fmt: TrecFormat, dialect: str, firs
         lines = np.flatnonzero(keep).astype(np.int64) + first
     parsed = Parsed(columns[0], columns[-1], np.frombuffer(values, dtype=np.float64 if fmt.is_run else np.int64),
                     lines, first, n_lines, None if tag is None else tag.decode("utf-8", "replace"),
-                    query_starts=np.frombuffer(starts, dtype=np.int64, count=n_starts), longest_docno=longest[-1],
+                    query_starts=np.frombuffer(starts, dtype=np.int64), longest_docno=ids[-1][2],
                     subtopic=columns[1] if len(columns) == 3 else None)
     return parsed
 
