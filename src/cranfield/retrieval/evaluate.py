@@ -13,7 +13,7 @@ from ..io.ecosystem import with_columns
 from ..measures.base import Measure, parse_measures
 from ..measures.condensed import view_for
 from .qrels import Qrels, read_qrels
-from .ranked import RankedView, prepare_qrels, rank
+from .ranked import RankedView, prepare_qrels, rank, rank_dict
 from .results import Results, aggregate, micro_aggregate
 from .run import drop_self, read_run
 from . import parallel  # its settings looked up when called (the tests lower them)
@@ -111,6 +111,10 @@ class Evaluator:
         ``{name: array}`` read from the ranked view (trec_eval's relstring); they are added to
         ``per_query``, without aggregates.
         """
+        if type(run) is dict and not self.ignore_self and self.propensities is None:  # the compiled core
+            view = rank_dict(self._prepared, run, **self.options)
+            if view is not None:
+                return self.results_from_view(view, name or "run", self.measures, extras=extras)
         run = read_run(run, name=name)
         run_name = name or run.name or "run"
         threads = available_threads() if threads is None else max(1, int(threads))
