@@ -249,8 +249,8 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
 
 
 def ranked_view(prepared: PreparedQrels, qi: np.ndarray | None, rel: np.ndarray, in_run: np.ndarray, *,
-                complete: bool, max_results: int | None, judged_only: bool, relevance_level: int,
-                collection_size: int | None, propensity: np.ndarray | None = None,
+                complete: bool = False, max_results: int | None = None, judged_only: bool = False,
+                relevance_level: int = 1, collection_size: int | None = None, propensity: np.ndarray | None = None,
                 counts: np.ndarray | None = None) -> RankedView:
     """The view of ranked rows: ``qi`` (query code of each row, ascending; or None, given
     ``counts``, the rows of each query code) and ``rel`` (relevance codes, in rank order within a
