@@ -172,6 +172,9 @@ typedef struct {
     int64_t *base;       /* first slot of each query's region */
     int64_t *mask;       /* region size - 1 */
     slot_t *slots;
+    uint64_t *bloom;     /* per query, a bit per hash value (h >> 40) & bloom_mask: a filter of its docnos */
+    int64_t *bloom_base; /* first word of each query's bits */
+    uint64_t *bloom_mask;
     int64_t *rel;        /* per judgment: relevance code */
     int64_t *offset;     /* per judgment: its docno's bytes in `text` (n + 1 offsets) */
     char *text;
@@ -185,6 +188,9 @@ static void judgments_free(judgments *j)
     PyMem_Free(j->base);
     PyMem_Free(j->mask);
     PyMem_Free(j->slots);
+    PyMem_Free(j->bloom);
+    PyMem_Free(j->bloom_base);
+    PyMem_Free(j->bloom_mask);
     PyMem_Free(j->rel);
     PyMem_Free(j->offset);
     PyMem_Free(j->text);
@@ -205,15 +211,24 @@ static int judgments_fill(judgments *j, PyObject *docnos, const int64_t *q, cons
         return PyErr_NoMemory(), -1;
     for (Py_ssize_t k = 0; k < n; k++)
         count[q[k]]++;
+    Py_ssize_t words = 0;
     for (Py_ssize_t i = 0; i < n_queries; i++) {
-        int64_t size = 4;
+        int64_t size = 4, bits = 64;
         while (3 * size < 4 * count[i])
             size *= 2;
+        while (bits < 16 * count[i]) /* 16 bits a docno: 6% of absent docnos pass the filter */
+            bits *= 2;
         j->base[i] = total;
         j->mask[i] = size - 1;
         total += size;
+        j->bloom_base[i] = words;
+        j->bloom_mask[i] = (uint64_t)bits - 1;
+        words += bits / 64;
     }
     PyMem_Free(count);
+    j->bloom = PyMem_Calloc((size_t)words + 1, sizeof(uint64_t));
+    if (j->bloom == NULL)
+        return PyErr_NoMemory(), -1;
     j->slots = PyMem_Malloc((size_t)(total + 1) * sizeof(slot_t));
     if (j->slots == NULL)
         return PyErr_NoMemory(), -1;
@@ -249,6 +264,8 @@ static int judgments_fill(judgments *j, PyObject *docnos, const int64_t *q, cons
             i = (i + 1) & m;
         slots[i].judgment = (int32_t)k;
         slots[i].tag = (uint32_t)((uint64_t)h >> 32);
+        uint64_t bit = ((uint64_t)h >> 40) & j->bloom_mask[q[k]];
+        j->bloom[j->bloom_base[q[k]] + (int64_t)(bit >> 6)] |= (uint64_t)1 << (bit & 63);
     }
     return 0;
 }
@@ -284,9 +301,12 @@ static PyObject *index_judgments(PyObject *self, PyObject *args)
     j->queries = PyDict_New();
     j->base = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->mask = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->bloom_base = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->bloom_mask = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(uint64_t));
     j->rel = PyMem_Malloc(((size_t)n + 1) * sizeof(int64_t));
     j->offset = PyMem_Malloc(((size_t)n + 1) * sizeof(int64_t));
-    if (j->queries == NULL || j->base == NULL || j->mask == NULL || j->rel == NULL || j->offset == NULL) {
+    if (j->queries == NULL || j->base == NULL || j->mask == NULL || j->rel == NULL || j->offset == NULL ||
+        j->bloom_base == NULL || j->bloom_mask == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -313,6 +333,9 @@ done:
 static inline int64_t judged(const judgments *j, Py_ssize_t q, PyObject *docno)
 {
     Py_hash_t h = PyObject_Hash(docno); /* a dict key's: cached */
+    uint64_t bit = ((uint64_t)h >> 40) & j->bloom_mask[q];
+    if (!(j->bloom[j->bloom_base[q] + (int64_t)(bit >> 6)] >> (bit & 63) & 1))
+        return NONPOOL; /* most docnos of a run are not judged: one bit says so */
     Py_ssize_t size;
     const char *bytes = utf8(docno, &size);
     int64_t m = j->mask[q], i = (int64_t)((uint64_t)h & (uint64_t)m);
