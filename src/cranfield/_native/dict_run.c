@@ -361,7 +361,8 @@ typedef struct {
     int64_t *start, *fill;
     int64_t *found_start, *found_count;
     double *score;
-    PyObject **docs;   /* borrowed from the run */
+    int64_t *entry_of; /* per query code: its entry in the run's walk */
+    PyObject **local_docs; /* scratch for one query: its docnos, in walk order */
     int64_t *found_row, *found_rel;
     char *tied;        /* per query: two of its rows share a score (ranked with the GIL) */
     item *items, *tmp; /* scratch for one query */
@@ -375,7 +376,8 @@ static void rows_free(rows_t *r)
     PyMem_Free(r->found_start);
     PyMem_Free(r->found_count);
     PyMem_Free(r->score);
-    PyMem_Free(r->docs);
+    PyMem_Free(r->entry_of);
+    PyMem_Free(r->local_docs);
     PyMem_Free(r->found_row);
     PyMem_Free(r->found_rel);
     PyMem_Free(r->tied);
@@ -385,7 +387,7 @@ static void rows_free(rows_t *r)
 }
 
 typedef struct {
-    PyObject *docs;    /* the query's {docno: score} (borrowed from the run) */
+    PyObject *docs;    /* the query's {docno: score} (a reference held while ranking) */
     Py_ssize_t q;      /* query code, -1 if not in the qrels */
 } query_entry;
 
@@ -394,7 +396,8 @@ typedef struct {
 static Py_ssize_t walk_queries(PyObject *run, const judgments *j, query_entry *entries, Py_ssize_t *n_entries,
                                int64_t *counts)
 {
-    Py_ssize_t pos = 0, n = 0, rows = 0, all_rows = 0;
+    Py_ssize_t pos = 0, rows = 0, all_rows = 0, n;
+    *n_entries = 0;
     PyObject *qid, *docs;
     while (PyDict_Next(run, &pos, &qid, &docs)) {
         if (!PyDict_CheckExact(docs))
@@ -407,16 +410,15 @@ static Py_ssize_t walk_queries(PyObject *run, const judgments *j, query_entry *e
         PyObject *found = PyDict_GetItemWithError(j->queries, qid);
         if (found == NULL && PyErr_Occurred())
             return -1;
-        entries[n].docs = docs;
+        n = (*n_entries)++;
+        entries[n].docs = Py_NewRef(docs); /* kept alive until the query is ranked */
         entries[n].q = found ? PyLong_AsSsize_t(found) : -1;
         if (found) {
             counts[entries[n].q] = m;
             rows += m;
         }
         all_rows += m;
-        n++;
     }
-    *n_entries = n;
     if (all_rows >= ((Py_ssize_t)1 << 31))
         return 0; /* row numbers are 32-bit here: the Python path takes such a run */
     return rows; /* 0 (an empty run, no query in common): the Python path raises its error */
@@ -429,8 +431,10 @@ static int collect(const judgments *j, const query_entry *entries, Py_ssize_t n_
     for (Py_ssize_t e = 0; e < n_entries; e++) {
         Py_ssize_t pos = 0, q = entries[e].q;
         PyObject *docno, *value;
-        if (q >= 0)
+        if (q >= 0) {
             r->found_start[q] = r->found;
+            r->entry_of[q] = e;
+        }
         while (PyDict_Next(entries[e].docs, &pos, &docno, &value)) {
             double score;
             if (!id_ok(docno) || !score_ok(value, &score))
@@ -439,7 +443,6 @@ static int collect(const judgments *j, const query_entry *entries, Py_ssize_t n_
                 continue;
             int64_t k = r->fill[q]++, rel = judged(j, q, docno);
             r->score[k] = score;
-            r->docs[k] = docno;
             if (rel != NONPOOL) {
                 r->found_row[r->found] = k;
                 r->found_rel[r->found++] = rel;
@@ -504,11 +507,22 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
 }
 
 /* Rank a query with tied scores: sorted by score, each block of ties by docno (with the GIL:
- * reads the str objects). */
-static void rank_tied(rows_t *r, Py_ssize_t q, int64_t *out)
+ * reads the str objects, from the query's dict walked again; another thread may have changed it
+ * while the GIL was released: then a RuntimeError, as Python's own dict iteration). 0 or -1. */
+static int rank_tied(rows_t *r, const query_entry *entry, Py_ssize_t q, int64_t *out)
 {
     int64_t start = r->start[q], n = r->start[q + 1] - start;
     const int64_t *row = r->found_row + r->found_start[q], *rel = r->found_rel + r->found_start[q];
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *docno, *value;
+    double score;
+    if (PyDict_GET_SIZE(entry->docs) != n)
+        goto changed;
+    while (PyDict_Next(entry->docs, &pos, &docno, &value)) {
+        if (i >= n || !id_ok(docno) || !score_ok(value, &score) || memcmp(&score, &r->score[start + i], sizeof score))
+            goto changed;
+        r->local_docs[i++] = docno;
+    }
     for (int64_t i = 0; i < n; i++) {
         r->items[i].score = r->score[start + i];
         r->items[i].row = (uint32_t)i;
@@ -522,11 +536,15 @@ static void rank_tied(rows_t *r, Py_ssize_t q, int64_t *out)
         while (k < n && r->items[k].score == r->items[i].score)
             k++;
         if (k - i > 1)
-            sort_by_docno(r->items + i, r->tmp, k - i, r->docs + start);
+            sort_by_docno(r->items + i, r->tmp, k - i, r->local_docs);
         i = k;
     }
     for (int64_t i = 0; i < n; i++)
         out[i] = r->local_rel[r->items[i].row];
+    return 0;
+changed:
+    PyErr_SetString(PyExc_RuntimeError, "the run dict changed during evaluation");
+    return -1;
 }
 
 static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py_ssize_t rows)
@@ -539,10 +557,10 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
     r->found_count = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->tied = PyMem_Calloc((size_t)n_queries + 1, 1);
     r->score = PyMem_Malloc((size_t)rows * sizeof(double));
-    r->docs = PyMem_Malloc((size_t)rows * sizeof(PyObject *));
+    r->entry_of = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
     r->found_row = PyMem_Malloc((size_t)rows * sizeof(int64_t));
     r->found_rel = PyMem_Malloc((size_t)rows * sizeof(int64_t));
-    if (!r->start || !r->fill || !r->found_start || !r->found_count || !r->tied || !r->score || !r->docs ||
+    if (!r->start || !r->fill || !r->found_start || !r->found_count || !r->tied || !r->score || !r->entry_of ||
         !r->found_row || !r->found_rel)
         return -1;
     r->longest = 0;
@@ -555,7 +573,8 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
     r->items = PyMem_Malloc((size_t)r->longest * sizeof(item));
     r->tmp = PyMem_Malloc((size_t)r->longest * sizeof(item));
     r->local_rel = PyMem_Malloc((size_t)r->longest * sizeof(int64_t));
-    return r->items && r->tmp && r->local_rel ? 0 : -1;
+    r->local_docs = PyMem_Malloc((size_t)r->longest * sizeof(PyObject *));
+    return r->items && r->tmp && r->local_rel && r->local_docs ? 0 : -1;
 }
 
 static PyObject *rank_run(PyObject *self, PyObject *args)
@@ -603,12 +622,14 @@ static PyObject *rank_run(PyObject *self, PyObject *args)
     }
     Py_END_ALLOW_THREADS
     for (Py_ssize_t q = 0; tied && q < n_queries; q++)
-        if (r.tied[q])
-            rank_tied(&r, q, ranked + r.start[q]);
+        if (r.tied[q] && rank_tied(&r, &entries[r.entry_of[q]], q, ranked + r.start[q]) < 0)
+            goto done;
     result = PyTuple_Pack(2, rel_out, counts_out);
 done:
     Py_XDECREF(rel_out);
     Py_XDECREF(counts_out);
+    for (Py_ssize_t e = 0; e < n_entries; e++)
+        Py_DECREF(entries[e].docs);
     PyMem_Free(entries);
     rows_free(&r);
     return result;
