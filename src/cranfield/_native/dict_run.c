@@ -360,7 +360,8 @@ typedef struct {
     Py_ssize_t n_queries, rows, found, longest;
     int64_t *start, *fill;
     int64_t *found_start, *found_count;
-    double *score;
+    double *score;     /* the rows' scores: in the output buffer until their query is ranked */
+    double *local_score;
     int64_t *entry_of; /* per query code: its entry in the run's walk */
     PyObject **local_docs; /* scratch for one query: its docnos, in walk order */
     int64_t *found_row, *found_rel;
@@ -375,7 +376,7 @@ static void rows_free(rows_t *r)
     PyMem_Free(r->fill);
     PyMem_Free(r->found_start);
     PyMem_Free(r->found_count);
-    PyMem_Free(r->score);
+    PyMem_Free(r->local_score);
     PyMem_Free(r->entry_of);
     PyMem_Free(r->local_docs);
     PyMem_Free(r->found_row);
@@ -454,18 +455,17 @@ static int collect(const judgments *j, const query_entry *entries, Py_ssize_t n_
     return 1;
 }
 
-/* Rank query q's judged rows into out (its slice of the ranked relevance codes): by counting the
- * rows ranked above each (few judged rows) or by sorting the query's rows. Without the GIL: a tie
- * of scores marks the query and leaves it for rank_tied. */
+/* Rank query q's judged rows into out, its slice of the ranked relevance codes, which holds the
+ * query's scores until then: by counting the rows scored above each (few judged rows) or by
+ * sorting the query's rows. Without the GIL: a tie of scores marks the query and leaves its
+ * scores in out for rank_tied. */
 static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
 {
-    int64_t start = r->start[q], n = r->start[q + 1] - start, judged_rows = r->found_count[q];
-    const double *s = r->score + start;
+    int64_t start = r->start[q], n = r->start[q + 1] - start, judged_rows = r->found_count[q], i;
     const int64_t *row = r->found_row + r->found_start[q], *rel = r->found_rel + r->found_start[q];
-    for (int64_t i = 0; i < n; i++)
-        out[i] = NONPOOL;
-    if (judged_rows == 0)
-        return;
+    double *s = r->local_score;
+    int64_t *place = r->local_rel;
+    memcpy(s, out, (size_t)n * sizeof(double));
     int64_t log2n = 1;
     while (((int64_t)1 << log2n) < n)
         log2n++;
@@ -473,7 +473,7 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
         for (int64_t f = 0; f < judged_rows; f++) {
             double x = s[row[f] - start];
             int64_t above = 0, equal = 0;
-            for (int64_t i = 0; i < n; i++) {
+            for (i = 0; i < n; i++) {
                 above += s[i] > x;
                 equal += s[i] == x;
             }
@@ -481,18 +481,21 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
                 r->tied[q] = 1;
                 return;
             }
-            out[above] = rel[f];
+            place[f] = above;
         }
+        for (i = 0; i < n; i++)
+            out[i] = NONPOOL;
+        for (int64_t f = 0; f < judged_rows; f++)
+            out[place[f]] = rel[f];
         return;
     }
-    for (int64_t i = 0; i < n; i++) {
+    for (i = 0; i < n; i++) {
         r->items[i].score = s[i];
         r->items[i].row = (uint32_t)i;
-        r->local_rel[i] = NONPOOL;
+        place[i] = NONPOOL;
     }
     for (int64_t f = 0; f < judged_rows; f++)
-        r->local_rel[row[f] - start] = rel[f];
-    int64_t i;
+        place[row[f] - start] = rel[f];
     for (i = 1; i < n && s[i] <= s[i - 1]; i++)
         ;
     if (i < n)
@@ -503,7 +506,7 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
             return;
         }
     for (i = 0; i < n; i++)
-        out[i] = r->local_rel[r->items[i].row];
+        out[i] = place[r->items[i].row];
 }
 
 /* Rank a query with tied scores: sorted by score, each block of ties by docno (with the GIL:
@@ -556,11 +559,10 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
     r->found_start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->found_count = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->tied = PyMem_Calloc((size_t)n_queries + 1, 1);
-    r->score = PyMem_Malloc((size_t)rows * sizeof(double));
     r->entry_of = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
     r->found_row = PyMem_Malloc((size_t)rows * sizeof(int64_t));
     r->found_rel = PyMem_Malloc((size_t)rows * sizeof(int64_t));
-    if (!r->start || !r->fill || !r->found_start || !r->found_count || !r->tied || !r->score || !r->entry_of ||
+    if (!r->start || !r->fill || !r->found_start || !r->found_count || !r->tied || !r->entry_of ||
         !r->found_row || !r->found_rel)
         return -1;
     r->longest = 0;
@@ -574,7 +576,8 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
     r->tmp = PyMem_Malloc((size_t)r->longest * sizeof(item));
     r->local_rel = PyMem_Malloc((size_t)r->longest * sizeof(int64_t));
     r->local_docs = PyMem_Malloc((size_t)r->longest * sizeof(PyObject *));
-    return r->items && r->tmp && r->local_rel && r->local_docs ? 0 : -1;
+    r->local_score = PyMem_Malloc((size_t)r->longest * sizeof(double));
+    return r->items && r->tmp && r->local_rel && r->local_docs && r->local_score ? 0 : -1;
 }
 
 static PyObject *rank_run(PyObject *self, PyObject *args)
@@ -609,6 +612,7 @@ static PyObject *rank_run(PyObject *self, PyObject *args)
         PyErr_NoMemory();
         goto done;
     }
+    r.score = (double *)PyByteArray_AS_STRING(rel_out);
     if (!collect(j, entries, n_entries, &r)) {
         result = Py_NewRef(Py_None);
         goto done;
