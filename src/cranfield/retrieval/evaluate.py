@@ -245,4 +245,6 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
                          aggregate=aggregate, **extra)
 
     extra = {k: v for k, v in (("ignore_self", ignore_self), ("propensities", propensities)) if v}
+    if type(run) is dict:  # nothing to read ahead, no file-path index to warm: the dict path builds its own
+        return make_evaluator().evaluate(run)
     return evaluate_runs(make_evaluator, [run])[0]
