@@ -332,7 +332,9 @@ done:
 /* Relevance code of `docno` (an id checked by id_ok) for query q: its judgment, or NONPOOL. */
 static inline int64_t judged(const judgments *j, Py_ssize_t q, PyObject *docno)
 {
-    Py_hash_t h = PyObject_Hash(docno); /* a dict key's: cached */
+    Py_hash_t h = ((PyASCIIObject *)docno)->hash; /* a dict key's: computed when it was inserted */
+    if (h == -1)
+        h = PyObject_Hash(docno); /* (an exact str's hash never fails) */
     uint64_t bit = ((uint64_t)h >> 40) & j->bloom_mask[q];
     if (!(j->bloom[j->bloom_base[q] + (int64_t)(bit >> 6)] >> (bit & 63) & 1))
         return NONPOOL; /* most docnos of a run are not judged: one bit says so */
@@ -358,7 +360,7 @@ static inline int64_t judged(const judgments *j, Py_ssize_t q, PyObject *docno)
  * relevance code, query q's are found_start[q] .. found_start[q] + found_count[q] - 1). */
 typedef struct {
     Py_ssize_t n_queries, rows, found, longest;
-    int64_t *start, *fill;
+    int64_t *start;
     int64_t *found_start, *found_count;
     double *score;     /* the rows' scores: in the output buffer until their query is ranked */
     double *local_score;
@@ -373,7 +375,6 @@ typedef struct {
 static void rows_free(rows_t *r)
 {
     PyMem_Free(r->start);
-    PyMem_Free(r->fill);
     PyMem_Free(r->found_start);
     PyMem_Free(r->found_count);
     PyMem_Free(r->local_score);
@@ -436,21 +437,28 @@ static int collect(const judgments *j, const query_entry *entries, Py_ssize_t n_
             r->found_start[q] = r->found;
             r->entry_of[q] = e;
         }
-        while (PyDict_Next(entries[e].docs, &pos, &docno, &value)) {
-            double score;
-            if (!id_ok(docno) || !score_ok(value, &score))
-                return 0;
-            if (q < 0)
-                continue;
-            int64_t k = r->fill[q]++, rel = judged(j, q, docno);
-            r->score[k] = score;
-            if (rel != NONPOOL) {
-                r->found_row[r->found] = k;
-                r->found_rel[r->found++] = rel;
+        if (q < 0) { /* not evaluated: only checked */
+            while (PyDict_Next(entries[e].docs, &pos, &docno, &value)) {
+                double score;
+                if (!id_ok(docno) || !score_ok(value, &score))
+                    return 0;
             }
+            continue;
         }
-        if (q >= 0)
-            r->found_count[q] = r->found - r->found_start[q];
+        int64_t k = r->start[q], found = r->found;
+        double *score = r->score;
+        while (PyDict_Next(entries[e].docs, &pos, &docno, &value)) {
+            if (!id_ok(docno) || !score_ok(value, &score[k]))
+                return 0;
+            int64_t rel = judged(j, q, docno);
+            if (rel != NONPOOL) {
+                r->found_row[found] = k;
+                r->found_rel[found++] = rel;
+            }
+            k++;
+        }
+        r->found = found;
+        r->found_count[q] = found - r->found_start[q];
     }
     return 1;
 }
@@ -555,14 +563,13 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
     r->n_queries = n_queries;
     r->rows = rows;
     r->start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
-    r->fill = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
     r->found_start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->found_count = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->tied = PyMem_Calloc((size_t)n_queries + 1, 1);
     r->entry_of = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
     r->found_row = PyMem_Malloc((size_t)rows * sizeof(int64_t));
     r->found_rel = PyMem_Malloc((size_t)rows * sizeof(int64_t));
-    if (!r->start || !r->fill || !r->found_start || !r->found_count || !r->tied || !r->entry_of ||
+    if (!r->start || !r->found_start || !r->found_count || !r->tied || !r->entry_of ||
         !r->found_row || !r->found_rel)
         return -1;
     r->longest = 0;
@@ -571,7 +578,6 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
         if (counts[q] > r->longest)
             r->longest = counts[q];
     }
-    memcpy(r->fill, r->start, (size_t)n_queries * sizeof(int64_t));
     r->items = PyMem_Malloc((size_t)r->longest * sizeof(item));
     r->tmp = PyMem_Malloc((size_t)r->longest * sizeof(item));
     r->local_rel = PyMem_Malloc((size_t)r->longest * sizeof(int64_t));
