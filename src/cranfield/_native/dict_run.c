@@ -41,10 +41,20 @@ typedef struct {
 
 /* 1 if `s` is an id every path accepts as is (exact str, not empty, no ASCII blank or NUL, UTF-8
  * encodable), else 0 (the caller declines; no exception is left set). */
+static const unsigned char BLANK[256] = {[0] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
+
 static int id_ok(PyObject *s)
 {
     if (!PyUnicode_CheckExact(s))
         return 0;
+    if (PyUnicode_IS_COMPACT_ASCII(s)) { /* the usual id: its bytes follow the header */
+        const unsigned char *c = (const unsigned char *)(((PyASCIIObject *)s) + 1);
+        Py_ssize_t n = ((PyASCIIObject *)s)->length;
+        unsigned char blank = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            blank |= BLANK[c[i]];
+        return n > 0 && !blank;
+    }
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(s) < 0) {
         PyErr_Clear();
