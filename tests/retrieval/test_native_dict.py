@@ -40,7 +40,7 @@ SCORES = [0.0, -0.0, 1.0, 2.5, -3.0, 5e-324, -5e-324, 1e308, -1e308, 0.1, 7, -2,
 def _outcome(evaluator, run):
     try:
         result = evaluator.evaluate(run)
-    except Exception as error:  # the error itself is compared
+    except Exception as error:  # noqa: BLE001 - the error itself is compared
         return type(error), str(error)
     return (list(result.query_ids), {m: result.per_query[m].tolist() for m in MEASURES},
             {m: result.mean[m] for m in MEASURES}, None if result.in_run is None else result.in_run.tolist(),
@@ -193,3 +193,35 @@ def test_core_imports_in_ci():
     module = importlib.import_module("cranfield._native.dict_run")
     assert hasattr(module, "rank") and hasattr(module, "index")
 
+
+
+@needs_core
+def test_threads_share_an_evaluator():
+    """The core ranks without the GIL: evaluations of one Evaluator in several threads (runs with
+    and without ties) give each run's own values."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(7)
+    qrels = {f"q{q}": {f"d{d}": int(rng.integers(0, 3)) for d in rng.choice(500, 60, replace=False)}
+             for q in range(50)}
+    runs = [{f"q{q}": {f"d{d}": float(rng.integers(0, 4 + 40 * (i % 2))) for d in rng.choice(500, 200, replace=False)}
+             for q in range(50)} for i in range(6)]
+    evaluator = cranfield.Evaluator(qrels, MEASURES)
+    alone = [_outcome(evaluator, run) for run in runs]
+    with ThreadPoolExecutor(4) as pool:
+        together = list(pool.map(lambda run: _outcome(evaluator, run), runs * 3))
+    assert together == alone * 3
+
+
+@needs_core
+def test_core_does_not_change_the_run():
+    """The run dict is read, never changed (and its objects' reference counts are restored)."""
+    import copy
+    import sys
+
+    run = {"q1": {"b": 1.0, "a": 1.0, "c": 0.5}, "q2": {"x": 2.0}}
+    before = copy.deepcopy(run)
+    counts = [sys.getrefcount(docs) for docs in run.values()]
+    cranfield.Evaluator({"q1": {"a": 1}}, ["AP"]).evaluate(run)
+    assert run == before and list(run) == list(before) and [list(d) for d in run.values()] == [list(d) for d in before.values()]
+    assert [sys.getrefcount(docs) for docs in run.values()] == counts
