@@ -17,7 +17,8 @@
  * with its own text, so the two can never disagree on an error.
  *
  * The join looks each docno up in its query's region of the index with the str's cached hash (a
- * dict key's hash is computed once, when it was inserted), verified on the UTF-8 bytes. Only the
+ * dict key's hash is computed once, when it was inserted): a bit filter answers for most unjudged
+ * docnos, a slot's hash bits and the UTF-8 bytes for the others. Only the
  * rank of the judged rows matters (the others are all NONPOOL): with few of them, each one's rank
  * is the number of rows scored above it; else the query's rows are sorted. That runs without the
  * GIL; a query with tied scores is ranked afterwards with it (the docno order reads the str objects).
@@ -34,7 +35,7 @@
 
 typedef struct {
     double score;
-    uint32_t row; /* row within the evaluated rows */
+    uint32_t row; /* row within its query */
 } item;
 
 /* ------------------------------------------------------------------------------ checks */
