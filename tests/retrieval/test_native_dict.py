@@ -225,3 +225,24 @@ def test_core_does_not_change_the_run():
     cranfield.Evaluator({"q1": {"a": 1}}, ["AP"]).evaluate(run)
     assert run == before and list(run) == list(before) and [list(d) for d in run.values()] == [list(d) for d in before.values()]
     assert [sys.getrefcount(docs) for docs in run.values()] == counts
+
+
+@needs_core
+@pytest.mark.parametrize("options", OPTIONS[:4])
+def test_diversity_evaluator_same_values(options):
+    """DiversityEvaluator (document numbers as the judgments' codes) takes the compiled path too."""
+    from cranfield.retrieval.diversity import DiversityEvaluator
+
+    rng = np.random.default_rng(11)
+    qrels = {f"q{q}": {f"s{s}": {f"d{d}": int(rng.integers(-1, 3)) for d in rng.choice(40, 8, replace=False)}
+                       for s in range(3)} for q in range(5)}
+    run = {f"q{q}": {f"d{d}": float(rng.integers(0, 5)) for d in rng.choice(40, 25, replace=False)} for q in range(5)}
+    evaluator = DiversityEvaluator(qrels, ["alpha-nDCG@10", "ERR-IA@20", "AP", "P@5"], **options)
+    assert ranked.rank_dict(evaluator._prepared, run, **evaluator.options) is not None
+    native = evaluator.evaluate(run)
+    core, ranked._dict_run = ranked._dict_run, None
+    try:
+        python = evaluator.evaluate(run)
+    finally:
+        ranked._dict_run = core
+    assert {m: v.tolist() for m, v in native.per_query.items()} == {m: v.tolist() for m, v in python.per_query.items()}
