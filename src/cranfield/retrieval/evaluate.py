@@ -97,6 +97,9 @@ class Evaluator:
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""
+        view = self._dict_view(run)
+        if view is not None:
+            return view
         view = self.rank_run(read_run(run))
         release_unused_memory()
         return view
@@ -111,10 +114,9 @@ class Evaluator:
         ``{name: array}`` read from the ranked view (trec_eval's relstring); they are added to
         ``per_query``, without aggregates.
         """
-        if type(run) is dict and not self.ignore_self and self.propensities is None:  # the compiled core
-            view = rank_dict(self._prepared, run, **self.options)
-            if view is not None:
-                return self.results_from_view(view, name or "run", self.measures, extras=extras)
+        view = self._dict_view(run)
+        if view is not None:
+            return self.results_from_view(view, name or "run", self.measures, extras=extras)
         run = read_run(run, name=name)
         run_name = name or run.name or "run"
         threads = available_threads() if threads is None else max(1, int(threads))
@@ -123,6 +125,13 @@ class Evaluator:
             if results is not None:
                 return results
         return self.results_from_view(self.view(run), run_name, self.measures, extras=extras)
+
+    def _dict_view(self, run) -> RankedView | None:
+        """The view of a ``{qid: {docno: score}}`` run by the compiled core, or None (not a dict,
+        options the core does not take, the core absent or declining: then the Run path)."""
+        if type(run) is not dict or self.ignore_self or self.propensities is not None:
+            return None
+        return rank_dict(self._prepared, run, **self.options)
 
     def results_from_view(self, view: RankedView, run_name: str, measures: Sequence[Measure], *,
                           extras=None) -> Results:
