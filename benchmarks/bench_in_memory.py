@@ -87,8 +87,7 @@ def main() -> None:
         differ = sum(mine.per_query[ours][q] != reference[q][trec] for ours, trec in zip(MEASURES, TREC_ORDER)
                      for q in reference)
         print(f"# per-query values (5 measures x {len(reference)} queries) unequal to pytrec_eval's: {differ}")
-    times = dict(rows)
-    bases = [(peer, times.get(next((n for n, _ in rows if n.startswith(peer)), ""))) for peer in ("pytrec_eval", "ranx")]
+    bases = [(peer, next((t for n, t in rows if n.startswith(peer)), None)) for peer in ("pytrec_eval", "ranx")]
     bases = [(peer, t) for peer, t in bases if t]
     print("| call | ms per call |" + "".join(f" vs {peer} |" for peer, _ in bases))
     print("|---|---:|" + "---:|" * len(bases))

@@ -223,7 +223,7 @@ def test_core_does_not_change_the_run():
     before = copy.deepcopy(run)
     counts = [sys.getrefcount(docs) for docs in run.values()]
     cranfield.Evaluator({"q1": {"a": 1}}, ["AP"]).evaluate(run)
-    assert run == before and list(run) == list(before) and [list(d) for d in run.values()] == [list(d) for d in before.values()]
+    assert run == before and [(q, list(d)) for q, d in run.items()] == [(q, list(d)) for q, d in before.items()]
     assert [sys.getrefcount(docs) for docs in run.values()] == counts
 
 

@@ -21,8 +21,8 @@ from ..errors import InputError
 from .qrels import Qrels
 from .run import Run
 
-__all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "rank_dict", "ranked_view", "query_codes", "query_block_starts", "NONPOOL",
-           "UNJUDGED"]
+__all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "rank_dict", "ranked_view", "query_codes",
+           "query_block_starts", "NONPOOL", "UNJUDGED"]
 
 from ..measures.view import NONPOOL, UNJUDGED, RankedView, check_relevance_level, segmented_accumulate  # noqa: F401 (re-exported)
 
