@@ -9,6 +9,11 @@ the qrels with a negative judgment (in the pool but not judged).
 Ranking rule (trec_eval's, exactly): the rank column is ignored; documents are ordered by
 score descending (double precision), ties by docno descending byte-wise. Everything is
 vectorised over all queries at once: no Python loop over queries or documents.
+
+A ``{qid: {docno: score}}`` dict run (the training-loop use) skips the Run columns:
+:func:`rank_dict` walks the dict, joins and ranks it in the compiled core
+(:mod:`cranfield._native.dict_run`), giving the same view; whatever the core declines takes the
+path above.
 """
 
 from __future__ import annotations
