@@ -1,7 +1,7 @@
 """The compiled dict-run path (``cranfield._native.dict_run``) against the Python path.
 
 ``Evaluator.evaluate`` ranks a ``{qid: {docno: score}}`` dict with the compiled core when it is
-built; forcing it off (``ranked._dict_run = None``) runs ``Run.from_dict`` + ``rank``, the
+built; forcing it off (``_dict_run = None`` in ranked and run) runs ``Run.from_dict`` + ``rank``, the
 reference. On every input both must give the same per-query values (``==``) and aggregates, or
 the same error (type and text): the core declines whatever it does not take as is, so the Python
 path raises its own error.
@@ -10,6 +10,7 @@ path raises its own error.
 from __future__ import annotations
 
 import collections
+import contextlib
 import importlib
 import math
 import os
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield.retrieval import ranked
+from cranfield.retrieval import run as run_module
 from cranfield.retrieval.run import Run
 
 MEASURES = ["AP", "nDCG@10", "P@5", "P@10", "R@100", "RR", "bpref", "RPrec", "NumRet", "NumRelRet", "NumRel",
@@ -51,12 +53,21 @@ def both(qrels, run, **options):
     """(compiled, Python) outcome of ``Evaluator(qrels, MEASURES, **options).evaluate(run)``."""
     evaluator = cranfield.Evaluator(qrels, MEASURES, **options)
     native = _outcome(evaluator, run)
-    core, ranked._dict_run = ranked._dict_run, None  # the Python path (hypothesis: no function fixture)
-    try:
+    with python_path():
         python = _outcome(evaluator, run)
-    finally:
-        ranked._dict_run = core
     return native, python
+
+
+@contextlib.contextmanager
+def python_path():
+    """The compiled core off (ranking and Run.from_dict's columns), without a function fixture
+    (hypothesis)."""
+    core = ranked._dict_run
+    ranked._dict_run = run_module._dict_run = None
+    try:
+        yield
+    finally:
+        ranked._dict_run = run_module._dict_run = core
 
 
 def assert_same(qrels, run, **options):
@@ -240,9 +251,34 @@ def test_diversity_evaluator_same_values(options):
     evaluator = DiversityEvaluator(qrels, ["alpha-nDCG@10", "ERR-IA@20", "AP", "P@5"], **options)
     assert ranked.rank_dict(evaluator._prepared, run, **evaluator.options) is not None
     native = evaluator.evaluate(run)
-    core, ranked._dict_run = ranked._dict_run, None
-    try:
+    with python_path():
         python = evaluator.evaluate(run)
-    finally:
-        ranked._dict_run = core
     assert {m: v.tolist() for m, v in native.per_query.items()} == {m: v.tolist() for m, v in python.per_query.items()}
+
+
+def _columns(run):
+    try:
+        table = Run.from_dict(run, name="r")
+    except Exception as error:  # noqa: BLE001 - the error itself is compared
+        return type(error), str(error)
+    return (table.qid.to_pylist(), table.docno.to_pylist(), table.score.tolist(), table.lines.tolist(),
+            table.query_starts().tolist(), table.name, table.source, len(table.qid.chunks), table.qid.type)
+
+
+@needs_core
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(run=runs, bad=st.sampled_from([None, math.nan, True, "x", 2**64, np.float32(0.5), "a b", 7]),
+       where=st.integers(0, 60), as_key=st.booleans(), spoil=st.booleans())
+def test_run_from_dict_same_columns(run, bad, where, as_key, spoil):
+    """Run.from_dict's columns from the core == the Python path's (ids, scores, line numbers, query
+    blocks), or the same error."""
+    keys = [(q, d) for q, docs in run.items() for d in docs]
+    if spoil and keys:
+        q, d = keys[where % len(keys)]
+        run = {**run, q: ({**run[q], bad: 1.0} if as_key and not isinstance(bad, float) else {**run[q], d: bad})}
+    native = _columns(run)
+    with python_path():
+        python = _columns(run)
+    assert native == python
+    if not spoil and keys:  # a good dict: the core built the columns itself
+        assert run_module._dict_run.columns(run) is not None

@@ -10,7 +10,9 @@
  *       grouped by query code and in trec_eval's rank order within a query (score descending,
  *       ties by docno descending, byte-wise on the UTF-8 text); counts: rows of each query code.
  *
- * rank() accepts only what Run.from_dict accepts without question: an exact dict of exact dicts,
+ *   columns(run) -> (qids, counts, docnos, scores) or None: Run.from_dict's columns.
+ *
+ * rank() and columns() accept only what Run.from_dict accepts without question: an exact dict of exact dicts,
  * exact str ids (not empty, no ASCII whitespace, no NUL, encodable as UTF-8) and exact float
  * (finite) or int (within int64) scores. On anything else (a bad value, a subclass, an empty run,
  * no query in common) it returns None and the Python path runs: that path raises its own error
@@ -656,11 +658,75 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------ columns */
+
+/* Fill the columns of columns(): 1 done, 0 declined. */
+static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject *docnos, double *scores)
+{
+    Py_ssize_t pos = 0, n = 0, k = 0;
+    PyObject *qid, *docs, *docno, *value;
+    while (PyDict_Next(run, &pos, &qid, &docs)) {
+        if (!PyDict_CheckExact(docs))
+            return 0;
+        if (PyDict_GET_SIZE(docs) == 0)
+            continue;
+        if (!id_ok(qid) || n >= PyList_GET_SIZE(qids))
+            return 0;
+        PyList_SET_ITEM(qids, n, Py_NewRef(qid));
+        counts[n++] = PyDict_GET_SIZE(docs);
+        Py_ssize_t inner = 0;
+        while (PyDict_Next(docs, &inner, &docno, &value)) {
+            if (k >= PyList_GET_SIZE(docnos) || !id_ok(docno) || !score_ok(value, &scores[k]))
+                return 0;
+            PyList_SET_ITEM(docnos, k++, Py_NewRef(docno));
+        }
+    }
+    return n == PyList_GET_SIZE(qids) && k == PyList_GET_SIZE(docnos);
+}
+
+/* columns(run) -> (qids, counts, docnos, scores) or None: the columns of Run.from_dict (the ids of
+ * the queries with rows, their numbers of rows as int64 bytes, every docno, every score as
+ * float64 bytes, in the dict's order), checked as rank() checks them; None to let the Python path
+ * run (an empty run included). */
+static PyObject *run_columns(PyObject *self, PyObject *run)
+{
+    if (!PyDict_CheckExact(run))
+        Py_RETURN_NONE;
+    Py_ssize_t pos = 0, n_queries = 0, rows = 0;
+    PyObject *qid, *docs, *qids = NULL, *docnos = NULL, *counts = NULL, *scores = NULL, *result = NULL;
+    while (PyDict_Next(run, &pos, &qid, &docs)) {
+        if (!PyDict_CheckExact(docs))
+            Py_RETURN_NONE;
+        n_queries += PyDict_GET_SIZE(docs) > 0;
+        rows += PyDict_GET_SIZE(docs);
+    }
+    if (rows == 0)
+        Py_RETURN_NONE;
+    qids = PyList_New(n_queries);
+    docnos = PyList_New(rows);
+    counts = PyByteArray_FromStringAndSize(NULL, n_queries * (Py_ssize_t)sizeof(int64_t));
+    scores = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(double));
+    if (qids && docnos && counts && scores) {
+        if (fill_columns(run, qids, (int64_t *)PyByteArray_AS_STRING(counts), docnos,
+                         (double *)PyByteArray_AS_STRING(scores)))
+            result = PyTuple_Pack(4, qids, counts, docnos, scores);
+        else
+            result = Py_NewRef(Py_None); /* (unfilled list items are NULL: freed as such) */
+    }
+    Py_XDECREF(qids);
+    Py_XDECREF(docnos);
+    Py_XDECREF(counts);
+    Py_XDECREF(scores);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"index", index_judgments, METH_VARARGS,
      "index(query_ids, q, docnos, rel) -> the judgments, indexed for rank() (a capsule)."},
     {"rank", rank_run, METH_VARARGS,
      "rank(run, index) -> (rel, counts) int64 bytearrays, or None to let the Python path run."},
+    {"columns", run_columns, METH_O,
+     "columns(run) -> (qids, counts, docnos, scores) of Run.from_dict, or None to let the Python path run."},
     {NULL, NULL, 0, NULL},
 };
 

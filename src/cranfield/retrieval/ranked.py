@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import InputError
 from .qrels import Qrels
-from .run import Run
+from .run import Run, _dict_run  # _dict_run: the compiled core, None where it was not built
 
 __all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "rank_dict", "ranked_view", "query_codes",
            "query_block_starts", "NONPOOL", "UNJUDGED"]
@@ -41,10 +41,6 @@ from .doc_join import DictionaryDocs, PackedDocs, _indices
 from . import doc_keys  # doc_keys.mix looked up when called (the tests weaken it to force collisions)
 from .doc_keys import HashCollision, KeyTable, packed_width, packed_words
 
-try:  # the compiled core (setup.py builds it); without it, dict runs take the Run path
-    from .._native import dict_run as _dict_run
-except ImportError:  # pragma: no cover - a source tree that was not built
-    _dict_run = None
 
 
 @dataclass
