@@ -71,7 +71,7 @@ class Run(TrecTable):
                                  zip(table.column("qid").to_pylist(), table.column("docno").to_pylist(),
                                      ranks.tolist(), table.column("score").to_pylist())))
 
-def _native_columns(cls, mapping) -> "Run | None":
+def _native_columns(cls, mapping) -> Run | None:
     """A dict run's columns from :mod:`cranfield._native.dict_run` (which checks ids and scores as
     :mod:`cranfield.io.values` does), or None when the core is absent or declines the dict (then
     the Python path builds the same columns or raises its error)."""
