@@ -342,25 +342,40 @@ done:
     return result;
 }
 
-/* Relevance code of `docno` (an id checked by id_ok) for query q: its judgment, or NONPOOL. */
-static inline int64_t judged(const judgments *j, Py_ssize_t q, PyObject *docno)
+/* One query's part of the index, in locals (the walk calls into Python's dict code between rows,
+ * so fields read through the index would be read again at every row). */
+typedef struct {
+    const uint64_t *bloom;
+    uint64_t bloom_mask;
+    const slot_t *slots;
+    int64_t mask;
+} query_index;
+
+static inline query_index query_part(const judgments *j, Py_ssize_t q)
+{
+    query_index part = {j->bloom + j->bloom_base[q], j->bloom_mask[q], j->slots + j->base[q], j->mask[q]};
+    return part;
+}
+
+/* Relevance code of `docno` (an id checked by id_ok) in its query's part of the index: its
+ * judgment, or NONPOOL. */
+static inline int64_t judged(const judgments *j, query_index part, PyObject *docno)
 {
     Py_hash_t h = ((PyASCIIObject *)docno)->hash; /* a dict key's: computed when it was inserted */
     if (h == -1)
         h = PyObject_Hash(docno); /* (an exact str's hash never fails) */
-    uint64_t bit = ((uint64_t)h >> 40) & j->bloom_mask[q];
-    if (!(j->bloom[j->bloom_base[q] + (int64_t)(bit >> 6)] >> (bit & 63) & 1))
+    uint64_t bit = ((uint64_t)h >> 40) & part.bloom_mask;
+    if (!(part.bloom[bit >> 6] >> (bit & 63) & 1))
         return NONPOOL; /* most docnos of a run are not judged: one bit says so */
     Py_ssize_t size;
     const char *bytes = utf8(docno, &size);
-    int64_t m = j->mask[q], i = (int64_t)((uint64_t)h & (uint64_t)m);
-    const slot_t *slots = j->slots + j->base[q];
+    int64_t i = (int64_t)((uint64_t)h & (uint64_t)part.mask);
     uint32_t tag = (uint32_t)((uint64_t)h >> 32);
-    for (;; i = (i + 1) & m) {
-        int64_t k = slots[i].judgment;
+    for (;; i = (i + 1) & part.mask) {
+        int64_t k = part.slots[i].judgment;
         if (k < 0)
             return NONPOOL;
-        if (slots[i].tag == tag && j->offset[k + 1] - j->offset[k] == size &&
+        if (part.slots[i].tag == tag && j->offset[k + 1] - j->offset[k] == size &&
             memcmp(j->text + j->offset[k], bytes, (size_t)size) == 0)
             return j->rel[k];
     }
@@ -458,15 +473,16 @@ static int collect(const judgments *j, const query_entry *entries, Py_ssize_t n_
             }
             continue;
         }
-        int64_t k = r->start[q], found = r->found;
+        int64_t k = r->start[q], found = r->found, *found_row = r->found_row, *found_rel = r->found_rel;
         double *score = r->score;
+        const query_index part = query_part(j, q);
         while (PyDict_Next(entries[e].docs, &pos, &docno, &value)) {
             if (!id_ok(docno) || !score_ok(value, &score[k]))
                 return 0;
-            int64_t rel = judged(j, q, docno);
+            int64_t rel = judged(j, part, docno);
             if (rel != NONPOOL) {
-                r->found_row[found] = k;
-                r->found_rel[found++] = rel;
+                found_row[found] = k;
+                found_rel[found++] = rel;
             }
             k++;
         }
