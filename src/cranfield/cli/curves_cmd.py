@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .._params import usage_error
 from ..errors import UsageError
 from ..plots._base import save_figures
 from ..plots.classification import cap_plot, gain_plot, lift_curve_plot
@@ -115,8 +116,8 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     allowed = DETECTION_KINDS + GAIN_KINDS if classifier else RETRIEVAL_KINDS
     wrong = sorted(kinds - set(allowed))
     if wrong:
-        raise UsageError(f"--only {wrong[0]}: not a figure of the {'classifier' if classifier else 'retrieval'} form; "
-                         f"expected one of {', '.join(allowed)}")
+        raise usage_error("--only", f"a figure of the {'classifier' if classifier else 'retrieval'} form: one of "
+                                    f"{', '.join(allowed)}", wrong[0])
     if not classifier and "forest" not in kinds:
         # no figure shows p-values: skip the (resampling) significance test
         retrieval.update(test="t", correction="none")

@@ -7,6 +7,7 @@ import os
 
 import click
 
+from .._params import check_count
 from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.run_groups import read_run_groups
@@ -85,8 +86,8 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
 
 
 def _check_positive(value, flag: str) -> None:
-    if value is not None and value <= 0:
-        raise UsageError(f"{flag} must be ≥ 1, found {value}")
+    if value is not None:
+        check_count(value, flag)
 
 
 @click.command("reusability", context_settings={"help_option_names": ["-h", "--help"]})

@@ -41,6 +41,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._params import check_count, check_fraction
 from .._arrow import query_block_starts
 from ..errors import UsageError
 from .qrels import read_qrels
@@ -69,10 +70,8 @@ def beyond_accuracy(run, interactions, *, k: int = 10, head_share: float = 0.2,
     """Coverage, novelty, Gini, ARP and APLT of the top-``k`` lists of ``run`` given the training
     ``interactions`` (qrels form); also ``lists``, ``k``, ``catalog`` and ``unseen`` (the share of
     recommended pairs whose item has no interaction). See the module's text for the definitions."""
-    if isinstance(k, bool) or int(k) < 1:
-        raise UsageError(f"k must be ≥ 1, found {k!r}")
-    if not 0 < head_share < 1:
-        raise UsageError(f"head_share must lie in (0, 1), found {head_share!r}")
+    k = check_count(k, "k")
+    check_fraction(head_share, "head_share")
     run, train = read_run(run), read_qrels(interactions)
     user, items = _top_k(run, int(k))
     # one code per distinct item of the interactions and the lists
