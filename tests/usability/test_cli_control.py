@@ -12,7 +12,7 @@ import cranfield
 from cranfield import datasets
 from cranfield.cli import main
 from cranfield.cli._options import run_specs
-from cranfield.report.inputs import unique_names
+from cranfield.retrieval.inputs import unique_names
 from cranfield.cli.curves_cmd import unique_stems
 from cranfield.errors import UsageError
 

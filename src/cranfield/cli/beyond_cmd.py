@@ -9,7 +9,7 @@ import click
 
 from ..io.atomic import write_text_output
 from ..io.tables import Table, render_table
-from ..report.inputs import read_runs
+from ..retrieval.inputs import read_runs
 from ..retrieval.beyond_accuracy import BEYOND_ACCURACY, beyond_accuracy
 from ._options import run_specs
 

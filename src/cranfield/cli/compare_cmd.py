@@ -7,7 +7,7 @@ import click
 from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.tables import Table, render_table
-from ..report.inputs import baseline_name, read_qrels_file, read_runs
+from ..retrieval.inputs import baseline_name, read_qrels_file, read_runs
 from ..stats.compare import MonteCarloFloorWarning, compare
 from ..stats.seeds import compare_seeds, parse_seed_groups
 from ._common import CORRECTIONS, FAMILIES, TESTS, ZERO_METHODS

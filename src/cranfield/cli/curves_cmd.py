@@ -10,7 +10,7 @@ from ..plots._base import save_figures
 from ..plots.classification import cap_plot, gain_plot, lift_curve_plot
 from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
 from ..report.detection import detection_figures
-from ..report.inputs import baseline_name
+from ..retrieval.inputs import baseline_name
 from ..report.multiclass import multiclass_figures
 from ..report.progress import steps
 from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems

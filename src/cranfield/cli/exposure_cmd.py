@@ -11,7 +11,7 @@ from ..fairness import EXPOSURE_MODELS, expected_exposure, plackett_luce_samples
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
-from ..report.inputs import read_qrels_file, read_runs
+from ..retrieval.inputs import read_qrels_file, read_runs
 from ._options import run_specs
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")

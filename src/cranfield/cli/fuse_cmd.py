@@ -7,7 +7,7 @@ import click
 from ..errors import UsageError
 from ..fusion import FUSION_METHODS, NORMALISATIONS, fuse
 from ..io.atomic import write_text_output
-from ..report.inputs import read_runs
+from ..retrieval.inputs import read_runs
 from ..retrieval.trec_text import run_text
 from ._options import input_options, run_specs
 

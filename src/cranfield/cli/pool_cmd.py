@@ -13,7 +13,7 @@ from ..io.atomic import write_text_output
 from ..io.run_groups import read_run_groups
 from ..judgments.pooling import build_pool
 from ..judgments.reusability import groups_by_prefix, leave_one_out
-from ..report.inputs import read_qrels_file, read_runs
+from ..retrieval.inputs import read_qrels_file, read_runs
 from ..report.judgments import judgments_page, judgments_section, render_reusability
 from ._options import html_option, input_options, run_specs, write_html_report
 

@@ -13,7 +13,7 @@ from ..io.json_text import json_text
 from ..io.predictions import read_predictions
 from ..io.tables import Marked, Table, render_table
 from ..retrieval.evaluate import evaluate
-from ..report.inputs import read_qrels_file, read_run_file
+from ..retrieval.inputs import read_qrels_file, read_run_file
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 COLUMNS = ("measure", "queries", "pearson", "pearson_p", "kendall", "kendall_p", "smare")
