@@ -44,10 +44,11 @@ import pyarrow.compute as pc
 from .._params import check_count, check_fraction
 from .._arrow import query_block_starts
 from ..errors import UsageError
+from .inputs import read_runs
 from .qrels import read_qrels
 from .run import read_run
 
-__all__ = ["BEYOND_ACCURACY", "beyond_accuracy"]
+__all__ = ["BEYOND_ACCURACY", "beyond_accuracy", "beyond_accuracy_of_runs"]
 
 BEYOND_ACCURACY = ("coverage", "novelty", "gini", "arp", "aplt")
 
@@ -119,3 +120,11 @@ def _head(popularity: np.ndarray, names: pa.Array, head_share: float) -> np.ndar
     n_head = int(np.searchsorted(share, head_share, side="left")) + 1
     head[order[:n_head]] = True
     return head
+
+
+def beyond_accuracy_of_runs(specs, interactions, *, k: int = 10, head_share: float = 0.2,
+                            catalog_size: int | None = None) -> dict:
+    """``{name: figures}``: :func:`beyond_accuracy` of each run of ``specs`` (``(path, label or
+    None)``, named as :func:`cranfield.retrieval.inputs.read_runs` names them)."""
+    return {name: beyond_accuracy(run, interactions, k=k, head_share=head_share, catalog_size=catalog_size)
+            for name, run in read_runs(specs).items()}
