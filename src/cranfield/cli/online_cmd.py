@@ -13,11 +13,9 @@ from ..errors import UsageError
 from ..io.json_text import json_text
 from ..io.atomic import check_output, write_text_output
 from ..io.tables import Table, render_table
-from ..online import power as power_of
 from ..online.log_reports import aa_report, ab_report, metrics_report
 from ..online.metrics import MetricSummary
-from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
-                            proportion_from_effect_size, sample_size)
+from ..online.power_plan import plan_ab_test
 from ..plots import save_figure
 from ..plots.online import lift_plot, power_curve_plot
 from ..report.online import ab_table, online_document, srm_table
@@ -345,40 +343,14 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
     click.get_current_context().with_resource(option_names(  # the library's parameters as this command's options
         p1="--baseline", p2="--baseline × (1 + --mde)" if relative else "--baseline + --mde", difference="--mde",
         n1="-n", power="--power", effect_size="--effect-size" if mde is None else "--mde"))
-    options = dict(alpha=alpha, ratio=ratio, alternative=alternative, test=test)
-    rows = []
-    d = effect_size
-    if mde is not None:
-        if baseline is not None:
-            delta = baseline * mde if relative else mde
-            d = effect_size_from_proportions(baseline, baseline + delta)
-        elif sd is not None:
-            d = effect_size_from_means(mde, sd)
-        else:
-            raise UsageError("--mde needs --baseline (proportions) or --sd (means); or give --effect-size")
-    if d is not None:
-        rows.append(["standardised effect size", float(d)])
-        needed = sample_size(d, power=target, **options)
-        rows += [["units needed, first group", math.ceil(needed)],
-                 ["units needed, second group", math.ceil(needed * ratio)]]
-    if n1 is not None:
-        if d is not None:
-            rows.append([f"power with n1 = {n1:g}", power_of(d, n1, **options)])
-        mde_d = minimum_detectable_effect(n1, power=target, **options)
-        rows.append([f"minimum detectable effect size (n1 = {n1:g})", mde_d])
-        if baseline is not None:
-            p2 = proportion_from_effect_size(baseline, mde_d)
-            rows.append(["minimum detectable proportion", p2])
-            rows.append(["minimum detectable lift (points)", p2 - baseline])
-        elif sd is not None:
-            rows.append(["minimum detectable difference", mde_d * sd])
-    settings = {"alpha": alpha, "power": target, "ratio": ratio, "alternative": alternative, "test": test,
-                "baseline": baseline, "sd": sd, "mde": mde, "relative": relative, "effect_size": effect_size, "n1": n1}
+    plan = plan_ab_test(baseline=baseline, sd=sd, mde=mde, relative=relative, effect_size=effect_size, n1=n1,
+                        target=target, alpha=alpha, ratio=ratio, alternative=alternative, test=test)
+    rows, settings = plan.rows, plan.settings
     if plot is not None:
-        curve = [d] if d is not None else [minimum_detectable_effect(n1, power=target, **options)]
-        save_figure(power_curve_plot(curve, n1=None if n1 is None else max(n1, 4.0), target=target, **options), plot)
+        save_figure(power_curve_plot([plan.effect], n1=None if n1 is None else max(n1, 4.0), target=target,
+                                     alpha=alpha, ratio=ratio, alternative=alternative, test=test), plot)
     if fmt == "json":
-        return _write(_json({"settings": settings, "results": {name: value for name, value in rows}}), output)
+        return _write(_json({"settings": settings, "results": plan.results()}), output)
     note = (f"{test} test, alpha {alpha:g}, {alternative}, power {target:g}, ratio {ratio:g}; "
             f"effect sizes: Cohen's h for proportions, difference / sd for means")
     _write(render_table(Table(["quantity", "value"], rows, digits=digits, notes=[note]), fmt), output)
