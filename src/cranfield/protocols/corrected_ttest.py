@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_choice, check_fraction
+from .._params import check_choice, check_fraction, check_interval
 from ..errors import InputError, UsageError
 from ..measures.base import parse_measure
 from ..stats import Interval
@@ -65,8 +65,8 @@ class CorrectedTTest:
 
 def corrected_variance_factor(n_folds: int, n_train: float, n_test: float) -> float:
     """:math:`1/J + n_2/n_1`, the factor that multiplies :math:`\\hat\\sigma^2` (naive: :math:`1/J`)."""
-    if not (n_train > 0 and n_test > 0):
-        raise UsageError(f"n_train and n_test must be positive, found {n_train!r} and {n_test!r}")
+    check_interval(n_train, "n_train", low=0, closed="neither")
+    check_interval(n_test, "n_test", low=0, closed="neither")
     return 1.0 / n_folds + float(n_test) / float(n_train)
 
 
