@@ -146,8 +146,6 @@ HAND_WRITTEN = re.compile(r"strictly between|expected one of|must be one of|must
                           r"must be (?:a |an )?(?:finite |non-negative |positive |whole )*(?:number|integer|int)\b|"
                           r"must be (?:in|lie in) [\[(]|must lie in [\[(]|must be (?:≥|>=|>) ?\d")
 KNOWN = {
-    "stats/roc_tests.py": "pROC's power arguments: moved with stats/roc/ (issue 23 item 4, another change)",
-    "stats/roc/power.py": "the same check, where that change moved it",
     "io/trec_grammar.py": "the TREC readers' internals belong to the trec_eval change",
     "retrieval/large.py": "the TREC readers' internals belong to the trec_eval change",
     "measures/view.py": "the -l policy: the message says why a negative level is refused",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._params import check_choice, check_fraction
+from ..._params import check_choice, check_fraction, check_interval
 from ...errors import InputError, UsageError
 from .._resample import as_generator
 from .bootstrap import check_resamples, paired_bootstrap_aucs
@@ -111,8 +111,8 @@ def roc_power(*, auc: "float | None" = None, n_cases: "float | None" = None, n_c
                          f"{len(unknown)}: {', '.join(unknown) or 'none'}")
     for name, value, low, high in (("auc", auc, 0.5, 1.0), ("sig_level", sig_level, 0.0, 1.0),
                                    ("power", power, 0.0, 1.0)):
-        if value is not None and not (isinstance(value, (int, float, np.floating)) and low < float(value) < high):
-            raise UsageError(f"{name}: expected a number strictly between {low} and {high}, found {value!r}")
+        if value is not None:
+            check_interval(value, name, low=low, high=high, closed="neither")
     for name, value in (("n_cases", n_cases), ("n_controls", n_controls)):
         if value is not None and not float(value) > 0:
             raise UsageError(f"{name}: expected a positive number, found {value!r}")
