@@ -31,7 +31,8 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ..io.blocks import input_size, iter_run_blocks
+from .._threads import available_threads
+from ..io.blocks import Block, input_size, iter_run_blocks
 from ..io.parquet import NAME_KEY, is_parquet
 from ..io.trec import iter_parsed
 from ..io.trec_grammar import check_dialect
@@ -72,30 +73,51 @@ def evaluate_large(qrels, run: "str | os.PathLike", measures: "Sequence[str | Me
                          dialect=dialect)
 
 
-def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows: int = 1 << 20,
+def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows: int | None = None,
                   progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
-                  name: str | None = None, dialect: str = "cranfield") -> Results:
-    """:func:`evaluate_large` with an existing :class:`~cranfield.Evaluator` (qrels prepared once)."""
+                  name: str | None = None, dialect: str = "cranfield", extras=None) -> Results:
+    """:func:`evaluate_large` with an existing :class:`~cranfield.Evaluator` (qrels prepared once).
+
+    ``batch_rows``: default :func:`block_rows`. ``extras(view)``: more per-query columns read from
+    each piece's ranked view, as :meth:`~cranfield.Evaluator.evaluate` takes them."""
     check_dialect(dialect)
+    batch_rows = block_rows() if batch_rows is None else batch_rows
     if batch_rows < 1:
         raise UsageError(f"batch_rows must be ≥ 1, found {batch_rows}")
     with _Progress(path, enabled=progress) as bar:
         try:
-            partials = _grouped(evaluator, path, batch_rows, dialect, bar)
+            partials = _grouped(evaluator, path, batch_rows, dialect, bar, extras)
         except _NotGrouped:
             bar.restart("partitioning by query")
-            partials = _partitioned(evaluator, path, batch_rows, dialect, bar, tmp_dir)
+            partials = _partitioned(evaluator, path, batch_rows, dialect, bar, tmp_dir, extras)
     if evaluator.options["complete"]:
-        partials.append(missing_piece(evaluator, seen_mask(partials, evaluator)))
+        partials.append(missing_piece(evaluator, seen_mask(partials, evaluator), extras=extras))
     return combine(evaluator, partials, name or _default_name(path, dialect), source=str(path))
 
 
+#: environment variable: rows per block of the block-wise path; when set, every run file is read block-wise
+BLOCK_ROWS_VARIABLE = "CRANFIELD_BLOCK_ROWS"
+#: rows per block by default (the evaluation temporaries of a block: about 150 bytes per row)
+BLOCK_ROWS = 1 << 20
+
+
+def _forced() -> bool:
+    value = os.environ.get(BLOCK_ROWS_VARIABLE, "")
+    return value.isdigit() and int(value) > 0
+
+
+def block_rows() -> int:
+    """Rows per block: ``CRANFIELD_BLOCK_ROWS`` when set to a positive integer, else :data:`BLOCK_ROWS`."""
+    return int(os.environ[BLOCK_ROWS_VARIABLE]) if _forced() else BLOCK_ROWS
+
+
 def use_low_memory(run: "str | os.PathLike", requested: bool = False) -> bool:
-    """Whether ``cranfield evaluate`` reads ``run`` block-wise: asked for, or a file (not '-')
-    larger than :data:`LOW_MEMORY_BYTES` (a Parquet dataset: over 1/8 of that, compressed)."""
-    if str(run) == "-":
+    """Whether ``cranfield evaluate`` and ``cranfield trec_eval`` read ``run`` block-wise: asked for
+    (``requested``, or ``CRANFIELD_BLOCK_ROWS`` set), or a file (not '-') larger than
+    :data:`LOW_MEMORY_BYTES` (a Parquet dataset: over 1/8 of that, compressed)."""
+    if str(run) == "-" or not isinstance(run, (str, os.PathLike)):
         return False
-    if requested:
+    if requested or _forced():
         return True
     path = Path(str(run))
     if path.is_dir():
@@ -120,26 +142,46 @@ def _default_name(path, dialect: str = "cranfield") -> str:
 
 #: smallest text block of the block-wise reader (bytes); tests set it tiny to cross block edges
 MIN_BLOCK_BYTES = 1 << 16
+#: bytes of text read ahead, all reading threads together: each thread's block is a share of it, so
+#: the memory of the reader does not grow with the threads
+READ_AHEAD_BYTES = 1 << 27
+BYTES_PER_ROW = 40  # about, in TREC run text: text blocks of batch_rows rows
 
 
 def _blocks(path, batch_rows: int, dialect: str):
-    return iter_run_blocks(path, block_bytes=max(MIN_BLOCK_BYTES, min(batch_rows * 40, 1 << 30)),
-                           batch_rows=batch_rows, dialect=dialect)
+    """The run's blocks, each cut into slices of at most ``batch_rows`` rows (no copy).
+
+    The reader parses up to threads + 1 text blocks ahead (:func:`cranfield.io.trec.iter_parsed`):
+    a block is :data:`READ_AHEAD_BYTES` / (threads + 2), so that what is read ahead is bounded
+    whatever the number of threads."""
+    share = READ_AHEAD_BYTES // (available_threads() + 2)
+    block_bytes = max(MIN_BLOCK_BYTES, min(batch_rows * BYTES_PER_ROW, share))
+    for block in iter_run_blocks(path, block_bytes=block_bytes, batch_rows=batch_rows, dialect=dialect):
+        if len(block) <= batch_rows:
+            yield block
+            continue
+        lines = block.line_numbers()
+        for start in range(0, len(block), batch_rows):  # a loop over slices of a block, not rows
+            stop = min(len(block), start + batch_rows)
+            yield Block(block.qid.slice(start, stop - start), block.docno.slice(start, stop - start),
+                        block.score[start:stop], lines[start:stop], block.first + start,
+                        block.position, block.tag)
 
 
 def _run_of(qid, docno, score, lines, source: str) -> Run:
     return Run(qid, docno, score, source=source, lines=lines, _trusted=True)
 
 
-def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar) -> list[Partial | None]:
+def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, extras=None) -> list[Partial | None]:
     """One pass over a run grouped by query; raises _NotGrouped as soon as it is seen not to be.
 
     Each block's rows up to its last query are evaluated together with the query carried from
-    the previous block; the last query is carried (it may go on in the next block)."""
+    the previous block; the last query is carried (it may go on in the next block): a piece
+    evaluated holds at most ``batch_rows`` rows plus those of one query."""
     import pyarrow as pa
 
     prepared = evaluator._prepared
-    pieces = _Deferred(PieceEvaluator(evaluator))
+    pieces = _Deferred(PieceEvaluator(evaluator), extras)
     seen = np.zeros(len(prepared.query_ids), dtype=bool)
     partials: list[Partial | None] = []
     carry = None  # (qid, docno, score, lines) of the last query of the previous block
@@ -182,15 +224,16 @@ class _Deferred:
     only after the whole file was read, so that a bad line further down wins, as when the whole
     file is read first."""
 
-    def __init__(self, evaluator: PieceEvaluator) -> None:
+    def __init__(self, evaluator: PieceEvaluator, extras=None) -> None:
         self.evaluator = evaluator
+        self.extras = extras
         self.pending: InputError | None = None
 
     def evaluate(self, run: Run) -> Partial | None:
         if self.pending is not None:
             return None
         try:
-            return self.evaluator.evaluate(run)
+            return self.evaluator.evaluate(run, extras=self.extras)
         except InputError as error:
             self.pending = error
             return None
@@ -213,7 +256,8 @@ def _concat(pieces):
             np.concatenate([p[2] for p in pieces]), np.concatenate([p[3] for p in pieces]))
 
 
-def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, tmp_dir) -> list[Partial | None]:
+def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, tmp_dir,
+                 extras=None) -> list[Partial | None]:
     """Partition the run by ranges of the sorted qrels query ids into temporary Parquet files,
     then evaluate each file (every query wholly in one)."""
     import pyarrow as pa
@@ -256,7 +300,7 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
             run = Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(), source=source,
                       lines=table.column("line").to_numpy(), _trusted=True)
             del table
-            partials.append(pieces_evaluator.evaluate(run))
+            partials.append(pieces_evaluator.evaluate(run, extras=extras))
             del run
             bar.advance(i + 1)
     return partials

@@ -26,6 +26,7 @@ from ..measures._gains import gain_view
 from ..measures.base import Measure, unknown_measure_message
 from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
+from .large import evaluate_path, use_low_memory
 from .parallel import available_threads
 from .qrels import read_qrels
 from .results import MIN_GEO_MEAN
@@ -206,8 +207,6 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                          max_results=options.max_results, judged_only=options.judged_only,
                          collection_size=0 if options.collection_size is None else options.collection_size)
 
-    # the run read (in trec_eval's line grammar) while the qrels are prepared
-    evaluator, run_data = prepare_and_read(make_evaluator, run, dialect=f"trec_eval-{version}")
     shown = {printed: measure for _, printed, measure in slots if isinstance(measure, int) and options.query}
     rndcg = [m for m in measures if m.name == "RnDCG"]
 
@@ -216,8 +215,13 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         columns.update({_EMPTY_IDEAL + str(m): _empty_ideal(view, m) for m in rndcg})
         return columns
 
-    # large runs: all cores, same numbers
-    results = evaluator.evaluate(run_data, extras=extras if shown or rndcg else None)
+    dialect = f"trec_eval-{version}"
+    if use_low_memory(run):  # a run file too large for memory: block by block, whole queries each (same text)
+        evaluator = make_evaluator()
+        results = evaluate_path(evaluator, run, dialect=dialect, extras=extras if shown or rndcg else None)
+    else:  # the run read (in trec_eval's line grammar) while the qrels are prepared; large runs: all cores
+        evaluator, run_data = prepare_and_read(make_evaluator, run, dialect=dialect)
+        results = evaluator.evaluate(run_data, extras=extras if shown or rndcg else None)
     values = dict(results.per_query)
     query_ids = results.query_ids
     n = query_ids.size
@@ -240,7 +244,7 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         out.append(_per_query_text(slots, values, query_ids, in_run, version, zscores, per_query_value))
     if options.summary:
         out += _summary_lines(slots, values, in_run, options, zscores, per_query_value,
-                              qrels_data=qrels_data, run=run, run_name=run_data.name)
+                              qrels_data=qrels_data, run=run, run_name=results.run_name)
     return "".join(out)
 
 
