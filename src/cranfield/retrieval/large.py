@@ -95,10 +95,13 @@ def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows
     return combine(evaluator, partials, name or _default_name(path, dialect), source=str(path))
 
 
-#: environment variable: rows per block of the block-wise path; when set, every run file is read block-wise
+#: environment variable: rows evaluated at once (see :data:`BLOCK_ROWS`); when set, every run file is
+#: read block-wise
 BLOCK_ROWS_VARIABLE = "CRANFIELD_BLOCK_ROWS"
-#: rows per block by default (the evaluation temporaries of a block: about 150 bytes per row)
+#: rows evaluated at once by default, all threads together (the evaluation temporaries of a row: about
+#: 150 bytes): each thread's blocks are a share of it, so the memory does not grow with the threads
 BLOCK_ROWS = 1 << 20
+MIN_BLOCK_ROWS = 1 << 16  # by default a thread's share is at least this: smaller pieces cost more than they save
 
 
 def _forced() -> bool:
@@ -107,8 +110,13 @@ def _forced() -> bool:
 
 
 def block_rows() -> int:
-    """Rows per block: ``CRANFIELD_BLOCK_ROWS`` when set to a positive integer, else :data:`BLOCK_ROWS`."""
-    return int(os.environ[BLOCK_ROWS_VARIABLE]) if _forced() else BLOCK_ROWS
+    """Rows per block: a thread's share of :data:`BLOCK_ROWS` (or of ``CRANFIELD_BLOCK_ROWS`` when set
+    to a positive integer); each of :func:`~cranfield._threads.available_threads` threads evaluates
+    one block (and the query it ends with) at a time."""
+    threads = available_threads()
+    if _forced():
+        return max(1, int(os.environ[BLOCK_ROWS_VARIABLE]) // threads)
+    return max(MIN_BLOCK_ROWS, BLOCK_ROWS // threads)
 
 
 def use_low_memory(run: "str | os.PathLike", requested: bool = False) -> bool:
@@ -178,16 +186,19 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, ext
     Each block's rows up to its last query are evaluated together with the query carried from
     the previous block; the last query is carried (it may go on in the next block): a piece
     evaluated holds at most ``batch_rows`` rows plus those of one query."""
+    with _Pieces(PieceEvaluator(evaluator), extras, available_threads()) as pieces:
+        _pieces_of_grouped(evaluator._prepared, _blocks(path, batch_rows, dialect), pieces, str(path), bar)
+        return pieces.finish()
+
+
+def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) -> None:
+    """Hand the whole queries of each block to ``pieces`` (see :func:`_grouped`)."""
     import pyarrow as pa
 
-    prepared = evaluator._prepared
-    pieces = _Deferred(PieceEvaluator(evaluator), extras)
     seen = np.zeros(len(prepared.query_ids), dtype=bool)
-    partials: list[Partial | None] = []
     carry = None  # (qid, docno, score, lines) of the last query of the previous block
     carry_code = -1
-    source = str(path)
-    for block in _blocks(path, batch_rows, dialect):
+    for block in blocks:
         codes = query_codes(block.qid, prepared.query_index)
         lines = block.line_numbers()
         starts = run_starts(codes)
@@ -210,37 +221,64 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, ext
             index = pa.array(take)
             done.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
         if done:
-            partials.append(pieces.evaluate(_run_of(*_concat(done), source)))
+            pieces.add(_run_of(*_concat(done), source))
         carry, carry_code = (tail, tail_code) if tail_code >= 0 else (None, -1)
         bar.advance(block.position)
     if carry is not None:
-        partials.append(pieces.evaluate(_run_of(*_concat([carry]), source)))
-    pieces.raise_pending()
-    return partials
+        pieces.add(_run_of(*_concat([carry]), source))
 
 
-class _Deferred:
-    """Evaluates pieces; an input error found while evaluating (a duplicate document) is raised
+class _Pieces:
+    """Evaluates pieces in ``threads`` threads, at most ``threads`` pieces at once (the reader
+    goes on with the next block meanwhile); their partials are gathered in any order (:func:`combine`
+    orders the queries). An input error found while evaluating (a duplicate document) is raised
     only after the whole file was read, so that a bad line further down wins, as when the whole
-    file is read first."""
+    file is read first; of two such errors, that of the piece earlier in the file."""
 
-    def __init__(self, evaluator: PieceEvaluator, extras=None) -> None:
+    def __init__(self, evaluator: PieceEvaluator, extras=None, threads: int = 1) -> None:
+        from collections import deque
+        from concurrent.futures import ThreadPoolExecutor
+
         self.evaluator = evaluator
         self.extras = extras
+        self.threads = threads
+        self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
+        self.running: deque = deque()
+        self.partials: list[Partial | None] = []
         self.pending: InputError | None = None
 
-    def evaluate(self, run: Run) -> Partial | None:
+    def add(self, run: Run) -> None:
         if self.pending is not None:
-            return None
-        try:
-            return self.evaluator.evaluate(run, extras=self.extras)
-        except InputError as error:
-            self.pending = error
-            return None
+            return
+        if self.pool is None:
+            self._gather(lambda: self.evaluator.evaluate(run, extras=self.extras))
+            return
+        while len(self.running) >= self.threads:
+            self._gather(self.running.popleft().result)
+        self.running.append(self.pool.submit(self.evaluator.evaluate, run, extras=self.extras))
 
-    def raise_pending(self) -> None:
+    def _gather(self, result) -> None:
+        try:
+            self.partials.append(result())
+        except InputError as error:
+            self.pending = self.pending or error
+
+    def finish(self) -> list[Partial | None]:
+        """The partials of every piece, once all are evaluated (or the first input error)."""
+        while self.running:
+            self._gather(self.running.popleft().result)
         if self.pending is not None:
             raise self.pending
+        return self.partials
+
+    def __enter__(self) -> "_Pieces":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            for future in self.running:
+                future.cancel()
+            self.pool.shutdown(wait=True)
 
 
 def _concat(pieces):
@@ -264,7 +302,6 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
     import pyarrow.parquet as pq
 
     prepared = evaluator._prepared
-    pieces_evaluator = PieceEvaluator(evaluator)
     n_queries = len(prepared.query_ids)
     schema = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64()), ("line", pa.int64())])
     source = str(path)
@@ -294,16 +331,14 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
             for writer in writers.values():
                 writer.close()
         bar.restart("evaluating parts", total=len(writers), unit="parts")
-        partials: list[Partial | None] = []
-        for i, p in enumerate(sorted(writers)):
-            table = pq.read_table(os.path.join(folder, f"part-{p:05d}.parquet"))
-            run = Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(), source=source,
-                      lines=table.column("line").to_numpy(), _trusted=True)
-            del table
-            partials.append(pieces_evaluator.evaluate(run, extras=extras))
-            del run
-            bar.advance(i + 1)
-    return partials
+        with _Pieces(PieceEvaluator(evaluator), extras, available_threads()) as pieces:
+            for i, p in enumerate(sorted(writers)):
+                table = pq.read_table(os.path.join(folder, f"part-{p:05d}.parquet"))
+                pieces.add(Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(),
+                               source=source, lines=table.column("line").to_numpy(), _trusted=True))
+                del table
+                bar.advance(i + 1)
+            return pieces.finish()
 
 
 def _n_parts(path, block, batch_rows: int, n_queries: int) -> int:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._arrow import take_sorted
 from ..errors import InputError
 from ..measures.condensed import view_for
 from .qrels import Qrels
@@ -102,11 +103,10 @@ class PieceEvaluator:
         self.order = np.argsort(prepared.q, kind="stable")
         self.starts = np.searchsorted(prepared.q[self.order], np.arange(len(prepared.query_ids) + 1))
         self.levels = prepared.judged_levels()[0]
+        self.lines = prepared.qrels.lines  # once: a qrels read whole computes its line numbers at each call
 
     def evaluate(self, run: Run, *, extras=None) -> Partial | None:
         import copy
-
-        import pyarrow as pa
 
         prepared = self.evaluator._prepared
         codes = query_codes(run.qid, prepared.query_index)
@@ -115,11 +115,11 @@ class PieceEvaluator:
             return None
         lengths = self.starts[present + 1] - self.starts[present]
         before = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        rows = self.order[np.repeat(self.starts[present] - before, lengths) + np.arange(int(lengths.sum()))]
+        # ascending rows: taken chunk by chunk (the take of a ChunkedArray would first copy every chunk)
+        rows = np.sort(self.order[np.repeat(self.starts[present] - before, lengths) + np.arange(int(lengths.sum()))])
         qrels = prepared.qrels
-        index = pa.array(rows)
-        subset = Qrels(qrels.qid.take(index), qrels.docno.take(index), qrels.rel[rows], source=qrels.source,
-                       lines=qrels.lines[rows], _trusted=True)
+        subset = Qrels(take_sorted(qrels.qid, rows), take_sorted(qrels.docno, rows), qrels.rel[rows],
+                       source=qrels.source, lines=self.lines[rows], _trusted=True)
         piece_evaluator = copy.copy(self.evaluator)  # shallow: only the prepared qrels differ
         piece_evaluator._prepared = prepare_qrels(subset)
         return evaluate_piece(piece_evaluator, run, levels=self.levels, extras=extras)
