@@ -342,9 +342,18 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
 
 
 def _n_parts(path, block, batch_rows: int, n_queries: int) -> int:
+    """Parts of about ``batch_rows`` rows: the rows of a text file estimated from its size and the
+    bytes of the first block's ids (plus a short rest of line: more rows, smaller parts, if anything)."""
+    import pyarrow.compute as pc
+
     total, unit = input_size(path)
-    rows = total if unit == "rows" else total * len(block) / max(block.position, 1)
-    return int(max(1, min(n_queries, 4096, np.ceil(rows / batch_rows))))
+    if unit != "rows":
+        ids = sum(pc.sum(pc.binary_length(a)).as_py() or 0 for a in (block.qid, block.docno)) / max(len(block), 1)
+        total = total / (ids + SHORTEST_REST_OF_LINE)
+    return int(max(1, min(n_queries, 4096, np.ceil(total / batch_rows))))
+
+
+SHORTEST_REST_OF_LINE = 16  # bytes of a run line besides its ids: " Q0 ", " 1 0.5 t" and the newline
 
 
 class _Progress:
