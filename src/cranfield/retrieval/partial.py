@@ -101,9 +101,14 @@ class PieceEvaluator:
         prepared = evaluator._prepared
         self.evaluator = evaluator
         self.order = np.argsort(prepared.q, kind="stable")
+        if self.order.size < 2**31:  # half the memory, for qrels of tens of millions of judgments
+            self.order = self.order.astype(np.int32)
         self.starts = np.searchsorted(prepared.q[self.order], np.arange(len(prepared.query_ids) + 1))
         self.levels = prepared.judged_levels()[0]
-        self.lines = prepared.qrels.lines  # once: a qrels read whole computes its line numbers at each call
+        # the stored line numbers, or None where row i is line i + 1 + offset (a qrels file read
+        # whole: not held for every judgment, computed for the rows of each piece)
+        self.lines = prepared.qrels._lines
+        self.line_offset = prepared.qrels._line_offset
 
     def evaluate(self, run: Run, *, extras=None) -> Partial | None:
         import copy
@@ -116,10 +121,12 @@ class PieceEvaluator:
         lengths = self.starts[present + 1] - self.starts[present]
         before = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         # ascending rows: taken chunk by chunk (the take of a ChunkedArray would first copy every chunk)
-        rows = np.sort(self.order[np.repeat(self.starts[present] - before, lengths) + np.arange(int(lengths.sum()))])
+        rows = self.order[np.repeat(self.starts[present] - before, lengths) + np.arange(int(lengths.sum()))]
+        rows = np.sort(rows).astype(np.int64)
         qrels = prepared.qrels
         subset = Qrels(take_sorted(qrels.qid, rows), take_sorted(qrels.docno, rows), qrels.rel[rows],
-                       source=qrels.source, lines=self.lines[rows], _trusted=True)
+                       source=qrels.source, _trusted=True,
+                       lines=self.lines[rows] if self.lines is not None else rows + (1 + self.line_offset))
         piece_evaluator = copy.copy(self.evaluator)  # shallow: only the prepared qrels differ
         piece_evaluator._prepared = prepare_qrels(subset)
         return evaluate_piece(piece_evaluator, run, levels=self.levels, extras=extras)
