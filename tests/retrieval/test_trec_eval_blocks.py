@@ -126,3 +126,20 @@ def test_chosen_by_the_size_of_the_run(tmp_path, monkeypatch, pieces):
     monkeypatch.setattr(large, "LOW_MEMORY_BYTES", 100)  # the run is larger: read block-wise
     assert _cranfield(["-q", "-m", "all_trec", *files], tmp_path, monkeypatch) == whole
     assert pieces
+
+
+@pytest.mark.parametrize("options", [["-q", "-f", "csv"], ["-c", "-m", "AP", "-m", "nDCG@10", "-f", "json"]])
+def test_evaluate_block_wise_same_text(tmp_path, monkeypatch, pieces, options):
+    files = _data(tmp_path, shuffled=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CRANFIELD_BLOCK_ROWS", raising=False)
+
+    def evaluate() -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["evaluate", *files, *options]) == 0
+        return out.getvalue()
+
+    whole = evaluate()
+    monkeypatch.setenv("CRANFIELD_BLOCK_ROWS", str(KNOB))
+    assert evaluate() == whole and pieces
