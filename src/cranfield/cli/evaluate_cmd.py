@@ -68,6 +68,9 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     from ..report.progress import steps
     from ..retrieval.large import evaluate_path, use_low_memory
     from ..report.inputs import read_qrels_file, read_run_file, tabular_input, unique_names
+    from .trec_eval_cmd import use_jemalloc
+
+    use_jemalloc()  # memory that does not grow with the threads
 
     specs = run_specs(runs, names)
     if unjudged:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from ..io.atomic import write_text_output
@@ -44,7 +46,25 @@ def command(query, measures, complete, level, nosummary, debug, judged_only, col
     # lazy (start-up): `cranfield trec_eval --help` and a usage error load no numpy, no evaluation engine
     from ..retrieval.trec_eval import TrecEvalOptions, trec_eval
 
+    use_jemalloc()
+
     options = TrecEvalOptions(measures=tuple(measures), query=query, complete=complete, relevance_level=level,
                               summary=not nosummary, judged_only=judged_only, collection_size=collection_size,
                               max_results=max_results, version=version, zscores=zscores)
     write_text_output(trec_eval(qrels, run, options), output)
+
+
+def use_jemalloc() -> None:
+    """Arrow's jemalloc pool for this command's process, where pyarrow has one (unless
+    ``ARROW_DEFAULT_MEMORY_POOL`` chooses). Arrow's default, mimalloc, keeps the blocks each thread
+    freed, so the peak memory grows with the threads; measured with ``cranfield trec_eval -q -m
+    all_trec`` on 10M lines read block-wise: 628 / 750 MB with 2 / 8 threads (mimalloc), 602 /
+    623 MB (jemalloc), the same CPU time."""
+    if os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
+        return
+    import pyarrow as pa  # lazy (start-up): imported by the evaluation engine just before, free here
+
+    try:
+        pa.set_memory_pool(pa.jemalloc_memory_pool())
+    except NotImplementedError:  # a pyarrow built without jemalloc: keep its default
+        pass

@@ -100,7 +100,7 @@ def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows
 BLOCK_ROWS_VARIABLE = "CRANFIELD_BLOCK_ROWS"
 #: rows evaluated at once by default, all threads together (the evaluation temporaries of a row: about
 #: 150 bytes): each thread's blocks are a share of it, so the memory does not grow with the threads
-BLOCK_ROWS = 1 << 20
+BLOCK_ROWS = 1 << 19
 MIN_BLOCK_ROWS = 1 << 16  # by default a thread's share is at least this: smaller pieces cost more than they save
 
 
@@ -152,7 +152,7 @@ def _default_name(path, dialect: str = "cranfield") -> str:
 MIN_BLOCK_BYTES = 1 << 16
 #: bytes of text read ahead, all reading threads together: each thread's block is a share of it, so
 #: the memory of the reader does not grow with the threads
-READ_AHEAD_BYTES = 1 << 27
+READ_AHEAD_BYTES = 1 << 26
 BYTES_PER_ROW = 40  # about, in TREC run text: text blocks of batch_rows rows
 
 
