@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import click
 
-from ..io.atomic import write_text_output
+from ..io.atomic import atomic_write, write_text_output
 
 
 @click.command("trec_eval", context_settings={"help_option_names": ["-h", "--help"]})
@@ -44,14 +45,29 @@ def command(query, measures, complete, level, nosummary, debug, judged_only, col
       cranfield trec_eval -m P.5,10 -m ndcg_cut.10 -c -M100 qrels.txt run.txt
     """
     # lazy (start-up): `cranfield trec_eval --help` and a usage error load no numpy, no evaluation engine
-    from ..retrieval.trec_eval import TrecEvalOptions, trec_eval
+    from ..retrieval.trec_eval import TrecEvalOptions, trec_eval_text
 
     use_jemalloc()
 
     options = TrecEvalOptions(measures=tuple(measures), query=query, complete=complete, relevance_level=level,
                               summary=not nosummary, judged_only=judged_only, collection_size=collection_size,
                               max_results=max_results, version=version, zscores=zscores)
-    write_text_output(trec_eval(qrels, run, options), output)
+    write_pieces(trec_eval_text(qrels, run, options), output)
+
+
+def write_pieces(pieces, output) -> None:
+    """Write the text ``pieces`` to ``output`` (atomically) or standard output as they come, so that
+    a large output (-q on 100M run lines: 326 MB) is never held whole. The first piece is made
+    before anything is opened: the evaluation's errors come first, and no file is written."""
+    pieces = iter(pieces)
+    first = next(pieces, "")
+    if output is None or output == "-":
+        for piece in itertools.chain([first], pieces):
+            write_text_output(piece, None)
+        return
+    with atomic_write(output) as handle:
+        for piece in itertools.chain([first], pieces):
+            handle.write(piece)
 
 
 def use_jemalloc() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from .qrels import read_qrels
 from .results import MIN_GEO_MEAN
 from ..measures.trec_names import NICKNAMES, TREC_MEASURES, expand
 
-__all__ = ["trec_eval", "TrecEvalOptions"]
+__all__ = ["trec_eval", "trec_eval_text", "TrecEvalOptions"]
 
 
 @dataclass
@@ -192,6 +193,13 @@ def summary(column: np.ndarray, how: str, in_run: np.ndarray, n: int) -> float:
 
 def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     """Return the text trec_eval prints for ``qrels`` and ``run`` with ``options``."""
+    return "".join(trec_eval_text(qrels, run, options))
+
+
+def trec_eval_text(qrels, run, options: TrecEvalOptions) -> Iterator[str]:
+    """The text of :func:`trec_eval` in pieces, in order: the per-query lines (``-q``) formatted a
+    block of queries at a time, then the summary. Everything is evaluated (and every error raised)
+    before the first piece."""
     version = options.version
     if version not in ("9", "10"):
         raise UsageError(f"unknown trec_eval version {version!r}; expected 9 or 10")
@@ -239,13 +247,11 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
             value = _zscore(zscores, str(query_ids[q]), printed, value)
         return value
 
-    out: list[str] = []
     if options.query:  # formatted column-wise: see trec_text
-        out.append(_per_query_text(slots, values, query_ids, in_run, version, zscores, per_query_value))
+        yield from _per_query_text(slots, values, query_ids, in_run, version, zscores, per_query_value)
     if options.summary:
-        out += _summary_lines(slots, values, in_run, options, zscores, per_query_value,
-                              qrels_data=qrels_data, run=run, run_name=results.run_name)
-    return "".join(out)
+        yield "".join(_summary_lines(slots, values, in_run, options, zscores, per_query_value,
+                                     qrels_data=qrels_data, run=run, run_name=results.run_name))
 
 
 def _slots(names, version: str):
@@ -264,9 +270,9 @@ def _slots(names, version: str):
     return slots, measures, nan_prone
 
 
-def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscores, value_of) -> str:
-    """trec_eval's per-query lines (-q), formatted column-wise (see trec_text); ``value_of(printed,
-    measure, q)`` gives a value with its z-score applied (-Z)."""
+def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscores, value_of) -> Iterator[str]:
+    """trec_eval's per-query lines (-q), formatted column-wise (see trec_text), in pieces;
+    ``value_of(printed, measure, q)`` gives a value with its z-score applied (-Z)."""
     prefix = "Z" if zscores is not None else ""
     keep = np.flatnonzero(in_run | (version != "9"))  # trec_eval 9 prints no line for queries added by -c
     names, columns, kinds = [], [], []
@@ -285,8 +291,8 @@ def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscore
         columns.append(column)
         kinds.append("d" if spec.long and zscores is None else "f")
     threads = available_threads()
-    return trec_text.lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
-                           threads=threads)
+    return trec_text.iter_lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
+                                threads=threads)
 
 
 def _summary_lines(slots, values: dict, in_run, options: TrecEvalOptions, zscores, value_of, *, qrels_data, run,
