@@ -43,7 +43,7 @@ from .partial import Partial, PieceEvaluator, combine, missing_piece, query_code
 from .results import Results
 from .run import Run
 
-__all__ = ["evaluate_large", "evaluate_path", "use_low_memory", "LOW_MEMORY_BYTES"]
+__all__ = ["evaluate_large", "evaluate_path", "use_low_memory", "block_rows", "LOW_MEMORY_BYTES", "BLOCK_ROWS"]
 
 #: `cranfield evaluate` switches to the block-wise path for run files above this size (text bytes)
 LOW_MEMORY_BYTES = 1 << 30
@@ -54,13 +54,14 @@ class _NotGrouped(Exception):
 
 
 def evaluate_large(qrels, run: "str | os.PathLike", measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
-                   batch_rows: int = 1 << 20, progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
+                   batch_rows: int | None = None, progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
                    name: str | None = None, relevance_level: int = 1, complete: bool = False,
                    max_results: int | None = None, judged_only: bool = False, collection_size: int | None = None,
                    aggregate: str = "macro", dialect: str = "cranfield") -> Results:
     """Evaluate a run file of any size in bounded memory; the same results as :func:`cranfield.evaluate`.
 
-    ``batch_rows``: rows per block (memory grows with it: about 150 bytes per row); ``progress``:
+    ``batch_rows``: rows per block, each thread evaluating one block at a time (memory grows with
+    it: about 150 bytes per row; default :func:`block_rows`, a thread's share of a fixed budget); ``progress``:
     a progress bar on standard error (on a terminal); ``tmp_dir``: where a run that is not grouped
     by query is partitioned (default: the system's temporary folder; about 15 bytes per row);
     ``dialect``: of the TREC text run (see :mod:`cranfield.io.trec_grammar`).
