@@ -5,6 +5,12 @@
 Wraps the phases' functions with timers (start and end relative to the process start, and the
 summed time of calls made in worker threads), then runs the same call as the command line.
 Data from ``make_data.py``. For finding the serial part of a scaling curve; not a benchmark.
+
+    python benchmarks/phases_trec_eval.py --queries 1000 --tokenizer
+
+``--tokenizer``: only the tokenizer phase instead, one thread: the run file cut into the reader's
+blocks, each parsed by the compiled tokenizer, Arrow's CSV path and the reference parser
+(process CPU time, best of ``--repeat``), in MB/s.
 """
 
 from __future__ import annotations
@@ -45,14 +51,19 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--part-rows", type=int, default=None, help="override parallel.PART_ROWS")
     parser.add_argument("--chunk-mib", type=int, default=None, help="override io.trec.CHUNK_BYTES (MiB)")
+    parser.add_argument("--tokenizer", action="store_true", help="time the tokenizer paths on the run's blocks")
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("args", nargs="*")
     options = parser.parse_args()
     os.environ["CRANFIELD_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(options.threads)
     import make_data
 
     qrels, run = (str(p) for p in make_data.ensure(options.queries))
+    if options.tokenizer:
+        tokenizer_phase(run, options.repeat)
+        return
     start_imports = time.perf_counter()
-    from cranfield.io import trec
+    from cranfield.io import trec, trec_fast
     from cranfield.retrieval import evaluate, parallel, trec_eval, trec_text
 
     imports = time.perf_counter() - start_imports
@@ -65,9 +76,12 @@ def main() -> None:
     timed(evaluate.Evaluator, "warm", "warm (judgment index)")
     timed(evaluate, "read_run", "read run")
     timed(trec, "read_trec_columns", "  read columns (qrels and run)")
+    timed(trec_fast, "parse_native", "    block, compiled tokenizer (per thread)")
+    timed(trec_fast, "parse_arrow", "    block, Arrow CSV path (per thread)")
+    timed(trec, "parse_lines", "    block, reference parser")
     timed(evaluate.Evaluator, "evaluate", "evaluate")
     timed(parallel, "split_run", "  split run")
-    timed(parallel, "rank", "  rank part (per thread)")
+    timed(evaluate.Evaluator, "rank_run", "  rank part (per thread)")
     timed(evaluate.Evaluator, "results_from_view", "  measures of part (per thread)")
     timed(trec_text, "formatted", "format values")
     timed(trec_text, "lines", "assemble lines")
@@ -85,6 +99,32 @@ def main() -> None:
     for label in sorted(sums, key=lambda k: first[k]):
         print(f"{label:42s} from {first[label]:6.2f} to {last[label]:6.2f} s  calls {len(sums[label]):3d}  "
               f"summed {sum(sums[label]):6.2f} s")
+
+
+def tokenizer_phase(run: str, repeat: int) -> None:
+    """MB/s of each block parser over the run file's blocks (process CPU time, best of ``repeat``)."""
+    from cranfield.io import trec, trec_fast, trec_grammar
+
+    data = Path(run).read_bytes()
+    blocks, start = [], 0
+    while start < len(data):  # whole lines, CHUNK_BYTES each, as the reader cuts them
+        end = data.rfind(b"\n", start, start + trec.CHUNK_BYTES) + 1 or len(data)
+        blocks.append((start, end))
+        start = end
+    fmt = trec_grammar.RUN
+    paths = {"compiled tokenizer": lambda s, e: trec_fast.parse_native(data, s, e, fmt, "cranfield", 1),
+             "Arrow CSV path": lambda s, e: trec_fast.parse_arrow(data, s, e, fmt, "cranfield", 1, use_threads=False),
+             "reference parser": lambda s, e: trec_grammar.parse_lines(data, s, e, fmt, "cranfield", 1, run)}
+    if trec_fast._native is None:
+        del paths["compiled tokenizer"]
+    print(f"{run}: {len(data) / 1e6:.1f} MB, {len(blocks)} blocks of {trec.CHUNK_BYTES >> 20} MiB, one thread")
+    for name, parse in paths.items():
+        best = float("inf")
+        for _ in range(repeat):
+            begin = time.process_time()
+            rows = sum(len(parse(s, e)) for s, e in blocks)
+            best = min(best, time.process_time() - begin)
+        print(f"{name:20s} {best:6.3f} CPU-s  {len(data) / 1e6 / best:7.0f} MB/s  ({rows} rows)")
 
 
 if __name__ == "__main__":

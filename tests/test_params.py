@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import ast
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import cranfield
 from cranfield._params import (
     Choice,
     Count,
@@ -17,6 +21,7 @@ from cranfield._params import (
     Seed,
     check_choice,
     check_count,
+    check_flag,
     check_fraction,
     check_seed,
     display_name,
@@ -126,3 +131,50 @@ def test_the_command_line_names_its_own_options(argv, message, capsys, tmp_path)
         message = "--alpha: expected a number strictly between 0 and 1, found 2.0"
     assert cranfield.cli.main(argv) == 2
     assert capsys.readouterr().err.startswith(f"cranfield: error: {message}")
+
+
+def test_flags():
+    assert check_flag(np.bool_(True), "normalize") is True
+    for bad in (1, "yes", None):
+        with pytest.raises(UsageError, match="^normalize: expected True or False, found "):
+            check_flag(bad, "normalize")
+
+
+# Messages of the kinds _params words (choices, intervals, counts, flags), written by hand in a
+# UsageError. Each exception names why it stays.
+HAND_WRITTEN = re.compile(r"strictly between|expected one of|must be one of|must be True or False|"
+                          r"must be (?:a |an )?(?:finite |non-negative |positive |whole )*(?:number|integer|int)\b|"
+                          r"must be (?:in|lie in) [\[(]|must lie in [\[(]|must be (?:≥|>=|>) ?\d")
+KNOWN = {
+    "io/trec_grammar.py": "the TREC readers' internals belong to the trec_eval change",
+    "retrieval/large.py": "the TREC readers' internals belong to the trec_eval change",
+    "measures/view.py": "the -l policy: the message says why a negative level is refused",
+}
+
+
+def _usage_error_texts(path):
+    """The constant text of the first argument of each ``UsageError(...)`` call in ``path``."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "UsageError" and node.args:
+            parts = [n.value for n in ast.walk(node.args[0]) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+            yield node.lineno, "".join(parts)
+
+
+def test_no_hand_written_argument_checks():
+    """The checks _params expresses are not written by hand again (issue 23 item 5)."""
+    root = Path(cranfield.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if name == "_params.py" or name in KNOWN:
+            continue
+        found += [f"{name}:{line}: {text}" for line, text in _usage_error_texts(path) if HAND_WRITTEN.search(text)]
+    assert found == [], "use cranfield._params (check_choice, check_interval, check_count, check_flag, usage_error)"
+
+
+def test_the_pattern_finds_the_old_copies():
+    for text in ("alpha: expected a number strictly between 0 and 0.5, found ", "average must be one of ",
+                 "adjusted must be True or False, found ", "k must be a positive integer, found ",
+                 "max_fpr must be in (0, 1], found ", "split_every must be ≥ 2, found ", "bins must be ≥ 1, found ",
+                 "beta must be a finite non-negative number, found ", "head_share must lie in (0, 1), found "):
+        assert HAND_WRITTEN.search(text), text

@@ -51,7 +51,8 @@ from .errors import UsageError
 
 __all__ = ["Interval", "Choice", "Count", "Seed", "Optional", "validate_params", "option_names",
            "set_option_resolver", "display_name", "usage_error", "check_interval", "check_fraction",
-           "check_probability", "check_finite", "check_choice", "check_count", "check_seed", "as_generator",
+           "check_probability", "check_finite", "check_flag", "check_choice", "check_count", "check_seed",
+           "as_generator",
            "seed_int"]
 
 _NAMES: ContextVar[dict | None] = ContextVar("cranfield_option_names", default=None)
@@ -273,6 +274,13 @@ def check_probability(value: Any, name: str) -> float:
 def check_finite(value: Any, name: str) -> float:
     """A finite number (no nan, no inf)."""
     return _FINITE(value, name)
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """True or False (NumPy booleans accepted)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise usage_error(name, "True or False", value)
+    return bool(value)
 
 
 def check_choice(value: Any, name: str, options) -> Any:

@@ -47,10 +47,12 @@ from .errors import UsageError
 from .io.groups import groups_from_mapping, read_groups
 from .io.trec import read_trec_columns
 from .judgments.pooling import positive_int, ranked_lists
+from .retrieval.inputs import read_qrels_file, read_runs
 from .retrieval.qrels import read_qrels
 from .retrieval.run import Run, read_run
 
-__all__ = ["EXPOSURE_MODELS", "ExposureResult", "expected_exposure", "plackett_luce_samples", "read_sampled_run"]
+__all__ = ["EXPOSURE_MODELS", "ExposureResult", "expected_exposure", "plackett_luce_samples", "read_sampled_run",
+           "exposure_from_files"]
 
 EXPOSURE_MODELS = ("rbp", "gerr")
 FIGURES = ("disparity", "relevance", "loss")
@@ -312,3 +314,22 @@ def _awrf(mapping, dictionary, lists, attention, rel_q, rel_d, samples_of) -> np
     fairness = 1.0 - np.sqrt(np.maximum(terms.sum(axis=1) / 2, 0.0))
     per_query = np.bincount(np.arange(n_cells) % n_q, weights=np.where(present, fairness, 0.0), minlength=n_q)
     return np.divide(per_query, samples_of, out=np.zeros(n_q), where=samples_of > 0)
+
+
+def exposure_from_files(qrels, runs, *, samples: int | None = None, seed: int = 0, **options) -> ExposureResult:
+    """:func:`expected_exposure` of the ranker whose samples are: the ``runs`` files (one sample
+    each), one run file numbering its samples in field 2 (:func:`read_sampled_run`), or with
+    ``samples``, that many Plackett–Luce draws from one run's scores (``options``: p, model, u,
+    groups, relevance_level)."""
+    if not runs:
+        raise UsageError("expected at least one RUN")
+    specs = [(path, None) for path in runs]
+    if samples is not None:
+        if len(runs) != 1:
+            raise UsageError(f"--plackett-luce samples one RUN's scores; found {len(runs)} RUNs")
+        drawn = plackett_luce_samples(next(iter(read_runs(specs).values())), samples, seed=seed)
+    elif len(runs) == 1:
+        drawn = read_sampled_run(runs[0])
+    else:
+        drawn = list(read_runs(specs).values())
+    return expected_exposure(read_qrels_file(qrels), drawn, **options)

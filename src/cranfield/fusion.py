@@ -46,9 +46,10 @@ from ._arrow import indices
 from ._params import check_choice, check_finite, check_interval, display_name
 from .errors import UsageError
 from .judgments.pooling import RankedLists, positive_int, ranked_lists
+from .retrieval.inputs import read_runs
 from .retrieval.run import Run
 
-__all__ = ["FUSION_METHODS", "NORMALISATIONS", "fuse", "fused_scores"]
+__all__ = ["FUSION_METHODS", "NORMALISATIONS", "fuse", "fuse_files", "fused_scores"]
 
 RANK_METHODS = ("rrf", "rbc")
 SCORE_METHODS = ("combsum", "combmnz", "combanz", "combmax", "combmin", "combmed")
@@ -145,6 +146,14 @@ def _weights(weights: Any, names: tuple) -> np.ndarray:
         check_finite(value, "weights")
     return np.asarray(values, dtype=np.float64)
 
+
+
+def fuse_files(specs, *, run_columns: str | None = None, **options) -> Run:
+    """:func:`fuse` of the run files of ``specs`` (``(path, label or None)``, at least two; CSV/TSV
+    through ``run_columns``)."""
+    if len(specs) < 2:
+        raise UsageError(f"fuse needs at least two RUN files, found {len(specs)}")
+    return fuse(read_runs(specs, run_columns=run_columns), **options)
 
 def fused_scores(lists: RankedLists, settings: FusionSettings) -> tuple:
     """(qid, docno, score) of the fused run: Arrow string arrays and a float64 array, one row per

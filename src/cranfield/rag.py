@@ -33,9 +33,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import UsageError
 from .io.nuggets import NuggetTable, SupportTable, read_nugget_assignments, read_support
 
-__all__ = ["NUGGET_SCORES", "SUPPORT_SCORES", "AnswerScores", "nugget_scores", "support_scores"]
+__all__ = ["NUGGET_SCORES", "SUPPORT_SCORES", "AnswerScores", "nugget_scores", "support_scores", "joined_scores",
+           "scores_of_files"]
 
 NUGGET_SCORES = ("vital_strict", "all_strict", "vital", "all", "weighted_strict", "weighted")
 SUPPORT_SCORES = ("support_precision", "support_recall", "cited_sentences")
@@ -128,3 +130,30 @@ def support_scores(judgments) -> AnswerScores:
     notes = {"answers without citations": int((citations == 0).sum()),
              "answers without sentences": int((sentences == 0).sum())}
     return AnswerScores(table.runs, table.qids, scores, notes)
+
+
+def joined_scores(results: list[AnswerScores]) -> AnswerScores:
+    """One result from several files' results; a (run, query) answered in two of them is an error."""
+    if len(results) == 1:
+        return results[0]
+    runs = [r for res in results for r in res.runs]
+    qids = [q for res in results for q in res.qids]
+    seen = set()
+    for key in zip(runs, qids):
+        if key in seen:
+            raise UsageError(f"run {key[0]!r} answers query {key[1]!r} in two files")
+        seen.add(key)
+    scores = {name: np.concatenate([res.scores[name] for res in results]) for name in results[0].scores}
+    notes = {k: sum(res.notes[k] for res in results) for k in results[0].notes}
+    return AnswerScores(runs, qids, scores, notes)
+
+
+def scores_of_files(assignments=(), support=()) -> list[tuple[tuple, AnswerScores]]:
+    """``[(score names, AnswerScores)]``: the nugget scores of the ``assignments`` files and the
+    citation support scores of the ``support`` files, each joined over its files."""
+    if not assignments and not support:
+        raise UsageError("expected at least one ASSIGNMENTS file (or --support FILE)")
+    parts = [(NUGGET_SCORES, joined_scores([nugget_scores(path) for path in assignments]))] if assignments else []
+    if support:
+        parts.append((SUPPORT_SCORES, joined_scores([support_scores(path) for path in support])))
+    return parts

@@ -82,7 +82,7 @@ def test_separable_resample_is_an_error():
 def test_the_command_reports_bootstrap_progress(tmp_path, data):
     """``calibration --bootstrap`` advances a progress step per statistic (shown on a terminal
     only, by cranfield.report.progress.steps)."""
-    from cranfield.cli.ml_cmd import calibration_report
+    from cranfield.classification.table_reports import calibration_report
 
     y, p, _ = data
     path = tmp_path / "preds.csv"

@@ -189,13 +189,13 @@ def test_bad_input():
         bad = s.copy()
         bad[2, 1] = np.nan
         roc_auc_multiclass(y, bad)
-    with pytest.raises(UsageError, match="average must be one of"):
+    with pytest.raises(UsageError, match="average: expected one of"):
         average_precision_multiclass(y, s, average="binary")
     with pytest.raises(UsageError, match="average"):
         roc_auc_multiclass(y, s, multi_class="ovo", average="micro")
     with pytest.raises(UsageError, match="'samples' needs a multilabel"):
         roc_auc_multiclass(y, s, average="samples")
-    with pytest.raises(UsageError, match="k must be a positive integer"):
+    with pytest.raises(UsageError, match="k: expected a whole number >= 1"):
         cc.top_k_accuracy(y, s, k=0)
     with pytest.raises(UsageError, match="kind"):
         class_curves(y, s, kind="lift")

@@ -257,8 +257,8 @@ def test_cli_pool_writes_sheet_and_stats(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--depth", "0"], "--depth must be ≥ 1"),
-    (["--method", "rbp", "--budget", "0"], "--budget must be ≥ 1"),
+    (["--depth", "0"], "--depth: expected a whole number >= 1, found 0"),
+    (["--method", "rbp", "--budget", "0"], "--budget: expected a whole number >= 1, found 0"),
     (["--method", "depth"], "needs --depth"),
     (["--method", "rbp", "--p", "1.5"], "p: expected a number strictly between 0 and 1"),
 ])

@@ -171,7 +171,7 @@ def test_cli_reusability_table(capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--depth", "0"], "--depth must be ≥ 1"),
+    (["--depth", "0"], "--depth: expected a whole number >= 1, found 0"),
     (["--prefix-length", "2"], "--prefix-length needs --group-by prefix"),
     (["-m", "nonsense"], "nonsense"),
 ])

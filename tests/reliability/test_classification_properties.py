@@ -1,6 +1,6 @@
 """Properties of EVERY registered classification measure and of the curves (issue 9).
 
-The retrieval registry has its own driver (``tests/test_properties.py``); this one covers
+The retrieval registry has its own driver (``tests/measures/test_properties.py``); this one covers
 ``cranfield.classification.measures.MEASURES``. A measure added to the registry must be listed
 in PROPERTIES with the properties that hold for it, or ``test_every_measure_is_covered`` fails.
 

@@ -1,4 +1,4 @@
-"""Consistency between retrieval measures missing from tests/test_properties.py (issue 9):
+"""Consistency between retrieval measures missing from tests/measures/test_properties.py (issue 9):
 AP is the area under the step precision-recall curve, Σₖ (R@k − R@(k−1)) · P@k."""
 
 from __future__ import annotations

@@ -208,6 +208,7 @@ def test_measures_fit(capsys, monkeypatch):
         assert max(map(len, text.splitlines())) <= width and "nDCG" in text
 
 
+@pytest.mark.slow  # two demos: about 22 s in CI
 def test_the_demo_table_fits_80_and_200_columns(tmp_path, capsys, monkeypatch):
     for width in WIDTHS:
         monkeypatch.setenv("COLUMNS", str(width))

@@ -67,7 +67,7 @@ def test_against_the_definitions(seed):
 def test_catalog_size_and_errors():
     train, run = {"u1": {"a": 1}}, {"u1": {"a": 1.0, "b": 0.5}}
     assert beyond_accuracy(run, train, k=2, catalog_size=10)["coverage"] == 0.2
-    with pytest.raises(UsageError, match="k must be"):
+    with pytest.raises(UsageError, match="k: expected a whole number >= 1"):
         beyond_accuracy(run, train, k=0)
     with pytest.raises(UsageError, match="catalog_size"):
         beyond_accuracy(run, train, k=2, catalog_size=1)

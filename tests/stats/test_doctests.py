@@ -3,7 +3,8 @@ import importlib
 
 import pytest
 
-MODULES = ["intervals", "paired", "corrections", "effects", "compare", "equivalence", "power"]
+MODULES = ["intervals", "paired", "corrections", "effects", "compare", "equivalence", "power", "roc.delong", "roc.partial_auc",
+           "roc.tests", "roc.power"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -19,8 +19,8 @@ import cranfield
 from cranfield.errors import InputError
 from cranfield.stats.compare import MonteCarloFloorWarning, compare_values, needed_resamples
 from cranfield.stats.corrections import adjust_pvalues, tukey_hsd
-from cranfield.stats.intervals import auc_ci
-from cranfield.stats.paired import (delong_test, mcnemar_test, paired_pvalues, randomization_test, round_significant,
+from cranfield.stats.roc import auc_ci, delong_test
+from cranfield.stats.paired import (mcnemar_test, paired_pvalues, randomization_test, round_significant,
                                     wilcoxon_test)
 
 from ._r import r_vector, run_r

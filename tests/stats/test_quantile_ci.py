@@ -13,6 +13,7 @@ from cranfield.errors import InputError, UsageError
 from cranfield.stats import quantile_ci
 
 
+@pytest.mark.slow  # scipy's quantile_test over many sizes: about 50 s
 @settings(max_examples=200, deadline=None)
 @given(values=st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=2, max_size=400),
        q=st.sampled_from([0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99]),

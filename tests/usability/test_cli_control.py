@@ -12,7 +12,7 @@ import cranfield
 from cranfield import datasets
 from cranfield.cli import main
 from cranfield.cli._options import run_specs
-from cranfield.report.inputs import unique_names
+from cranfield.retrieval.inputs import unique_names
 from cranfield.cli.curves_cmd import unique_stems
 from cranfield.errors import UsageError
 
@@ -178,7 +178,7 @@ def test_curves_only_one_difference_chart_for_a_chosen_pair(tmp_path, capsys):
     code, _, err = run(["curves", QRELS, BM25, TFIDF, "--pair", "bm25.run,nothing", "-o", tmp_path], capsys)
     assert code == 2 and "--pair 'nothing' is none of the runs" in err
     code, _, err = run(["curves", QRELS, BM25, TFIDF, "--only", "roc", "-o", tmp_path], capsys)
-    assert code == 2 and "not a figure of the retrieval form" in err
+    assert code == 2 and "--only: expected a figure of the retrieval form" in err
 
 
 def test_curves_only_for_a_classifier(tmp_path, capsys):

@@ -61,6 +61,7 @@ def test_readme_python_block_runs_as_written(shell, index):
     assert done.returncode == 0, f"python block {index} failed:\n{done.stderr[-3000:]}"
 
 
+@pytest.mark.slow  # the tour's evaluation of two runs: about 23 s in CI
 def test_the_tour_writes_what_it_says(shell):
     """The tour's evaluate line: per-query CSV with two named runs over all 225 queries (-c)."""
     work, env = shell

@@ -13,15 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from .._params import check_finite
 from ..errors import InputError, UsageError
-from ._brief import brief
 
 
 def check_power(power: Any) -> float:
     """``power`` as a float: a finite number outside (0, 1), else a UsageError."""
-    if not isinstance(power, (int, float, np.integer, np.floating)) or isinstance(power, bool) \
-            or not np.isfinite(power):
-        raise UsageError(f"power must be a finite number, found {brief(power)}")
+    power = check_finite(power, "power")
     if 0 < power < 1:
         raise UsageError(f"the Tweedie deviance is not defined for 0 < power < 1, found {power}")
     return float(power)

@@ -28,6 +28,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import check_flag  # noqa: F401  (re-exported: the classification modules import it here)
 from ..errors import InputError, UsageError
 from ..io.classification_table import EXACT_INTEGERS  # every integer of magnitude <= 2**53 is a float64
 
@@ -531,10 +532,3 @@ def _is_matrix(values: Any) -> bool:
 def is_choice(value: Any, allowed: tuple) -> bool:
     """``value in allowed`` for a None, str or bool ``value`` (never an elementwise array comparison)."""
     return (value is None or isinstance(value, (str, bool))) and value in allowed
-
-
-def check_flag(value: Any, name: str) -> bool:
-    """A True/False option (NumPy booleans accepted); anything else is a UsageError."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise UsageError(f"{name} must be True or False, found {value!r}")
-    return bool(value)

@@ -24,10 +24,9 @@ from typing import Any, Callable, Hashable, Sequence
 
 import numpy as np
 
-from .._params import Count, Interval, Optional, check_choice, check_count
+from .._params import Count, Interval, Optional, check_choice, check_count, check_fraction, check_interval
 from ..errors import InputError, UsageError
 from . import _bootstrap_kernels as _kernels
-from ._brief import brief
 from ._validation import binary_truth, check_labels, check_lengths, check_scores, check_weights, encode_labels
 
 __all__ = ["STRATEGIES", "ReliabilityDiagram", "BrierDecomposition", "CalibrationFit", "CalibrationInterval",
@@ -433,10 +432,8 @@ def calibration_bootstrap(y_true: Any, y_prob: Any, *, statistic: str = "ece", n
     compute one statistic per resample."""
     check_choice(statistic, "statistic", _STATISTICS)
     n_resamples = _RESAMPLES(n_resamples, "n_resamples")
-    if not isinstance(confidence, (int, float)) or isinstance(confidence, bool) or not 0 < confidence < 1:
-        raise UsageError(f"confidence must be in (0, 1), found {brief(confidence)}")
-    if not isinstance(random_state, (int, np.integer)) or isinstance(random_state, bool) or random_state < 0:
-        raise UsageError(f"random_state must be a non-negative integer, found {brief(random_state)}")
+    check_fraction(confidence, "confidence")
+    check_interval(random_state, "random_state", low=0, integer=True)
     compute = _STATISTICS[statistic]
     prob = _probabilities(y_prob)
     estimate = compute(y_true, y_prob, sample_weight, options)  # validates everything once

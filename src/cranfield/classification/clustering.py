@@ -28,9 +28,8 @@ import numpy as np
 
 from .._exact import unit_scale
 from .._params import check_choice, check_count, check_interval
-from ..errors import InputError, UsageError
+from ..errors import InputError
 from ..measures.base import Family, Param, register
-from ._brief import brief
 from ._validation import check_labels, check_scores
 
 __all__ = ["contingency_matrix", "pair_confusion_matrix", "rand_score", "adjusted_rand_score",
@@ -259,9 +258,7 @@ def homogeneity_completeness_v_measure(labels_true: Any, labels_pred: Any, *, be
     """(homogeneity, completeness, V-measure) (Rosenberg & Hirschberg 2007, EMNLP):
     h = 1 − H(C|K)/H(C) = I/H(C) (each cluster holds one class), c = I/H(K) (each class in one
     cluster), V_β = (1 + β) h c / (β h + c); h = 1 when H(C) = 0 and c = 1 when H(K) = 0."""
-    if not isinstance(beta, (int, float, np.integer, np.floating)) or isinstance(beta, bool) \
-            or not np.isfinite(beta) or beta < 0:
-        raise UsageError(f"beta must be a finite number ≥ 0, found {brief(beta)}")
+    check_interval(beta, "beta", low=0)
     t = _Table(labels_true, labels_pred)
     h_true, h_pred = _entropy(t.a), _entropy(t.b)
     mi = _mutual_information(t)

@@ -15,6 +15,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import InputError, UsageError
 from ..io.tables import Table
 from ._validation import check_lengths, check_weights, encode_labels, resolve_pos_label, warn_undefined
@@ -99,8 +100,7 @@ class ConfusionMatrix:
     def from_matrix(cls, matrix: Any, labels: Sequence[Hashable], rows: str = "actual", *,
                     pos_label: Hashable | None = None) -> "ConfusionMatrix":
         """From an N×N array whose rows are the actual (``rows="actual"``) or predicted classes."""
-        if rows not in ("actual", "predicted"):
-            raise UsageError(f"rows must be 'actual' or 'predicted', found {rows!r}")
+        check_choice(rows, "rows", ("actual", "predicted"))
         m = np.asarray(matrix)
         return cls(m.T if rows == "predicted" else m, labels, pos_label=pos_label)
 
@@ -150,8 +150,7 @@ class ConfusionMatrix:
         total (``"all"``); rows/columns that sum to 0 stay 0."""
         m = self._matrix.astype(np.float64)
         axis = {"actual": 1, "predicted": 0, "all": None}
-        if by not in axis:
-            raise UsageError(f"by must be 'actual', 'predicted' or 'all', found {by!r}")
+        check_choice(by, "by", tuple(axis))
         sums = m.sum(axis=axis[by], keepdims=True)
         return np.divide(m, sums, out=np.zeros_like(m), where=sums != 0)
 

@@ -21,12 +21,12 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import check_choice, check_count, check_interval, check_probability, usage_error
 from ..errors import InputError, UsageError
 from ..io.tables import Table
 from ._counts import (ScoreCounts, _ap_from_counts, _auc_from_counts, _counts_unweighted,  # noqa: F401  (re-exported)
                       _counts_weighted, _increments, _score_counts, score_counts)
-from ._validation import (AVERAGE_CHOICES, _is_matrix, binary_truth, check_flag, check_lengths, check_scores, check_weights,
-                          is_choice)
+from ._validation import (AVERAGE_CHOICES, _is_matrix, binary_truth, check_flag, check_lengths, check_scores, check_weights)
 from .multiclass import _check_average, average_precision_multiclass, multi_input, roc_auc_multiclass
 
 __all__ = ["ScoreCounts", "Curve", "BinnedCounts", "score_counts", "roc_curve", "pr_curve", "det_curve", "roc_auc",
@@ -200,13 +200,11 @@ class BinnedCounts:
 
     def __init__(self, thresholds: Any = 100) -> None:
         if isinstance(thresholds, (int, np.integer)) and not isinstance(thresholds, bool):
-            if thresholds < 2:
-                raise UsageError(f"thresholds must be an int ≥ 2 or an array of numbers, found {thresholds!r}")
-            values = np.linspace(0.0, 1.0, int(thresholds))
+            values = np.linspace(0.0, 1.0, check_count(thresholds, "thresholds", 2))
         else:
             values = check_scores(thresholds, "thresholds")
             if len(values) == 0 or len(np.unique(values)) != len(values):
-                raise UsageError("thresholds must be a non-empty array of distinct numbers")
+                raise usage_error("thresholds", "a non-empty array of distinct numbers", thresholds)
         self._ascending = np.sort(values)
         self._pos = np.zeros(len(values) + 1)
         self._neg = np.zeros(len(values) + 1)
@@ -262,8 +260,7 @@ def roc_auc(y_true: Any, y_score: Any, *, sample_weight: Any = None, pos_label: 
     _require_both(counts, "ROC AUC")
     if max_fpr is None or max_fpr == 1:  # McClish standardisation is the identity at max_fpr = 1
         return _auc_from_counts(counts)
-    if not 0 < max_fpr <= 1:
-        raise UsageError(f"max_fpr must be in (0, 1], found {max_fpr!r}")
+    max_fpr = check_interval(max_fpr, "max_fpr", low=0, high=1, closed="right")
     fpr = np.concatenate([[0.0], counts.fps]) / counts.n_neg
     tpr = np.concatenate([[0.0], counts.tps]) / counts.n_pos
     stop = int(np.searchsorted(fpr, max_fpr, side="right"))
@@ -301,10 +298,8 @@ def average_precision(y_true: Any, y_score: Any, *, sample_weight: Any = None,
 
 def _check_multi_options(average: Any, multi_class: Any) -> None:
     """The multiclass options are checked for binary input too (where they do not apply)."""
-    if not is_choice(average, AVERAGE_CHOICES):
-        raise UsageError(f"average must be one of {AVERAGE_CHOICES!r}, found {average!r}")
-    if not is_choice(multi_class, ("ovr", "ovo")):
-        raise UsageError(f"multi_class must be 'ovr' or 'ovo', found {multi_class!r}")
+    check_choice(average, "average", AVERAGE_CHOICES)
+    check_choice(multi_class, "multi_class", ("ovr", "ovo"))
 
 
 def _multi(y_true: Any, y_score: Any) -> bool:
@@ -320,8 +315,7 @@ def class_curves(y_true: Any, y_score: Any, *, kind: str = "roc", average: str |
     ``average="micro"`` one :class:`Curve` over all (sample, class) pairs (the curve whose
     area is the micro-averaged AUC/AP). ``drop_intermediate`` as in :func:`roc_curve`."""
     makers = {"roc": roc_curve, "pr": pr_curve, "det": det_curve}
-    if not is_choice(kind, tuple(makers)):
-        raise UsageError(f"kind must be 'roc', 'pr' or 'det', found {kind!r}")
+    check_choice(kind, "kind", tuple(makers))
     _check_average(average, (None, "micro"))
     drop_intermediate = check_flag(drop_intermediate, "drop_intermediate")
     data = multi_input(y_true, y_score, labels=labels, sample_weight=sample_weight)
@@ -349,9 +343,7 @@ def interpolated_average_precision(y_true: Any, y_score: Any, *, n_points: int |
     envelope = np.maximum.accumulate(precision[::-1])[::-1]  # max precision at recall ≥ r
     if n_points is None:
         return float(np.dot(np.diff(recall, prepend=0.0), envelope))
-    if int(n_points) < 2:
-        raise UsageError(f"n_points must be ≥ 2 or None, found {n_points!r}")
-    levels = np.linspace(0.0, 1.0, int(n_points))
+    levels = np.linspace(0.0, 1.0, check_count(n_points, "n_points", 2))
     at = np.searchsorted(recall, levels - 1e-12, side="left")  # first point with recall ≥ level
     values = np.where(at < len(recall), envelope[np.minimum(at, len(recall) - 1)], 0.0)
     return float(values.mean())
@@ -367,8 +359,7 @@ def equal_error_rate(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
     |FPR − FNR| is smallest, the first such point in order of decreasing threshold (differences
     within one machine epsilon of the smallest count as ties). ``thresholds``: the binned curve
     (as :func:`roc_curve`; torchmetrics' ``thresholds=``)."""
-    if not (isinstance(method, str) and method in ("interpolated", "closest")):
-        raise UsageError(f"method must be 'interpolated' or 'closest', found {method!r}")
+    check_choice(method, "method", ("interpolated", "closest"))
     curve = det_curve(y_true, y_score, sample_weight=sample_weight, pos_label=pos_label, thresholds=thresholds)
     fpr, fnr = curve.x, curve.y
     if method == "closest":
@@ -388,9 +379,7 @@ def equal_error_rate(y_true: Any, y_score: Any, *, sample_weight: Any = None, po
 
 def _best_at(curve: Curve, target: np.ndarray, other: np.ndarray, floor: np.ndarray, minimum: float, name: str
              ) -> tuple[float, float]:
-    if isinstance(minimum, bool) or not isinstance(minimum, (int, float, np.integer, np.floating)) \
-            or not 0 <= minimum <= 1:
-        raise UsageError(f"{name} must be a number in [0, 1], found {minimum!r}")
+    minimum = check_probability(minimum, name)
     eligible = np.flatnonzero(floor >= minimum)
     if not len(eligible):
         return 0.0, float("nan")

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import InputError, UsageError
 from ._validation import binary_truth, check_class_count, check_same_kind
 from .class_columns import match_class_columns
@@ -72,10 +73,8 @@ def classify_file(path: str, *, truth: str, score: str | Sequence[str] | None = 
     "none": per class), top-1 and top-2 accuracy, and the confusion matrix of the top-scored class
     (or of ``pred``). ``average`` also averages the per-class rates of a multiclass matrix.
     """
-    if not (isinstance(average, str) and average in AVERAGES):
-        raise UsageError(f"--average must be one of {', '.join(AVERAGES)}, found {average!r}")
-    if not (isinstance(multi_class, str) and multi_class in ("ovr", "ovo")):
-        raise UsageError(f"--multi-class must be ovr or ovo, found {multi_class!r}")
+    check_choice(average, "average", AVERAGES)
+    check_choice(multi_class, "multi_class", ("ovr", "ovo"))
     class_scores = list(dict.fromkeys(class_scores or ()))
     if multi_class == "ovo" and average not in ("macro", "weighted"):
         raise UsageError("--multi-class ovo averages over pairs of classes: use --average macro or weighted")

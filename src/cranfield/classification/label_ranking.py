@@ -17,7 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, UsageError
+from .._params import check_count, check_interval
+from ..errors import InputError
 from ._validation import _indicator, as_matrix, check_flag, check_weights, score_matrix
 
 __all__ = ["label_ranking_average_precision", "coverage_error", "label_ranking_loss", "dcg_score", "ndcg_score"]
@@ -121,11 +122,9 @@ def _discounts(k_labels: int, k: int | None, log_base: float) -> np.ndarray:
 
 
 def _check_k_base(k: Any, log_base: Any) -> None:
-    if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1):
-        raise UsageError(f"k must be a positive integer or None, found {k!r}")
-    if isinstance(log_base, bool) or not isinstance(log_base, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(log_base) or log_base <= 1:
-        raise UsageError(f"log_base must be a finite number > 1, found {log_base!r}")
+    if k is not None:
+        check_count(k, "k")
+    check_interval(log_base, "log_base", low=1, closed="neither")
 
 
 def _dcg_rows(gains: np.ndarray, scores: np.ndarray, discount: np.ndarray, ignore_ties: bool) -> np.ndarray:

@@ -29,6 +29,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import check_choice, check_count
 from ..errors import InputError, UsageError
 from ._counts import _ap_from_counts, _auc_from_counts, _counts_weighted
 from ._validation import (AVERAGE_CHOICES, _indicator, _is_matrix, _show, as_matrix, check_flag,  # noqa: F401
@@ -103,8 +104,7 @@ def multi_input(y_true: Any, y_score: Any, *, labels: Sequence[Hashable] | None 
 
 
 def _check_average(average: Any, allowed: tuple = AVERAGE_CHOICES) -> None:
-    if not is_choice(average, allowed):
-        raise UsageError(f"average must be one of {allowed!r}, found {average!r}")
+    check_choice(average, "average", allowed)
 
 
 def _grouped_positives(data: MultiInput) -> list[np.ndarray]:
@@ -255,8 +255,7 @@ def roc_auc_multiclass(y_true: Any, y_prob: Any = None, *, multi_class: str = "o
     weights (as scikit-learn). A class with no sample (or, OvR, no negative) is an error. Unlike
     scikit-learn, the scores need not be probabilities (the areas only rank them).
     """
-    if not is_choice(multi_class, ("ovr", "ovo")):
-        raise UsageError(f"multi_class must be 'ovr' or 'ovo', found {multi_class!r}")
+    check_choice(multi_class, "multi_class", ("ovr", "ovo"))
     if (y_prob is None) == (y_score is None):
         raise UsageError("give the scores once, as y_prob or y_score")
     data = multi_input(y_true, y_score if y_prob is None else y_prob, labels=labels, sample_weight=sample_weight,
@@ -307,8 +306,7 @@ def top_k_accuracy(y_true: Any, y_score: Any, *, k: int = 2, normalize: bool = T
     a 1-D ``y_score`` (the second class's score), k = 1 predicts the second class iff the score
     exceeds 0.5 when all scores lie in [0, 1], else 0 (as scikit-learn); k ≥ 2 always hits.
     """
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise UsageError(f"k must be a positive integer, found {k!r}")
+    k = check_count(k, "k")
     normalize = check_flag(normalize, "normalize")
     if not _is_matrix(y_score):
         scores = check_scores(y_score)

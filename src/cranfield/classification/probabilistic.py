@@ -13,6 +13,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import check_choice, check_probability
 from .._exact import unit_scale
 from ..errors import InputError, UsageError
 from ._tweedie import check_domain, check_power, unit_deviance
@@ -115,8 +116,8 @@ def brier_score(y_true: Any, y_prob: Any, *, sample_weight: Any = None, pos_labe
     (range [0, 2]). ``y_prob``: the positive class's probability (1-D, binary, ``pos_label``) or an
     n×C matrix whose rows sum to 1 (columns in the order of the sorted classes or of ``labels``).
     Equals scikit-learn's ``brier_score_loss``."""
-    if not (scale_by_half == "auto" if isinstance(scale_by_half, str) else isinstance(scale_by_half, (bool, np.bool_))):
-        raise UsageError(f"scale_by_half must be 'auto', True or False, found {scale_by_half!r}")
+    if not isinstance(scale_by_half, (bool, np.bool_)):
+        check_choice(scale_by_half, "scale_by_half", ("auto", True, False))
     prob = _probabilities(y_prob)
     if prob.ndim == 2 and prob.shape[1] >= 2:
         onehot, prob, weights, _ = _multiclass(y_true, prob, labels, sample_weight)
@@ -256,8 +257,7 @@ def d2_pinball_score(y_true: Any, y_pred: Any, *, alpha: float = 0.5, sample_wei
     α-quantile of ``y_true`` (averaged inverted CDF) and L_α the mean pinball loss
     α·max(y − ŷ, 0) + (1 − α)·max(ŷ − y, 0). The fraction of the loss of the best constant
     explained (Koenker & Machado 1999, JASA 94). Equals scikit-learn's ``d2_pinball_score``."""
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)) or not 0 <= alpha <= 1:
-        raise UsageError(f"alpha must be a number in [0, 1], found {alpha!r}")
+    alpha = check_probability(alpha, "alpha")
     truth, pred, weights = _two_samples(y_true, y_pred, sample_weight)
     w = None if weights is None else normalize_weights(weights)[0]
     quantile = _weighted_quantile(truth, w, float(alpha))

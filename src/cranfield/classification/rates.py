@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .._params import Interval, check_choice, check_flag, usage_error
 from ..errors import MeasureError, UsageError
 from ._validation import normalize_weights
 
@@ -72,9 +73,11 @@ class _Divider:
         return num / np.where(bad, 1.0, den)
 
 
+_BETA = Interval(0, None, finite=False)  # a number >= 0, inf included (F-beta's limit: recall)
+
+
 def _fbeta(c, div, beta=1.0):
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)) or not beta >= 0:
-        raise UsageError(f"beta must be a non-negative number or inf, found {beta!r}")
+    beta = _BETA(beta, "beta")
     if np.isposinf(beta):  # the limit β → ∞ of F-β is recall (as scikit-learn)
         return div(c.tp, c.tp + c.fn)
     b2 = float(beta) ** 2
@@ -102,8 +105,7 @@ KAPPA_WEIGHTS = (None, "linear", "quadratic")
 
 
 def _kappa(m, div, weights=None):
-    if not ((weights is None or isinstance(weights, str)) and weights in KAPPA_WEIGHTS):
-        raise UsageError(f"weights must be None, 'linear' or 'quadratic', found {weights!r}")
+    check_choice(weights, "weights", KAPPA_WEIGHTS)
     m = _unit_scale(m)  # scale-free
     t, p, s = m.sum(axis=1), m.sum(axis=0), m.sum()
     if weights is None:
@@ -118,8 +120,7 @@ def _kappa(m, div, weights=None):
 
 
 def _balanced_accuracy(m, div, adjusted=False):
-    if not isinstance(adjusted, (bool, np.bool_)):
-        raise UsageError(f"adjusted must be True or False, found {adjusted!r}")
+    adjusted = check_flag(adjusted, "adjusted")
     support = m.sum(axis=1)
     present = support > 0
     score = div(np.sum(np.diag(m)[present] / support[present]), np.count_nonzero(present))
@@ -223,7 +224,7 @@ def counts_from_matrix(matrix: np.ndarray) -> SimpleNamespace:
 def _fill(rate: RateDef, zero_division) -> float:
     if isinstance(zero_division, str):
         if zero_division != "warn":
-            raise UsageError(f"zero_division must be 'warn' or a number, found {zero_division!r}")
+            raise usage_error("zero_division", "'warn' or a number", zero_division)
         return rate.undefined
     return float(zero_division)
 
@@ -272,8 +273,7 @@ def _check_params(rate: RateDef, params: dict, average: Any) -> None:
     unknown = set(params) - set(rate.parameters)
     if unknown:
         raise UsageError(f"rate {rate.name!r} takes no parameter {', '.join(sorted(unknown))}")
-    if not ((average is None or isinstance(average, str)) and average in AVERAGES):
-        raise UsageError(f"average must be one of {AVERAGES!r}, found {average!r}")
+    check_choice(average, "average", AVERAGES)
 
 
 def rate_from_counts(rate: RateDef, counts: SimpleNamespace, *, positive: int | None = None,

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
+from .._params import check_flag, usage_error
 from .._exact import unit_scale
 from ..errors import InputError, UsageError
-from ._brief import brief
 from ._tweedie import check_domain, check_power, unit_deviance
 from ._validation import check_scores, check_weights
 from .probabilistic import mean_absolute_error, mean_squared_error, r2_score, root_mean_squared_error
@@ -64,8 +64,7 @@ def _check(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *, al
     weights = check_weights(sample_weight, truth.shape[0])
     if isinstance(multioutput, str):
         if multioutput not in allowed:
-            raise UsageError(f"multioutput must be one of {', '.join(allowed)} or one weight per output; "
-                             f"found {brief(multioutput)}")
+            raise usage_error("multioutput", f"one of {', '.join(allowed)} or one weight per output", multioutput)
     elif multioutput is not None:
         m = check_scores(multioutput, "multioutput", exact=False)
         if truth.shape[1] == 1:
@@ -73,10 +72,10 @@ def _check(y_true: Any, y_pred: Any, sample_weight: Any, multioutput: Any, *, al
         if len(m) != truth.shape[1]:
             raise UsageError(f"multioutput has {len(m)} weights, expected {truth.shape[1]} (one per output)")
         if (m < 0).any() or not m.any():
-            raise UsageError("multioutput weights must be ≥ 0 and not all 0")
+            raise usage_error("multioutput", "weights >= 0, not all 0", m.tolist())
         multioutput = m
     else:
-        raise UsageError("multioutput must be a string or one weight per output, found None")
+        raise usage_error("multioutput", "a string or one weight per output", None)
     return truth, pred, weights, multioutput
 
 
@@ -105,8 +104,7 @@ def explained_variance_score(y_true: Any, y_pred: Any, *, sample_weight: Any = N
     NaN/−inf with ``force_finite=False``. ``multioutput="variance_weighted"`` weighs each output's
     score by the variance of its ``y_true``."""
     truth, pred, w, multioutput = _check(y_true, y_pred, sample_weight, multioutput, allowed=MULTIOUTPUT)
-    if not isinstance(force_finite, (bool, np.bool_)):
-        raise UsageError(f"force_finite must be True or False, found {brief(force_finite)}")
+    check_flag(force_finite, "force_finite")
     truth, pred = unit_scale(truth, pred)  # scale-invariant: no overflow or underflow of squares
     diff_mean = _mean(truth - pred, w)
     numerator = _mean((truth - pred - diff_mean) ** 2, w)

@@ -13,7 +13,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
-from .._params import check_choice
+from .._params import check_choice, check_interval, check_probability
 from ..errors import InputError, UsageError
 from .confusion import ConfusionMatrix
 from .curves import _score_counts, _with_start
@@ -118,12 +118,11 @@ def best_threshold(y_true: Any, y_score: Any, *, criterion: str = "youden", beta
         check_choice(criterion, "criterion", CRITERIA)
     if key == "cost":
         for name, value in (("cost_fp", cost_fp), ("cost_fn", cost_fn)):
-            if not (np.isfinite(value) and value >= 0):
-                raise UsageError(f"{name} must be a finite non-negative number, found {value!r}")
-        if prevalence is not None and not 0 <= prevalence <= 1:
-            raise UsageError(f"prevalence must be in [0, 1], found {prevalence!r}")
-    if key == "fbeta" and not (np.isfinite(beta) and beta >= 0):
-        raise UsageError(f"beta must be a finite non-negative number, found {beta!r}")
+            check_interval(value, name, low=0)
+        if prevalence is not None:
+            check_probability(prevalence, "prevalence")
+    if key == "fbeta":
+        check_interval(beta, "beta", low=0)
     thresholds, tp, fp, fn, tn, w = _counts(y_true, y_score, sample_weight, pos_label)
     kernel, sign, _ = CRITERIA[key]
     scores = kernel(tp, fp, fn, tn, beta=beta, cost_fp=cost_fp, cost_fn=cost_fn, prevalence=prevalence)
@@ -148,8 +147,7 @@ def operating_point(y_true: Any, y_score: Any, *, fpr: float | None = None, tpr:
     if len(given) != 1:
         raise UsageError("give exactly one of fpr=, tpr=, precision=")
     (name, target), = given.items()
-    if not 0 <= target <= 1:
-        raise UsageError(f"{name} must be in [0, 1], found {target!r}")
+    target = check_probability(target, name)
     thresholds, tp, fp, fn, tn, w = _counts(y_true, y_score, sample_weight, pos_label)
     if name == "fpr":
         ok = _ratio(fp, fp + tn) <= target

@@ -4,10 +4,9 @@ and curves commands, and the file names of their figures."""
 
 from __future__ import annotations
 
-import re
-
 import click
 
+from ..plots.stems import unique_stems  # noqa: F401  (re-exported: curves, report and demo use it)
 from ._options import evaluation_options, input_options, missing_option
 
 CRITERIA = ("accuracy", "f1", "youden", "closest", "cost")
@@ -67,20 +66,3 @@ def detection_options(function):
     for option in reversed(options):
         function = option(function)
     return function
-
-
-def unique_stems(figures: dict) -> dict:
-    """The figures under file stems that are safe (letters, digits, ``_.-``) and distinct: two
-    names that sanitise alike (``a/b`` and ``a_b``) get ``a_b`` and ``a_b_2`` instead of one
-    overwriting the other."""
-    out: dict = {}
-    taken: set[str] = set()
-    for stem, value in figures.items():
-        safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", stem)
-        candidate, k = safe, 1
-        while candidate.lower() in taken:  # case-insensitive file systems too
-            k += 1
-            candidate = f"{safe}_{k}"
-        taken.add(candidate.lower())
-        out[candidate] = value
-    return out

@@ -7,9 +7,7 @@ import click
 
 from ..errors import UsageError
 from ..io.atomic import check_output, write_text_output
-from ..io.labels import read_labels
-from ..judgments.agreement import assessor_agreement, ranking_agreement
-from ..judgments.crowd import aggregate_labels
+from ..judgments.from_files import aggregate_label_file, agreement_from_files
 from ..report.agreement import agreement_html, per_query_table, render_agreement
 from ._options import html_option, write_html_report
 
@@ -62,10 +60,9 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
         raise UsageError(f"--name: expected one per QRELS ({len(qrels)}), found {len(names)}")
     if runs and len(runs) < 2:
         raise UsageError("--runs: ranking systems needs at least two runs")
-    result = assessor_agreement(list(qrels), names=list(names) or None, missing=missing, relevance_level=relevance_level,
-                       n_resamples=resamples, confidence=confidence, random_state=seed)
-    ranking = ranking_agreement(list(qrels), list(runs), measure=measure, names=result.names,
-                                relevance_level=relevance_level) if runs else None
+    result, ranking = agreement_from_files(qrels, runs, names=list(names) or None, measure=measure,
+                                           relevance_level=relevance_level, missing=missing, n_resamples=resamples,
+                                           confidence=confidence, random_state=seed)
     write_text_output(render_agreement(result, fmt, ranking=ranking, digits=digits, per_query=per_query), output)
     if html is not None:
         write_html_report(html, "Assessor agreement", [per_query_table(result, digits=digits)] if per_query else [],
@@ -107,8 +104,8 @@ def aggregate_command(labels, output, method, ties, workers_output, max_iter, to
     if workers_output is not None and workers_output == output and output != "-":
         raise UsageError("--workers and -o name the same file; choose two names")
     check_output(workers_output)  # refused before any work, like -o
-    data = read_labels(labels, columns=_columns(columns), delimiter=delimiter)
-    result = aggregate_labels(data, method=method, ties=ties, max_iter=max_iter, tol=tol)
+    result = aggregate_label_file(labels, columns=_columns(columns), delimiter=delimiter, method=method, ties=ties,
+                                  max_iter=max_iter, tol=tol)
     lines = "".join(f"{q} 0 {d} {r}\n" for q, d, r in zip(result.query, result.document, result.label.tolist()))
     write_text_output(lines, output)
     if workers_output is not None:

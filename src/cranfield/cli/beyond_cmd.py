@@ -9,8 +9,7 @@ import click
 
 from ..io.atomic import write_text_output
 from ..io.tables import Table, render_table
-from ..report.inputs import read_runs
-from ..retrieval.beyond_accuracy import BEYOND_ACCURACY, beyond_accuracy
+from ..retrieval.beyond_accuracy import BEYOND_ACCURACY, beyond_accuracy_of_runs
 from ._options import run_specs
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
@@ -36,9 +35,8 @@ def command(interactions, runs, k, head_share, catalog_size, names, fmt, output)
     Example:
       cranfield beyond train.qrels recs.run -k 10
     """
-    named = read_runs(run_specs(runs, names))
-    rows = {name: beyond_accuracy(run, interactions, k=k, head_share=head_share, catalog_size=catalog_size)
-            for name, run in named.items()}
+    rows = beyond_accuracy_of_runs(run_specs(runs, names), interactions, k=k, head_share=head_share,
+                                   catalog_size=catalog_size)
     if fmt == "json":
         text = json.dumps([{"run": name, **row} for name, row in rows.items()], indent=2) + "\n"
     else:

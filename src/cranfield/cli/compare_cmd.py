@@ -7,9 +7,8 @@ import click
 from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.tables import Table, render_table
-from ..report.inputs import baseline_name, read_qrels_file, read_runs
-from ..stats.compare import MonteCarloFloorWarning, compare
-from ..stats.seeds import compare_seeds, parse_seed_groups
+from ..stats.compare import MonteCarloFloorWarning
+from ..stats.compare_runs import compare_run_files
 from ._common import CORRECTIONS, FAMILIES, TESTS, ZERO_METHODS
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options, missing_option, run_specs
 
@@ -75,49 +74,30 @@ def command(qrels, runs, measures, test, correction, family, zero_method, baseli
       cranfield compare qrels.txt *.run --test randomization --permutations auto --family all -m AP -m P@10
       cranfield compare qrels.txt a1.run a2.run a3.run b1.run b2.run b3.run --seeds A=a1,a2,a3 --seeds B=b1,b2,b3
     """
-    specs = run_specs(runs, names)
-    if len(specs) < 2:
-        raise UsageError(f"expected at least 2 runs to compare, found {len(specs)}")
-    qrels_data = read_qrels_file(qrels, qrels_columns)
-    named = read_runs(specs, run_columns=run_columns)
     import warnings
-
-    if seed_groups:
-        return _over_seeds(qrels_data, named, [p for p, _ in specs], seed_groups, list(measures) or ["AP"], missing,
-                           evaluation, dict(test=test, correction=correction, baseline=baseline, alpha=alpha, ci=ci,
-                                            n_permutations=_permutations(permutations), random_state=seed,
-                                            zero_method=zero_method, family=family), digits, fmt, output)
 
     with cli_terms(), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", MonteCarloFloorWarning)
-        comparison = compare(qrels_data, named, list(measures) or ["AP"], test=test, correction=correction,
-                                       baseline=baseline_name(baseline, named, [p for p, _ in specs]), alpha=alpha,
-                                       ci=ci, n_permutations=_permutations(permutations), random_state=seed, missing=missing,
-                                       zero_method=zero_method, family=family,
-                                       evaluate_options=evaluate_options(**evaluation))
+        result = compare_run_files(qrels, run_specs(runs, names), measures, qrels_columns=qrels_columns,
+                                   run_columns=run_columns, seed_groups=seed_groups, baseline=baseline,
+                                   missing=missing, evaluate_options=evaluate_options(**evaluation), test=test,
+                                   correction=correction, alpha=alpha, ci=ci,
+                                   n_permutations=_permutations(permutations), random_state=seed,
+                                   zero_method=zero_method, family=family)
     for warning in caught:
         if issubclass(warning.category, MonteCarloFloorWarning):
             click.echo(f"cranfield: warning: {warning.message}", err=True)
         else:
             warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
-    write_text_output(comparison.render(fmt, digits=digits), output)
+    if seed_groups:
+        return _seed_tables(result, digits, fmt, output)
+    write_text_output(result.render(fmt, digits=digits), output)
 
 
-def _over_seeds(qrels_data, named, paths, seed_groups, measures, missing, evaluation, options, digits, fmt, output):
-    """``--seeds``: the per-topic scores of every run, the seed summary and the comparison of the
-    systems' means over seeds."""
+def _seed_tables(result, digits, fmt, output):
+    """``--seeds``: the seed summary and the comparison of the systems' means over seeds."""
     import json
 
-    groups = {system: [_run_name(r, named, paths) for r in runs]
-              for system, runs in parse_seed_groups(seed_groups).items()}
-    if options["baseline"] is not None and options["baseline"] not in groups:
-        raise UsageError(f"--baseline {options['baseline']!r}: with --seeds, name a system: {', '.join(groups)}")
-    with cli_terms():
-        scores = compare(qrels_data, named, measures, test="t", correction="none", missing=missing,
-                                   evaluate_options=evaluate_options(**evaluation))
-        names = list(scores.systems)
-        matrices = {m: dict(zip(names, scores.values(m))) for m in scores.measures}
-        result = compare_seeds(matrices, groups, scores.query_ids, **options)
     if fmt == "json":
         return write_text_output(json.dumps(result.to_dict(), indent=2, default=str) + "\n", output)
     rows = [[s.system, s.measure, s.n_seeds, s.mean, s.ci_low, s.ci_high, s.sd_over_seeds, s.var_seed, s.var_topic,
@@ -131,10 +111,3 @@ def _over_seeds(qrels_data, named, paths, seed_groups, measures, missing, evalua
     if result.comparison is not None:
         text += ("\n" if fmt in ("table", "markdown") else "") + result.comparison.render(fmt, digits=digits)
     write_text_output(text if text.endswith("\n") else text + "\n", output)
-
-
-def _run_name(name: str, named: dict, paths: list) -> str:
-    try:
-        return baseline_name(name, named, paths)
-    except UsageError:
-        raise UsageError(f"--seeds: {name!r} is none of the runs: {', '.join(named)} (run names or file names)") from None

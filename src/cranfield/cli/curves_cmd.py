@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
+from .._params import usage_error
 from ..errors import UsageError
 from ..plots._base import save_figures
 from ..plots.classification import cap_plot, gain_plot, lift_curve_plot
 from ..plots.retrieval import difference_plot, forest_plot, per_query_pr_plot, recall_precision_plot
 from ..report.detection import detection_figures
-from ..report.inputs import baseline_name
+from ..retrieval.inputs import baseline_name
 from ..report.multiclass import multiclass_figures
 from ..report.progress import steps
 from ._common import EXIT_CODES, detection_options, retrieval_options, unique_stems
@@ -115,8 +116,8 @@ def command(inputs, output_dir, fmt, dpi, only, pair_specs, truth, scores, posit
     allowed = DETECTION_KINDS + GAIN_KINDS if classifier else RETRIEVAL_KINDS
     wrong = sorted(kinds - set(allowed))
     if wrong:
-        raise UsageError(f"--only {wrong[0]}: not a figure of the {'classifier' if classifier else 'retrieval'} form; "
-                         f"expected one of {', '.join(allowed)}")
+        raise usage_error("--only", f"a figure of the {'classifier' if classifier else 'retrieval'} form: one of "
+                                    f"{', '.join(allowed)}", wrong[0])
     if not classifier and "forest" not in kinds:
         # no figure shows p-values: skip the (resampling) significance test
         retrieval.update(test="t", correction="none")

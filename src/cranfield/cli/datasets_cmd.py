@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
+from .._params import usage_error
 from .. import datasets
-from ..errors import UsageError
 
 
 @click.command("datasets", context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,7 +26,7 @@ def command(name):
     files = datasets.files()
     if name is not None:
         if name not in files:
-            raise UsageError(f"--path {name!r}: expected one of {', '.join(files)}")
+            raise usage_error("--path", f"one of {', '.join(files)}", name)
         click.echo(str(files[name][0]))
         return
     width = max(map(len, files))

@@ -6,19 +6,13 @@ from pathlib import Path
 
 import click
 
-from .. import datasets
 from ..io.atomic import write_text_output
 from ..judge.app import demo
 from ..plots._base import save_figures
-from ..report.agreement import demo_agreement_files
-from ..report.detection import detection_figures, detection_html, detection_study
-from ..report.judgments import add_section, demo_section, demo_text, pools_at_depths
+from ..report.demo import demo_files
 from ..report.progress import steps
-from ..report.retrieval import retrieval_figures, retrieval_html, retrieval_study
-from ._common import EXIT_CODES, unique_stems
+from ._common import EXIT_CODES
 from .online_models_cmd import run_online_demo
-
-RETRIEVAL_ORDER = ("bm25", "tfidf", "coord_title")  # strongest to weakest
 
 
 @click.command("demo", epilog=EXIT_CODES, context_settings={"help_option_names": ["-h", "--help"]})
@@ -64,34 +58,10 @@ def command(detection, output_dir, fmt, permutations, seed, quiet, online=False,
     if online:  # h5: the online demo (cranfield.cli.online_models_cmd)
         return run_online_demo(output_dir or "cranfield-demo-online", fmt=fmt, seed=seed, quiet=quiet)
     with steps(enabled=not quiet) as step:
-        if detection:
-            figures_of, to_html = detection_figures, detection_html
-            study = detection_study(datasets.detection(), truth=datasets.DETECTION_TRUTH,
-                                    scores=datasets.DETECTION_SYSTEMS, criterion="f1", step=step)
-            title = "cranfield demo: detection (breast-cancer diagnosis)"
-            extra = {}
-        else:
-            figures_of, to_html = retrieval_figures, retrieval_html
-            data = datasets.cranfield()
-            runs = [data["runs"][name] for name in RETRIEVAL_ORDER]
-            study = retrieval_study(data["qrels"], runs, test="randomization", correction="holm",
-                                    n_permutations=permutations, random_state=seed, step=step)
-            title = "cranfield demo: retrieval (Cranfield 1400)"
-            extra = {"comparison.json": study.comparison.to_json()}
-            extra.update(demo_agreement_files(data, runs, random_state=seed))
-            step("pooling the runs at depths 10, 20, 50 and leaving each out")  # issue 14: pools, reusability
-            pools, reuse = pools_at_depths(data["qrels"], runs)
-        table = study.summary_text("table")
-        if not detection:
-            table += "\n" + demo_text(pools, reuse)
-        step("drawing")
-        figures = unique_stems(figures_of(study))
-        report = to_html(study, figures=figures, title=title, command=None)
-        if not detection:
-            report = add_section(report, "judgments", "Pools and reusability", demo_section(pools, reuse))
-        step(f"writing {len(figures) + len(extra) + 3} files to {folder}")
-        written = _write(folder, figures, fmt, report, {"summary.txt": table,
-                                                       "summary.md": study.summary_text("markdown"), **extra})
+        files = demo_files(detection=detection, permutations=permutations, seed=seed, step=step)
+        step(f"writing {len(files.figures) + len(files.texts) + 1} files to {folder}")
+        written = _write(folder, files.figures, fmt, files.report, files.texts)
+    table = files.table
     click.echo(table, nl=False)
     if not quiet:
         click.echo(f"\ncranfield: wrote {len(written)} files to {folder}/ "

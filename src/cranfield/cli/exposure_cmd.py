@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import click
 
-from ..errors import UsageError
-from ..fairness import EXPOSURE_MODELS, expected_exposure, plackett_luce_samples, read_sampled_run
+from ..fairness import EXPOSURE_MODELS, exposure_from_files
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
-from ..report.inputs import read_qrels_file, read_runs
-from ._options import run_specs
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 
@@ -46,18 +43,8 @@ def command(qrels, runs, groups, p, model, u, samples, seed, relevance_level, pe
       cranfield exposure qrels.txt sampled.run -f json
       cranfield exposure qrels.txt bm25.run --plackett-luce 100 --seed 1
     """
-    if not runs:
-        raise UsageError("expected at least one RUN")
-    if samples is not None:
-        if len(runs) != 1:
-            raise UsageError(f"--plackett-luce samples one RUN's scores; found {len(runs)} RUNs")
-        drawn = plackett_luce_samples(next(iter(read_runs(run_specs(runs, ())).values())), samples, seed=seed)
-    elif len(runs) == 1:
-        drawn = read_sampled_run(runs[0])
-    else:
-        drawn = list(read_runs(run_specs(runs, ())).values())
-    result = expected_exposure(read_qrels_file(qrels), drawn, p=p, model=model, u=u, groups=groups,
-                               relevance_level=relevance_level)
+    result = exposure_from_files(qrels, runs, samples=samples, seed=seed, p=p, model=model, u=u, groups=groups,
+                                 relevance_level=relevance_level)
     write_text_output(_render(result, per_query, digits, fmt), output)
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import click
 
 from ..errors import UsageError
-from ..fusion import FUSION_METHODS, NORMALISATIONS, fuse
+from ..fusion import FUSION_METHODS, NORMALISATIONS, fuse_files
 from ..io.atomic import write_text_output
-from ..report.inputs import read_runs
 from ..retrieval.trec_text import run_text
 from ._options import input_options, run_specs
 
@@ -42,11 +41,11 @@ def command(runs, method, norm, weights, rrf_k, p, depth, tag, output, names, qr
     """
     if len(runs) < 2:
         raise UsageError(f"fuse needs at least two RUN files, found {len(runs)}")
-    named = read_runs(run_specs(runs, names), run_columns=run_columns)
-    fused = fuse(named, method=method, norm=norm, weights=_weights(weights), rrf_k=rrf_k, p=p, depth=depth,
-                 name=tag or method)  # its errors name these options (cranfield._params.display_name)
+    specs = run_specs(runs, names)
+    fused = fuse_files(specs, run_columns=run_columns, method=method, norm=norm, weights=_weights(weights),
+                       rrf_k=rrf_k, p=p, depth=depth, name=tag or method)  # errors name the options (display_name)
     write_text_output(run_text(fused.qid, fused.docno, fused.score, fused.name), output)
-    click.echo(f"cranfield: fused {len(named)} runs ({fused.settings.text()}): {len(fused)} documents over "
+    click.echo(f"cranfield: fused {len(specs)} runs ({fused.settings.text()}): {len(fused)} documents over "
                f"{len(fused.query_ids)} queries", err=True)
 
 

@@ -9,8 +9,8 @@ import click
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
-from ..judgments.judges import MERGE_POLICIES, judge_agreement, merge_judgments
-from ..report.inputs import read_qrels_file, read_runs
+from ..judgments.from_files import judges_from_files
+from ..judgments.judges import MERGE_POLICIES
 from ._options import run_specs
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
@@ -52,12 +52,11 @@ def command(human, model, runs, measure, relevance_level, top_k, resamples, conf
       cranfield judges human.qrels llm.qrels a.run b.run c.run -m nDCG@10 --top-k 3
       cranfield judges human.qrels llm.qrels --merged filled.qrels
     """
-    named = read_runs(run_specs(runs, ())) if runs else {}
-    result = judge_agreement(read_qrels_file(human), read_qrels_file(model), list(named.values()), measure=measure,
-                             relevance_level=relevance_level, top_k=top_k, n_resamples=resamples,
-                             confidence=confidence, random_state=seed)
+    result, merged_qrels = judges_from_files(human, model, run_specs(runs, ()) if runs else (), measure=measure,
+                                             relevance_level=relevance_level, top_k=top_k, n_resamples=resamples,
+                                             confidence=confidence, random_state=seed,
+                                             policy=policy if merged is not None else None)
     if merged is not None:
-        merged_qrels = merge_judgments(read_qrels_file(human), read_qrels_file(model), policy=policy)
         merged_qrels.to_trec(merged)
     write_text_output(render_judges(result, fmt), output)
 

@@ -3,32 +3,25 @@ file (CSV, TSV or Parquet, read as ``cranfield classify`` reads it) in, a table 
 
 from __future__ import annotations
 
-import math
-
 import click
-import numpy as np
 
-from .._params import check_count
-from ..classification.table import label_column, number_column, positive_label, read_table
-from ..errors import CranfieldError, InputError, UsageError
-from ..io.json_text import json_text
-from ..classification import calibration as cal, clustering as cl, regression as rg
+from ..classification.table_reports import (
+    calibration_report,
+    clustering_report,
+    regression_report,
+    table_columns,
+)
 from ..io.atomic import write_text_output
+from ..io.json_text import json_text
 from ..io.tables import Table, render_table
 from ..plots._base import save_figure
 from ..plots.calibration import reliability_plot
-from ..plots.regression import predicted_vs_true_plot, residual_plot as draw_residuals
+from ..plots.regression import predicted_vs_true_plot
+from ..plots.regression import residual_plot as draw_residuals
 from ..report.progress import steps
 from ._options import renamed_option, take_renamed
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown", "latex")
-
-
-def _number(value):
-    if value is None:
-        return None
-    value = float(value)
-    return value if math.isfinite(value) else None
 
 
 def _emit(tables, document: dict, fmt: str, digits: int, output: str | None) -> None:
@@ -52,65 +45,6 @@ def _format_options(function):
                             help="Write here (atomically) instead of stdout.")(function)
     function = click.option("--digits", type=int, default=4, show_default=True, help="Decimals in tables.")(function)
     return click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)(function)
-
-
-# ------------------------------------------------------------------------------ calibration
-def calibration_report(path: str, *, truth: str | None = None, score: str, bins: int = 10, strategy: str = "uniform",
-                       positive: str | None = None, clip: float | None = None, bootstrap: int = 0,
-                       seed: int = 0, label: str | None = None, step=None) -> dict:
-    """The JSON-ready report of ``cranfield calibration`` (library entry point of the command);
-    ``label`` is the deprecated name of ``truth``; ``step(description, total)`` (the
-    :func:`cranfield.report.progress.steps` protocol) shows the bootstrap's progress."""
-    label = truth if truth is not None else label
-    if label is None:
-        raise UsageError("missing option --truth")
-    if label == score:
-        raise UsageError(f"the truth column {label!r} cannot also be the --score column")
-    clip = cal.check_clip(clip)  # a usage error, not a note in the report
-    bootstrap = 0 if bootstrap == 0 else check_count(bootstrap, "bootstrap", 2)
-    table, first = read_table(path)
-    y_true = label_column(table, label, path, first)
-    y_prob = number_column(table, score, path, first)
-    if len(y_true) == 0:
-        raise InputError("no rows", source=path)
-    bad = (y_prob < 0) | (y_prob > 1)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"expected a probability in [0, 1], found {y_prob[i]}", source=path, line=i + first,
-                         field=score)
-    pos = positive_label(y_true, [], positive, needed=True)
-    diagram = cal.reliability_diagram(y_true, y_prob, n_bins=bins, strategy=strategy, pos_label=pos)
-    brier = cal.brier_decomposition(y_true, y_prob, n_bins=bins, strategy=strategy, pos_label=pos)
-    notes: list[str] = []
-    measures = {"n": len(y_prob), "ece": diagram.ece, "mce": diagram.mce,
-                "adaptive_ece": cal.adaptive_calibration_error(y_true, y_prob, n_bins=bins, pos_label=pos),
-                "brier": brier.brier, "reliability": brier.reliability, "resolution": brier.resolution,
-                "uncertainty": brier.uncertainty, "within_bin_variance": brier.within_bin_variance,
-                "within_bin_covariance": brier.within_bin_covariance}
-    try:
-        fit = cal.calibration_slope(y_true, y_prob, pos_label=pos, clip=clip)
-        measures.update(slope=fit.slope, intercept=fit.intercept, intercept_in_the_large=fit.intercept_in_the_large)
-    except CranfieldError as error:
-        measures.update(slope=None, intercept=None, intercept_in_the_large=None)
-        notes.append(f"calibration slope undefined: {getattr(error, 'message', error)}")
-    intervals = {}
-    for statistic in ("ece", "slope") if bootstrap else ():
-        if statistic == "slope" and measures["slope"] is None:
-            continue
-        options = {"n_bins": bins, "strategy": strategy} if statistic == "ece" else {"clip": clip}
-        advance = None if step is None else step(f"bootstrap of the {statistic} ({bootstrap:,} resamples)",
-                                                  total=bootstrap)
-        try:
-            ci = cal.calibration_bootstrap(y_true, y_prob, statistic=statistic, n_resamples=bootstrap,
-                                           random_state=seed, pos_label=pos, progress=advance, **options)
-            intervals[statistic] = {"low": ci.low, "high": ci.high, "confidence": ci.confidence}
-        except CranfieldError as error:
-            notes.append(f"no bootstrap interval for {statistic}: {getattr(error, 'message', error)}")
-    return {"file": path, "truth": label, "label": label, "score": score, "positive": pos if not isinstance(pos, np.generic)
-            else pos.item(), "settings": {"bins": bins, "strategy": strategy, "clip": clip, "bootstrap": bootstrap,
-                                          "seed": seed},
-            "measures": {k: (_number(v) if k != "n" else v) for k, v in measures.items()}, "intervals": intervals,
-            "bins": diagram.to_dict()["bins"], "notes": notes}
 
 
 @click.command("calibration")
@@ -159,53 +93,13 @@ def calibration_command(table, truth, score, bins, strategy, positive, clip, boo
                     [[b["bin"], b["weight"], b["mean_predicted"], b["fraction_positive"]] for b in report["bins"]],
                     title="reliability diagram (non-empty bins)", digits=digits)
     if plot is not None:
-        t, first = read_table(table)
-        y_true, y_prob = label_column(t, label, table, first), number_column(t, score, table, first)
+        y_true, y_prob = table_columns(table, label, score)
         _save(reliability_plot(y_true, {score: y_prob}, n_bins=bins, strategy=strategy,
                                pos_label=report["positive"]), plot)
     _emit([summary, per_bin], report, fmt, digits, output)
 
 
 # ------------------------------------------------------------------------------ clustering
-def _two_columns(path: str, first_name: str, second_name: str, column, options: tuple[str, str]):
-    """``(table, first line, a, b)``: two distinct columns of a table read by ``column``
-    (label_column or number_column); no rows is an error."""
-    if first_name == second_name:
-        raise UsageError(f"{options[0]} and {options[1]} name the same column")
-    table, first = read_table(path)
-    a, b = column(table, first_name, path, first), column(table, second_name, path, first)
-    if len(a) == 0:
-        raise InputError("no rows", source=path)
-    return table, first, a, b
-
-
-def clustering_report(path: str, *, labels_true: str, labels_pred: str, features: tuple[str, ...] = ()) -> dict:
-    """The JSON-ready report of ``cranfield clustering``."""
-    table, first, truth, pred = _two_columns(path, labels_true, labels_pred, label_column,
-                                             ("--truth", "--pred"))
-    external = {
-        "adjusted_rand": cl.adjusted_rand_score(truth, pred), "rand": cl.rand_score(truth, pred),
-        "adjusted_mutual_info": cl.adjusted_mutual_info_score(truth, pred),
-        "normalized_mutual_info": cl.normalized_mutual_info_score(truth, pred),
-        "mutual_info": cl.mutual_info_score(truth, pred),
-    }
-    h, c, v = cl.homogeneity_completeness_v_measure(truth, pred)
-    external.update(homogeneity=h, completeness=c, v_measure=v, fowlkes_mallows=cl.fowlkes_mallows_score(truth, pred),
-                    purity=cl.purity_score(truth, pred))
-    internal = {}
-    if features:
-        X = np.column_stack([number_column(table, name, path, first) for name in features])
-        try:
-            internal = {"silhouette": cl.silhouette_score(X, pred), "davies_bouldin": cl.davies_bouldin_score(X, pred),
-                        "calinski_harabasz": cl.calinski_harabasz_score(X, pred)}
-        except InputError as error:
-            raise InputError(error.message, source=path, field=labels_pred) from None
-    return {"file": path, "labels_true": labels_true, "labels_pred": labels_pred, "n": int(len(truth)),
-            "classes": int(len(np.unique(truth))), "clusters": int(len(np.unique(pred))),
-            "settings": {"features": list(features), "average_method": "arithmetic", "metric": "euclidean"},
-            "external": external, "internal": internal}
-
-
 @click.command("clustering")
 @click.argument("table", type=click.Path(dir_okay=False))
 @click.option("--truth", "labels_true", metavar="COL", help="Column with the true classes.")
@@ -242,30 +136,6 @@ def clustering_command(table, labels_true, labels_pred, features, fmt, digits, o
 
 
 # ------------------------------------------------------------------------------ regression
-def regression_report(path: str, *, true: str, pred: str) -> dict:
-    """The JSON-ready report of ``cranfield regression``."""
-    _, _, y, yhat = _two_columns(path, true, pred, number_column, ("--truth", "--pred"))
-    measures = {"r2": rg.r2_score(y, yhat), "explained_variance": rg.explained_variance_score(y, yhat),
-                "mse": rg.mean_squared_error(y, yhat), "rmse": rg.root_mean_squared_error(y, yhat),
-                "mae": rg.mean_absolute_error(y, yhat), "median_absolute_error": rg.median_absolute_error(y, yhat),
-                "mape": rg.mean_absolute_percentage_error(y, yhat), "max_error": rg.max_error(y, yhat)}
-    notes = []
-    if (y > -1).all() and (yhat > -1).all():
-        measures.update(msle=rg.mean_squared_log_error(y, yhat), rmsle=rg.root_mean_squared_log_error(y, yhat))
-    else:
-        notes.append("MSLE and RMSLE need values > -1: left out")
-    if (y >= 0).all() and (yhat > 0).all():
-        measures["poisson_deviance"] = rg.mean_poisson_deviance(y, yhat)
-    else:
-        notes.append("Poisson deviance needs true values >= 0 and predictions > 0: left out")
-    if (y > 0).all() and (yhat > 0).all():
-        measures["gamma_deviance"] = rg.mean_gamma_deviance(y, yhat)
-    else:
-        notes.append("Gamma deviance needs true values and predictions > 0: left out")
-    return {"file": path, "true": true, "pred": pred, "n": int(len(y)),
-            "measures": {k: _number(v) for k, v in measures.items()}, "notes": notes}
-
-
 @click.command("regression")
 @click.argument("table", type=click.Path(dir_okay=False))
 @click.option("--truth", "true_column", metavar="COL", help="Column with the true values.")
@@ -288,8 +158,7 @@ def regression_command(table, true_column, pred, plot, residual_plot, fmt, digit
 
     report = regression_report(table, true=true_column, pred=pred)
     if plot is not None or residual_plot is not None:
-        t, first = read_table(table)
-        y, yhat = number_column(t, true_column, table, first), number_column(t, pred, table, first)
+        y, yhat = table_columns(table, true_column, pred, numeric_first=True)
         if plot is not None:
             _save(predicted_vs_true_plot(y, yhat), plot)
         if residual_plot is not None:

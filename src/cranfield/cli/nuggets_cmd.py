@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import click
 
-from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
 from ..io.tables import Table, render_table
-from ..rag import NUGGET_SCORES, SUPPORT_SCORES, AnswerScores, nugget_scores, support_scores
+from ..rag import scores_of_files
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 
@@ -35,30 +34,7 @@ def command(assignments, support, per_query, digits, fmt, output):
       cranfield nuggets run1.jsonl run2.jsonl -q -f csv -o scores.csv
       cranfield nuggets assignments.jsonl --support support.jsonl -f json
     """
-    if not assignments and not support:
-        raise UsageError("expected at least one ASSIGNMENTS file (or --support FILE)")
-    parts = [(NUGGET_SCORES, _joined([nugget_scores(path) for path in assignments]))] if assignments else []
-    if support:
-        parts.append((SUPPORT_SCORES, _joined([support_scores(path) for path in support])))
-    write_text_output(_render(parts, per_query, digits, fmt), output)
-
-
-def _joined(results: list[AnswerScores]) -> AnswerScores:
-    """One result from several files; a (run, query) answered in two files is an error."""
-    if len(results) == 1:
-        return results[0]
-    runs = [r for res in results for r in res.runs]
-    qids = [q for res in results for q in res.qids]
-    seen = set()
-    for key in zip(runs, qids):
-        if key in seen:
-            raise UsageError(f"run {key[0]!r} answers query {key[1]!r} in two files")
-        seen.add(key)
-    import numpy as np
-
-    scores = {name: np.concatenate([res.scores[name] for res in results]) for name in results[0].scores}
-    notes = {k: sum(res.notes[k] for res in results) for k in results[0].notes}
-    return AnswerScores(runs, qids, scores, notes)
+    write_text_output(_render(scores_of_files(assignments, support), per_query, digits, fmt), output)
 
 
 def _render(parts, per_query: bool, digits: int, fmt: str) -> str:

@@ -12,15 +12,10 @@ from .._params import check_finite, option_names
 from ..errors import UsageError
 from ..io.json_text import json_text
 from ..io.atomic import check_output, write_text_output
-from ..io.clicklog import read_covariate_table
 from ..io.tables import Table, render_table
-from ..online import ab_test, impression_metrics, power as power_of, read_click_log, summarize
-from ..online.aa import aa_simulation
-from ..online.metrics import DEFAULT_METRICS, MetricSummary
-from ..online.power import (effect_size_from_means, effect_size_from_proportions, minimum_detectable_effect,
-                            proportion_from_effect_size, sample_size)
-from ..online.quantiles import quantile_ab_test
-from ..online.sequential import impression_times, sequential_ab_test
+from ..online.log_reports import aa_report, ab_report, metrics_report
+from ..online.metrics import MetricSummary
+from ..online.power_plan import plan_ab_test
 from ..plots import save_figure
 from ..plots.online import lift_plot, power_curve_plot
 from ..report.online import ab_table, online_document, srm_table
@@ -115,12 +110,6 @@ def _split(text: str | None) -> dict | None:
     return split
 
 
-def _read(log: str, split: dict | None, metric_names, dwell_threshold):
-    names = list(metric_names) or list(DEFAULT_METRICS)
-    click_log = read_click_log(log, expected_variants=None if split is None else list(split))
-    return click_log, impression_metrics(click_log, metrics=names, dwell_threshold=dwell_threshold)
-
-
 def _write(text: str, output) -> None:
     write_text_output(text if text.endswith("\n") else text + "\n", output)
 
@@ -150,8 +139,8 @@ def metrics(log, by, ci, confidence, split, metric_names, unit, dwell_threshold,
       cranfield online metrics clicks.tsv --by query -m ctr@5 -m rr --format csv -o per_query.csv
       cranfield online metrics clicks.parquet --unit user -m sat_clicks --dwell-threshold 30
     """
-    _, stats = _read(log, _split(split), metric_names, dwell_threshold)
-    summary = summarize(stats, by=by, unit=unit, ci=ci, confidence=confidence)
+    summary = metrics_report(log, by=by, unit=unit, ci=ci, confidence=confidence, expected_split=_split(split),
+                             metrics=metric_names, dwell_threshold=dwell_threshold)
     note = (f"{summary.settings['confidence']:.0%} intervals: {ci}" + (f", clustered by {unit}" if ci == "delta" else "")
             + "; an empty interval: fewer than 2 units")
     rows = [[r[0], r[1], r[2], _finite(r[3]), _finite(r[4]), r[5], r[6], r[7], r[8]] for r in summary.rows]
@@ -223,27 +212,24 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
         if path is not None:
             check_output(path)
     planned = _split(split)
-    click_log, stats = _read(log, planned, metric_names, dwell_threshold)
     if sequential and quantiles:
         raise UsageError("--sequential and --quantile are two analyses: give one")
-    if sequential:
-        if covariate is not None or plot is not None or html is not None:
-            raise UsageError("--sequential takes none of --covariate, --plot, --html")
-        return _sequential(log, click_log, stats, unit=unit, control=control, tau=tau, alpha=alpha,
-                           correction=correction, min_units=min_units, digits=digits, fmt=fmt, output=output)
-    if tau is not None:
+    if sequential and (covariate is not None or plot is not None or html is not None):
+        raise UsageError("--sequential takes none of --covariate, --plot, --html")
+    if not sequential and tau is not None:
         raise UsageError("--tau is the prior scale of the mSPRT: use it with --sequential")
+    if quantiles and (covariate is not None or plot is not None or html is not None):
+        raise UsageError("--quantile takes none of --covariate, --plot, --html")
+    result = ab_report(log, unit=unit, control=control, test=test, alpha=alpha, correction=correction,
+                       expected_split=planned, srm_alpha=srm_alpha, covariate=covariate, cuped=cuped,
+                       n_resamples=resamples, random_state=seed, sequential=sequential, tau=tau, min_units=min_units,
+                       quantiles=quantiles, metrics=metric_names, dwell_threshold=dwell_threshold)
+    if sequential:
+        return _sequential(log, result, unit=unit, alpha=alpha, correction=correction, digits=digits, fmt=fmt,
+                           output=output)
     if quantiles:
-        if covariate is not None or plot is not None or html is not None:
-            raise UsageError("--quantile takes none of --covariate, --plot, --html")
-        return _quantiles(log, stats, quantiles, unit=unit, control=control, confidence=1 - alpha,
-                          resamples=resamples, seed=seed, digits=digits, fmt=fmt, output=output)
-    cov = None
-    if covariate is not None:
-        cov = read_covariate_table(covariate, unit=unit)
-    result = ab_test(stats, unit=unit, control=control, test=test, alpha=alpha, correction=correction,
-                     expected_split=planned, srm_alpha=srm_alpha, covariate=cov, n_resamples=resamples,
-                     random_state=seed, cuped=cuped)
+        return _quantiles(log, result, unit=unit, confidence=1 - alpha, resamples=resamples, seed=seed,
+                          digits=digits, fmt=fmt, output=output)
     if plot is not None:
         save_figure(lift_plot(result), plot)
     if html is not None:
@@ -257,9 +243,7 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
     _write(text, output)
 
 
-def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction, min_units, digits, fmt, output):
-    result = sequential_ab_test(stats, unit=unit, control=control, tau=tau, alpha=alpha, correction=correction,
-                                time=impression_times(click_log), min_units=min_units)
+def _sequential(log, result, *, unit, alpha, correction, digits, fmt, output):
     if fmt == "json":
         return _write(_json({"log": log, **result.to_dict()}), output)
     rows = [[t.metric, f"{t.treatment} vs {t.control}", t.lift, t.cs_low, t.cs_high, t.p_value, t.p_adjusted,
@@ -272,9 +256,7 @@ def _sequential(log, click_log, stats, *, unit, control, tau, alpha, correction,
     _write(render_table(table, fmt), output)
 
 
-def _quantiles(log, stats, quantiles, *, unit, control, confidence, resamples, seed, digits, fmt, output):
-    result = quantile_ab_test(stats, quantiles=list(quantiles), unit=unit, control=control, confidence=confidence,
-                              n_resamples=resamples, random_state=seed)
+def _quantiles(log, result, *, unit, confidence, resamples, seed, digits, fmt, output):
     if fmt == "json":
         return _write(_json({"log": log, **result.to_dict()}), output)
     rows = [[t.metric, f"P{100 * t.q:g}", f"{t.treatment} vs {t.control}", t.control_estimate, t.control_low,
@@ -307,9 +289,8 @@ def aa(log, simulations, tests, alpha, seed, metric_names, unit, dwell_threshold
       cranfield online aa clicks.csv --unit user --simulations 2000
       cranfield online aa clicks.csv --unit user -m ctr --test delta -f json
     """
-    _, stats = _read(log, None, metric_names, dwell_threshold)
-    result = aa_simulation(stats, unit=unit, tests=list(tests) or ["delta", "welch"], n_simulations=simulations,
-                           alpha=alpha, random_state=seed)
+    result = aa_report(log, unit=unit, tests=tests, n_simulations=simulations, alpha=alpha, random_state=seed,
+                       metrics=metric_names, dwell_threshold=dwell_threshold)
     if fmt == "json":
         return _write(_json({"log": log, **result.to_dict()}), output)
     rows = [[r.metric, r.test, r.significant, r.simulations, r.rate, r.rate_low, r.rate_high] for r in result.rows]
@@ -362,40 +343,14 @@ def power(baseline, sd, mde, relative, effect_size, n1, target, alpha, ratio, al
     click.get_current_context().with_resource(option_names(  # the library's parameters as this command's options
         p1="--baseline", p2="--baseline × (1 + --mde)" if relative else "--baseline + --mde", difference="--mde",
         n1="-n", power="--power", effect_size="--effect-size" if mde is None else "--mde"))
-    options = dict(alpha=alpha, ratio=ratio, alternative=alternative, test=test)
-    rows = []
-    d = effect_size
-    if mde is not None:
-        if baseline is not None:
-            delta = baseline * mde if relative else mde
-            d = effect_size_from_proportions(baseline, baseline + delta)
-        elif sd is not None:
-            d = effect_size_from_means(mde, sd)
-        else:
-            raise UsageError("--mde needs --baseline (proportions) or --sd (means); or give --effect-size")
-    if d is not None:
-        rows.append(["standardised effect size", float(d)])
-        needed = sample_size(d, power=target, **options)
-        rows += [["units needed, first group", math.ceil(needed)],
-                 ["units needed, second group", math.ceil(needed * ratio)]]
-    if n1 is not None:
-        if d is not None:
-            rows.append([f"power with n1 = {n1:g}", power_of(d, n1, **options)])
-        mde_d = minimum_detectable_effect(n1, power=target, **options)
-        rows.append([f"minimum detectable effect size (n1 = {n1:g})", mde_d])
-        if baseline is not None:
-            p2 = proportion_from_effect_size(baseline, mde_d)
-            rows.append(["minimum detectable proportion", p2])
-            rows.append(["minimum detectable lift (points)", p2 - baseline])
-        elif sd is not None:
-            rows.append(["minimum detectable difference", mde_d * sd])
-    settings = {"alpha": alpha, "power": target, "ratio": ratio, "alternative": alternative, "test": test,
-                "baseline": baseline, "sd": sd, "mde": mde, "relative": relative, "effect_size": effect_size, "n1": n1}
+    plan = plan_ab_test(baseline=baseline, sd=sd, mde=mde, relative=relative, effect_size=effect_size, n1=n1,
+                        target=target, alpha=alpha, ratio=ratio, alternative=alternative, test=test)
+    rows, settings = plan.rows, plan.settings
     if plot is not None:
-        curve = [d] if d is not None else [minimum_detectable_effect(n1, power=target, **options)]
-        save_figure(power_curve_plot(curve, n1=None if n1 is None else max(n1, 4.0), target=target, **options), plot)
+        save_figure(power_curve_plot([plan.effect], n1=None if n1 is None else max(n1, 4.0), target=target,
+                                     alpha=alpha, ratio=ratio, alternative=alternative, test=test), plot)
     if fmt == "json":
-        return _write(_json({"settings": settings, "results": {name: value for name, value in rows}}), output)
+        return _write(_json({"settings": settings, "results": plan.results()}), output)
     note = (f"{test} test, alpha {alpha:g}, {alternative}, power {target:g}, ratio {ratio:g}; "
             f"effect sizes: Cohen's h for proportions, difference / sd for means")
     _write(render_table(Table(["quantity", "value"], rows, digits=digits, notes=[note]), fmt), output)

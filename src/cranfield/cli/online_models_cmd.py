@@ -9,19 +9,27 @@ import warnings
 import click
 
 from ..errors import UsageError
-from ..io.json_text import json_text
 from ..io.atomic import write_text_output
+from ..io.json_text import json_text
 from ..io.tables import Table, render_table
-from ..online.click_models import ConvergenceWarning, evaluate_click_model, fit_click_model, write_inferred_qrels
-from ..online.interleaving import (interleave as make, interleaving_credit, interleaving_outcome,
-                                   multileaving_preferences, ranked_lists)
-from ..online.interleaving_log import interleaving_from_log
-from ..online.logs import read_click_log
-from ..online import simulation  # simulation.cranfield_online_demo looked up when called (the tests shorten it)
-from ..online.simulation import (_grades, _lookup_grades, grade_attractiveness, simulate_clicks, simulate_experiment,
-                                 simulate_log)
+from ..online import (
+    simulation,  # simulation.cranfield_online_demo looked up when called (the tests shorten it)
+)
+from ..online.click_model_report import click_model_report
+from ..online.click_models import write_inferred_qrels
+from ..online.interleaving_report import (
+    LIST_COLUMNS,
+    interleaved_lists,
+    logged_interleaving,
+    simulated_interleaving,
+)
+from ..online.simulation import simulate_experiment, write_simulated_log
 from ..plots._base import save_figure
-from ..plots.online_models import ctr_by_rank_plot, interleaving_outcome_plot, sensitivity_plot
+from ..plots.online_models import (
+    ctr_by_rank_plot,
+    interleaving_outcome_plot,
+    sensitivity_plot,
+)
 from ..report.progress import steps
 from ..stats._report import p_text
 from ._options import html_option, renamed_option, take_renamed, write_html_report
@@ -95,8 +103,6 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
       cranfield online interleave --clicks experiment.csv --per query -f json -o outcome.json
       cranfield online interleave --clicks experiment.parquet --method probabilistic a.run b.run --depth 10
     """
-    import numpy as np
-
     given = _explicit(("model", "impressions", "length", "per", "tau", "plot"))
     if "tau" in given and method != "probabilistic":
         raise UsageError("--tau applies to --method probabilistic")
@@ -106,48 +112,32 @@ def interleave(runs, method, depth, length, seed, qrels, clicks, model, impressi
         if clash:
             raise UsageError(f"--clicks scores the logged lists and clicks; {clash[0]} does not apply (it "
                              "simulates them)")
-        _score_log(clicks, runs, method=method, depth=depth, tau=tau, per=per, seed=seed, plot=plot, fmt=fmt,
-                   output=output, html=html)
+        report = logged_interleaving(clicks, runs, method=method, depth=depth, tau=tau, per=per, seed=seed)
+        _report(report, plot=plot, fmt=fmt, output=output, html=html,
+                title=f"{method} interleaving, logged clicks ({report.impressions} impressions)",
+                inputs=[("click log", clicks), *[(f"run {r}", r) for r in runs]])
         return
     if len(runs) < 2:
         raise UsageError(f"expected RUN_A RUN_B (two runs or more to interleave), found {len(runs)}; or --clicks LOG")
-    lists = ranked_lists(list(runs), depth=depth)
     if qrels is None:
         if given & {"per", "plot", "model", "impressions"}:
             raise UsageError(f"--{min(given & {'per', 'plot', 'model', 'impressions'})} applies with --qrels or "
                              "--clicks")
-        il = make(lists, method=method, length=length, seed=seed, tau=tau)
-        shown = il.docs >= 0
-        q, pos = np.nonzero(shown)
-        # the columns of a click log (docs/online-models.md), clicked 0 until users click: what
-        # `--clicks` reads back as written once the experiment fills in the clicks
-        columns = ["impression", "query", "rank", "doc", "team", "clicked"]
-        table = Table(columns,
-                      [[int(i) + 1, a, int(b) + 1, c, d, 0]
-                       for i, a, b, c, d in zip(q.tolist(), il.query_ids[q].tolist(), pos.tolist(),
-                                                il.doc_ids[il.docs[q, pos]].tolist(),
-                                                np.asarray(il.names)[il.teams[q, pos]].tolist())],
-                      title=f"{method} interleaving of {', '.join(il.names)} (seed {seed})",
+        lists = interleaved_lists(runs, method=method, depth=depth, length=length, seed=seed, tau=tau)
+        table = Table(list(LIST_COLUMNS), lists["rows"],
+                      title=f"{method} interleaving of {', '.join(lists['names'])} (seed {seed})",
                       notes=["team: the run that contributed the document; clicked: 0 until the experiment logs "
                              "its clicks (then read it back with --clicks)"])
-        document = {"lists": [dict(zip(columns, r)) for r in table.rows],
-                    "settings": {**il.settings, "runs": list(il.names), "depth": depth}}
+        document = {"lists": [dict(zip(LIST_COLUMNS, r)) for r in table.rows], "settings": lists["settings"]}
         _emit([table], document, fmt, output)
         write_html_report(html, "Interleaved lists", [table], settings=document["settings"],
-                          inputs=[(f"run {name}", path) for name, path in zip(il.names, runs)])
+                          inputs=[(f"run {name}", path) for name, path in zip(lists["names"], runs)])
         return
-    rng = np.random.default_rng(seed)
-    n_q = len(lists.query_ids)
-    rows = np.arange(n_q) if impressions is None else rng.integers(0, n_q, impressions)
-    grades = _grades(qrels, lists)
-    il = make(lists.take(rows), method=method, length=length, seed=rng, tau=tau)
-    grade = np.where(il.docs >= 0, _lookup_grades(il, grades, rows), np.nan)
-    clicked = simulate_clicks(grade_attractiveness(grade, max_grade=int(np.nanmax(grades, initial=1))), model=model,
-                              seed=rng)
-    settings = {**il.settings, "seed": seed, "runs": list(il.names), "click_model": model, "impressions": len(rows)}
-    _report(il, interleaving_credit(il, clicked), settings, per=per, seed=seed, plot=plot, fmt=fmt, output=output,
-            title=f"{method} interleaving with simulated {model} users ({len(rows)} impressions)", html=html,
-            inputs=[("qrels", qrels), *[(f"run {name}", path) for name, path in zip(il.names, runs)]])
+    report = simulated_interleaving(runs, qrels, method=method, depth=depth, length=length, seed=seed, tau=tau,
+                                    model=model, impressions=impressions, per=per)
+    _report(report, plot=plot, fmt=fmt, output=output, html=html,
+            title=f"{method} interleaving with simulated {model} users ({report.impressions} impressions)",
+            inputs=[("qrels", qrels), *[(f"run {name}", path) for name, path in zip(report.names, runs)]])
 
 
 def _explicit(names) -> set:
@@ -158,43 +148,21 @@ def _explicit(names) -> set:
     return {name for name in names if context.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)}
 
 
-def _score_log(clicks, runs, *, method, depth, tau, per, seed, plot, fmt, output, html=None) -> None:
-    if len(runs) == 1:
-        raise UsageError("expected no run (team methods: the log's team column) or the runs of the experiment, "
-                         "found one")
-    il, clicked = interleaving_from_log(clicks, method=method, runs=list(runs) or None, depth=depth, tau=tau)
-    n = il.docs.shape[0]
-    _report(il, interleaving_credit(il, clicked), {**il.settings, "seed": seed}, per=per, seed=seed, plot=plot,
-            fmt=fmt, output=output, title=f"{method} interleaving, logged clicks ({n} impressions)", html=html,
-            inputs=[("click log", clicks), *[(f"run {r}", r) for r in runs]])
-
-
-def _report(il, credit, settings: dict, *, per, seed, plot, fmt, output, title: str, html=None, inputs=()) -> None:
+def _report(report, *, plot, fmt, output, title: str, html=None, inputs=()) -> None:
     """Wins, ties, losses and Δ of each pair of runs (one row for two runs), and for three runs
     or more the multileaving preference matrix."""
-    groups = il.query_ids if per == "query" else None
-    settings = {**settings, "per": per}
-    names = list(il.names)
-    outcomes, rows = [], []
-    for i in range(len(names)):  # pairs of runs
-        for j in range(i + 1, len(names)):
-            out = interleaving_outcome(credit[:, [i, j]], groups=groups, seed=seed)
-            outcomes.append({"A": names[i], "B": names[j], **out})
-            rows.append([names[i], names[j], out["wins"], out["ties"], out["losses"], out["delta"], out["ci_low"],
-                         out["ci_high"], p_text(out["p_value"], 4)])
+    outcomes, names = report.outcomes, report.names
+    rows = [[o["A"], o["B"], o["wins"], o["ties"], o["losses"], o["delta"], o["ci_low"], o["ci_high"],
+             p_text(o["p_value"], 4)] for o in outcomes]
     test = outcomes[0]["settings"]["test"]
     tables = [Table(["A", "B", "wins", "ties", "losses", "delta", "ci_low", "ci_high", "p_value"], rows,
-                    title=title + (", per query" if per == "query" else ""),
+                    title=title + (", per query" if report.settings["per"] == "query" else ""),
                     notes=[f"Δ_AB = (wins + ties/2)/n − 1/2; {test}"])]
-    if len(names) > 2:
-        prefs = multileaving_preferences(credit)
+    if report.preferences is not None:
+        prefs = report.preferences
         tables.insert(0, Table(["run", *names], [[a, *prefs[i].tolist()] for i, a in enumerate(names)],
                                title="Multileaving preferences (row over column; > 0: row preferred)"))
-        document = {"preferences": prefs, "runs": names, "outcomes": outcomes, "settings": settings}
-    else:
-        out = outcomes[0]
-        document = {**{k: v for k, v in out.items() if k not in ("A", "B")}, "runs": names,
-                    "settings": {**out["settings"], **settings}}
+    document = report.to_dict()
     _emit(tables, document, fmt, output)
     if plot or html:
         figure = interleaving_outcome_plot({f"{o['A']} vs {o['B']}": o for o in outcomes})
@@ -252,37 +220,19 @@ def click_model(log, models, test_log, iterations, tol, max_rank, qrels_out, thr
     """
     test_log = take_renamed("test_log", test_log, "--test-log", required=False)
     cuts = _numbers(thresholds, "thresholds")
-    data = read_click_log(log)
-    held_out = read_click_log(test_log) if test_log else data
-    summary, by_rank, document, evaluations = [], [], {"models": {}}, []
-    for name in models or ("pbm",):
-        with steps() as step:  # on a terminal: a spinner while EM runs
-            step(f"fitting the {name} click model (at most {iterations} EM iterations)")
-            fitted = _fit_warning(fit_click_model, data, model=name, iterations=iterations, tol=tol,
-                                  max_rank=max_rank)
-        ev = evaluate_click_model(fitted, held_out, max_rank=max_rank)
-        evaluations.append(ev)
-        s = fitted.settings
-        summary.append([name, s["iterations"], s["converged"], ev["log_likelihood"], ev["perplexity"], ev["rows"]])
-        for r, obs, pred in zip(ev["ctr_ranks"].tolist(), ev["observed_ctr"].tolist(), ev["predicted_ctr"].tolist()):
-            at = ev["ranks"].tolist().index(r) if r in ev["ranks"] else None
-            by_rank.append([name, r, obs, pred, None if at is None else float(ev["perplexity_by_rank"][at])])
-        document["models"][name] = {"evaluation": ev, "settings": s, "continuation": fitted.continuation,
-                                    "examination": fitted.examination}
-    document["settings"] = {"log": log, "test": test_log or log, "iterations": iterations, "tol": tol,
-                            "max_rank": max_rank}
-    tables = [Table(["model", "iterations", "converged", "log_likelihood", "perplexity", "rows"], summary,
+    with steps() as step:  # on a terminal: a spinner while EM runs
+        report = _fit_warning(click_model_report, log, models=models, test_log=test_log, iterations=iterations,
+                              tol=tol, max_rank=max_rank, step=step)
+    document = report.document
+    tables = [Table(["model", "iterations", "converged", "log_likelihood", "perplexity", "rows"], report.summary,
                     title="Click models (log-likelihood: mean per impression, natural log)"),
-              Table(["model", "rank", "observed_ctr", "predicted_ctr", "perplexity"], by_rank, title="By rank")]
+              Table(["model", "rank", "observed_ctr", "predicted_ctr", "perplexity"], report.by_rank,
+                    title="By rank")]
     _emit(tables, document, fmt, output)
     if qrels_out:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)  # said once, above
-            first = fit_click_model(data, model=(models or ("pbm",))[0], iterations=iterations, tol=tol,
-                                    max_rank=max_rank)
-        write_inferred_qrels(first, qrels_out, thresholds=cuts, probabilities=probabilities)
+        write_inferred_qrels(report.fitted[0], qrels_out, thresholds=cuts, probabilities=probabilities)
     if plot or html:
-        figure = ctr_by_rank_plot(evaluations)
+        figure = ctr_by_rank_plot(report.evaluations)
         _save_plot(figure, plot)
         write_html_report(html, "Click models", tables, figures={"ctr_by_rank": (figure, "Click-through rate by rank, "
                                                                                          "observed and fitted")},
@@ -329,7 +279,7 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
     """
     sizes = _numbers(impressions, "impressions", int)
     if log_out is not None:
-        _write_log(qrels, run_a, log_out, model=model, impressions=max(sizes or [0]), depth=depth, seed=seed)
+        write_simulated_log(qrels, run_a, log_out, model=model, impressions=max(sizes or [0]), depth=depth, seed=seed)
         return
     if run_b is None:
         raise UsageError("expected RUN_B (or --log-out to simulate a log of RUN_A)")
@@ -351,19 +301,6 @@ def simulate(qrels, run_a, run_b, model, method, impressions, repetitions, depth
     _emit([table], out, fmt, output)
     if plot:
         _save_plot(sensitivity_plot(out), plot)
-
-
-def _write_log(qrels, run, path, **options) -> None:
-    import csv
-    import io
-
-    log = simulate_log(qrels, run, **options)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["impression", "query", "rank", "doc", "clicked"])
-    writer.writerows(zip(log["impression"].tolist(), log["query"].tolist(), log["rank"].tolist(), log["doc"].tolist(),
-                         log["clicked"].astype(int).tolist()))
-    write_text_output(buffer.getvalue(), path)
 
 
 def run_online_demo(folder, *, fmt: str = "png", seed: int = 0, quiet: bool = False) -> None:

@@ -7,12 +7,10 @@ import os
 
 import click
 
+from .._params import check_count
 from ..errors import UsageError
 from ..io.atomic import write_text_output
-from ..io.run_groups import read_run_groups
-from ..judgments.pooling import build_pool
-from ..judgments.reusability import groups_by_prefix, leave_one_out
-from ..report.inputs import read_qrels_file, read_runs
+from ..judgments.from_files import pool_from_files, reusability_from_files
 from ..report.judgments import judgments_page, judgments_section, render_reusability
 from ._options import html_option, input_options, run_specs, write_html_report
 
@@ -63,10 +61,8 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
         raise UsageError(f"--qrels is used by --method mtf only (found --method {method})")
     if stats is not None and output is not None and os.path.abspath(stats) == os.path.abspath(output):
         raise UsageError(f"--stats and -o name the same file {output}: give two files")
-    named = read_runs(run_specs(runs, names), run_columns=run_columns)
-    judgments = read_qrels_file(qrels, qrels_columns) if qrels is not None else None
-    pool = build_pool(named, method=method, depth=depth, budget=budget, p=p, rrf_k=rrf_k, qrels=judgments,
-                      relevance_level=relevance_level)
+    pool = pool_from_files(run_specs(runs, names), run_columns=run_columns, qrels=qrels, qrels_columns=qrels_columns,
+                           method=method, depth=depth, budget=budget, p=p, rrf_k=rrf_k, relevance_level=relevance_level)
     text = pool.sheet_text(fmt)
     if stats is not None:
         write_text_output(pool.stats_text(), stats)
@@ -85,8 +81,8 @@ def pool_command(runs, output, method, depth, budget, p, rrf_k, qrels, relevance
 
 
 def _check_positive(value, flag: str) -> None:
-    if value is not None and value <= 0:
-        raise UsageError(f"{flag} must be ≥ 1, found {value}")
+    if value is not None:
+        check_count(value, flag)
 
 
 @click.command("reusability", context_settings={"help_option_names": ["-h", "--help"]})
@@ -129,15 +125,10 @@ def reusability_command(qrels, runs, measures, depth, group_by, prefix_length, g
         raise UsageError("--groups and --group-by prefix: give one way to form groups")
     if prefix_length is not None and group_by != "prefix":
         raise UsageError("--prefix-length needs --group-by prefix")
-    named = read_runs(run_specs(runs, names), run_columns=run_columns)
-    mapping = None
-    if groups is not None:
-        mapping = read_run_groups(groups)
-    elif group_by == "prefix":
-        mapping = groups_by_prefix(list(named), length=prefix_length)
-    result = leave_one_out(read_qrels_file(qrels, qrels_columns), named, list(measures) or ["AP"], depth=depth,
-                           groups=mapping, relevance_level=relevance_level)
+    result, pool = reusability_from_files(qrels, run_specs(runs, names), measures, depth=depth, groups=groups,
+                                          group_by=group_by, prefix_length=prefix_length,
+                                          relevance_level=relevance_level, qrels_columns=qrels_columns,
+                                          run_columns=run_columns, with_pool=html is not None)
     if html is not None:
-        pool = build_pool(named, method="depth", depth=depth)
         write_text_output(judgments_page({f"depth {depth}": pool}, result, title="cranfield: pool reusability"), html)
     write_text_output(render_reusability(result, fmt, digits=digits), output)

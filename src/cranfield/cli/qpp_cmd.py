@@ -6,14 +6,10 @@ from __future__ import annotations
 
 import click
 
-from ..correlation import qpp_evaluation
-from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
-from ..io.predictions import read_predictions
+from ..retrieval.qpp import qpp_from_files
 from ..io.tables import Marked, Table, render_table
-from ..retrieval.evaluate import evaluate
-from ..report.inputs import read_qrels_file, read_run_file
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 COLUMNS = ("measure", "queries", "pearson", "pearson_p", "kendall", "kendall_p", "smare")
@@ -39,15 +35,7 @@ def command(predictions, qrels, run, measures, fmt, output):
       cranfield qpp predictions.txt qrels.txt run.txt
       cranfield qpp predictions.txt qrels.txt run.txt -m AP -m nDCG@10 -f csv
     """
-    predicted = read_predictions(predictions)
-    results = evaluate(read_qrels_file(qrels), read_run_file(run), list(measures or ("AP",)))
-    rows = []
-    for name in results.names:
-        actual = results.per_query[name].to_dict()
-        try:
-            rows.append({"measure": name, **qpp_evaluation(predicted, actual).to_dict()})
-        except UsageError as error:
-            raise UsageError(f"{predictions} against {run} ({name}): {error}") from None
+    rows = qpp_from_files(predictions, qrels, run, measures)
     write_text_output(_render(rows, fmt), output)
 
 

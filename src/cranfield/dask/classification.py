@@ -7,6 +7,7 @@ from typing import Any, Hashable
 
 import numpy as np
 
+from .._params import check_count
 from ..classification._validation import _unique_inverse, binary_truth, check_labels, check_scores, resolve_pos_label
 from ..errors import InputError, UsageError
 from ._deps import compute, current_client, require_dask
@@ -32,8 +33,7 @@ def score_stats(data: Any = None, *, y_true: Any = "y_true", y_score: Any = "y_s
     require_dask()
     import dask
 
-    if split_every < 2:
-        raise UsageError(f"split_every must be ≥ 2, found {split_every}")
+    split_every = check_count(split_every, "split_every", 2)
     parts = _partitions(data, y_true, y_score, sample_weight)
     client = current_client(client)
     if bins is not None and range is None:

@@ -32,6 +32,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import check_count, usage_error
 from ..classification._validation import (binary_truth, check_labels, check_lengths, check_scores, check_weights,
                                           label_kind)
 from ..classification.confusion import ConfusionMatrix
@@ -45,11 +46,10 @@ __all__ = ["ScoreStats", "bin_edges"]
 
 def bin_edges(bins: int, value_range: tuple[float, float]) -> np.ndarray:
     """``bins + 1`` equal-width edges over ``value_range`` (lo < hi, finite)."""
-    if int(bins) < 1:
-        raise UsageError(f"bins must be ≥ 1, found {bins!r}")
+    bins = check_count(bins, "bins")
     lo, hi = (float(v) for v in value_range)
     if not (np.isfinite(lo) and np.isfinite(hi)) or lo > hi:
-        raise UsageError(f"range must be finite with low ≤ high, found {value_range!r}")
+        raise usage_error("range", "two finite numbers, low <= high", value_range)
     if lo == hi:
         hi = lo + 1.0
     return np.linspace(lo, hi, int(bins) + 1)

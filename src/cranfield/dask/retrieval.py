@@ -22,6 +22,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .._params import check_choice, check_count
 from ..errors import InputError, UsageError
 from ..io.values import relevance_column
 from ..measures.base import Measure
@@ -53,8 +54,7 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
     The other options are :class:`~cranfield.Evaluator`'s.
     """
     require_dask()
-    if partitioned not in ("auto", True, False):
-        raise UsageError(f"partitioned must be 'auto', True or False, found {partitioned!r}")
+    check_choice(partitioned, "partitioned", ("auto", True, False))
     client = current_client(client)
     run_frame = _as_frame(run, [qid, docno, score], "run")
     run_source = str(run) if isinstance(run, (str, os.PathLike)) else "run frame"
@@ -62,9 +62,7 @@ def evaluate(qrels: Any, run: Any, measures: "Sequence[str | Measure] | str" = D
                    judged_only=judged_only, collection_size=collection_size, aggregate=aggregate)
     run_name = name or (os.path.basename(str(run).rstrip("/")) if isinstance(run, (str, os.PathLike)) else "run")
     columns = (qid, docno, score)
-    n_out = int(npartitions or run_frame.npartitions)
-    if n_out < 1:
-        raise UsageError(f"npartitions must be ≥ 1, found {npartitions}")
+    n_out = check_count(npartitions or run_frame.npartitions, "npartitions")
     if hasattr(qrels, "to_delayed") and hasattr(qrels, "npartitions"):
         qrels_frame = _as_frame(qrels, [qid, docno, rel], "qrels")
         return _co_partitioned(qrels_frame, run_frame, measures, options, columns, (qid, docno, rel), n_out,

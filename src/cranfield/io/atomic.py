@@ -35,6 +35,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterable, Iterator
 
+from .._params import check_choice
 from ..errors import UsageError
 
 __all__ = ["atomic_write", "write_text_output", "reading", "registered_inputs", "check_output"]
@@ -188,8 +189,7 @@ def atomic_write(path: str | os.PathLike, *, mode: str = "w", encoding: str | No
     success rename it over the target. ``inputs``: files the output must not overwrite (in
     addition to those registered with :func:`reading`). See the module's documentation."""
     name = _check_name(path)
-    if mode not in ("w", "wb"):
-        raise UsageError(f"atomic_write: mode must be 'w' or 'wb', found {mode!r}")
+    check_choice(mode, "mode", ("w", "wb"))
     if os.path.isdir(name):
         raise UsageError(f"{name}: cannot write the output: is a folder, expected a file name")
     _refuse_inputs(name, inputs)

@@ -63,17 +63,27 @@ document ids would cost more than every metric; ``doc_ids[doc]`` is the same wha
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 from typing import Any
 
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ._clicklog_fields import click_column, fail, id_codes, line_of, rank_column, seconds_column
+from ._clicklog_fields import (
+    click_column,
+    fail,
+    id_codes,
+    line_of,
+    rank_column,
+    seconds_column,
+)
 from .header_text import delimiter_for, read_header_text, utf8_column
 from .sources import display_name_of
 
-__all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "read_covariate_table", "DEFAULT_VARIANT"]
+__all__ = ["COLUMNS", "ID_COLUMNS", "read_click_table", "parse_click_table", "read_covariate_table", "DEFAULT_VARIANT",
+           "click_log_csv"]
 
 ID_COLUMNS = ("impression", "query", "doc", "variant", "user", "session", "team")
 COLUMNS = ("impression", "query", "rank", "doc", "clicked", "timestamp", "dwell", "variant", "user", "session",
@@ -362,3 +372,14 @@ def read_covariate_table(source, *, unit: str) -> dict:
     out = np.empty(len(ids))
     out[codes] = values
     return dict(zip(ids.tolist(), out.tolist()))
+
+
+def click_log_csv(columns: dict) -> str:
+    """The CSV text (header ``impression,query,rank,doc,clicked``, clicked as 0/1) of a click
+    log's columns, as :func:`read_click_table` reads it back."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["impression", "query", "rank", "doc", "clicked"])
+    writer.writerows(zip(columns["impression"].tolist(), columns["query"].tolist(), columns["rank"].tolist(),
+                         columns["doc"].tolist(), np.asarray(columns["clicked"]).astype(int).tolist()))
+    return buffer.getvalue()

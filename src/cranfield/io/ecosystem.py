@@ -49,7 +49,7 @@ from collections.abc import Iterable, Mapping
 from ..errors import InputError, UsageError
 
 __all__ = ["CONVENTIONS", "qrels_source", "run_source", "with_columns", "read_table_file", "parse_columns",
-           "Columns"]
+           "Columns", "tabular_input"]
 
 IRDS_PREFIX = "irds:"
 IRDS_HINT = "install it with: python -m pip install ir_datasets"
@@ -234,6 +234,23 @@ def read_table_file(path: str | os.PathLike, *, kind: str, columns: Mapping[str,
     except (pa.ArrowInvalid, OSError) as error:
         raise InputError(str(error).splitlines()[0], source=text) from None
     return _from_frame(table, kind, dict(columns or {}))
+
+
+def tabular_input(path) -> bool:
+    """Whether the file at ``path`` is read through the column conventions: CSV/TSV, or a Parquet
+    file whose columns are not cranfield's (qid, docno, ...). Decided by the name, and for Parquet
+    by the schema (the rows are never read)."""
+    lower = str(path).lower()
+    if lower.endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
+        return True
+    if lower.endswith((".parquet", ".pq")) and os.path.isfile(path):
+        import pyarrow.parquet as pq  # lazy: optional at this layer, and `import cranfield` stays light
+
+        try:
+            return "qid" not in pq.read_schema(path).names
+        except Exception:  # not readable as Parquet: the usual reader says why
+            return False
+    return False
 
 
 def _csv_header(path: str, delimiter: str) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ..errors import UsageError
+from .._params import usage_error
 from ._latex import render_latex
 from ._table_model import Cell, Marked, Table  # noqa: F401  (the table model, re-exported)
 
@@ -68,7 +68,7 @@ def render_table(table: Table, fmt: str = "table", *, width: int | None = None) 
         return _render_markdown(table)
     if fmt == "latex":
         return render_latex(table)
-    raise UsageError(f"unknown table format {fmt!r}; expected one of {', '.join(TABLE_FORMATS)} (or json)")
+    raise usage_error("format", f"one of {', '.join(TABLE_FORMATS)} (json: io.json_text)", fmt)
 
 
 def table_html(table: Table) -> str:

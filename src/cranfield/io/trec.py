@@ -131,8 +131,10 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
             seen_bytes = True
             if parsed is None:
                 parsed = parse_lines(data, start, end, fmt, dialect, first, source)
-            else:
-                parsed.first = first  # the fast path's rows are its lines, one each
+            else:  # the fast path ran before the block's first line number was known
+                parsed.first = first
+                if parsed.lines is not None:  # the compiled tokenizer skipped blank or comment lines
+                    parsed.lines = parsed.lines + first
             first += parsed.n_lines
             if len(parsed):
                 seen_rows = True
@@ -152,8 +154,8 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
 def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
     """``(data, start, end, Parsed or None)`` per block, in order: the fast path's result (None
     where it declines the block, or for every block with ``general``). With several threads,
-    up to ``threads`` + 1 blocks are parsed ahead, each by Arrow in one thread (Arrow and the
-    byte scans release the GIL), which scales with the cores where one multi-threaded Arrow
+    up to ``threads`` + 1 blocks are parsed ahead, each in one thread by the compiled tokenizer
+    or Arrow (both, and the byte scans, release the GIL), which scales with the cores where one multi-threaded Arrow
     read per block would wait for its slowest thread at every block."""
     if general:
         for data, start, end in chunks:

@@ -1,7 +1,14 @@
-"""The fast path of the TREC text grammar: Arrow's multi-threaded typed CSV reader, taken for a
-block of lines only when every line of the block is verified to be read exactly as
-:func:`cranfield.io.trec_grammar.parse_lines` reads it; otherwise (None) the caller runs the
-reference parser on that block. The checks, all over the whole block (never a sample):
+"""The fast paths of the TREC text grammar, each taken for a block of lines only when every line
+of the block is read exactly as :func:`cranfield.io.trec_grammar.parse_lines` reads it;
+otherwise (None) the caller runs the reference parser on that block, which raises the error.
+
+First choice, the compiled tokenizer (:mod:`cranfield._native.trec_tokenizer`, when the package
+was built with it): one pass over the bytes, without the GIL, that decides per line and writes
+the columns directly; it declines a block holding any line it does not read with certainty as the
+grammar does (every fault, and a score with a leading ``+`` or that underflows, where Arrow
+versions may differ). Its skipped lines (blank, comment) are the reference's.
+
+Second choice, Arrow's typed CSV reader. The checks, all over the whole block (never a sample):
 
 * the block holds no CR, VT, FF or NUL byte, and exactly one of space and TAB (the separator):
   Arrow then splits lines and fields where the grammar does;
@@ -24,18 +31,80 @@ import numpy as np
 
 from .._arrow import query_block_starts, take_sorted
 from .._arrow import to_numpy as _np
-from .trec_grammar import Parsed, TrecFormat
+from .trec_grammar import RUN, Parsed, TrecFormat
 
-__all__ = ["parse_fast"]
+try:  # the compiled tokenizer is optional: a package built without it reads blocks with Arrow
+    from .._native import trec_tokenizer as _native
+except ImportError:  # pragma: no cover - the extension is built by every install (tests check it in CI)
+    _native = None
+
+__all__ = ["parse_fast", "parse_native"]
 
 _FORBIDDEN = (b"\r", b"\v", b"\f", b"\0")
+#: blocks of this many bytes or more get int64 offsets (large_string), cast to string as the reference does
+WIDE_BYTES = 2**31 - 1
+_COMMENTS_NONE, _COMMENTS_FIRST_FIELD, _COMMENTS_FIRST_BYTE = range(3)
 
 
 def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int, *,
                use_threads: bool = True) -> "Parsed | None":
+    """Rows of ``data[start:end]`` (whole lines) through the compiled tokenizer or else Arrow's CSV
+    reader, or None if any line of the block is outside what they read exactly. ``use_threads``:
+    Arrow's threads within the block (the reader parses several blocks at once instead)."""
+    if _native is not None:
+        parsed = parse_native(data, start, end, fmt, dialect, first)
+        if parsed is not None:
+            return parsed
+    return parse_arrow(data, start, end, fmt, dialect, first, use_threads=use_threads)
+
+
+def parse_native(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int) -> "Parsed | None":
+    """Rows of ``data[start:end]`` through :mod:`cranfield._native.trec_tokenizer`, or None where it
+    declines the block. ``first``: the line number of the block's first line (for the rows' lines
+    when blank or comment lines are skipped)."""
+    import pyarrow as pa
+
+    if end <= start:
+        return None
+    wide = end - start >= WIDE_BYTES
+    found = _native.tokenize(data, start, end, *_layout(fmt, dialect), int(wide))
+    if found is None:
+        return None
+    rows, n_lines, ids, values, starts, tag, skipped = found
+    kind = pa.large_string() if wide else pa.string()
+    columns = [pa.Array.from_buffers(kind, rows, [None, pa.py_buffer(offsets), pa.py_buffer(text)], null_count=0)
+               for offsets, text, _ in ids]
+    if wide:
+        columns = [column.cast(pa.string()) for column in columns]
+    lines = None
+    if skipped is not None:
+        keep = np.ones(n_lines, dtype=bool)
+        keep[np.frombuffer(skipped, dtype=np.int64)] = False
+        lines = np.flatnonzero(keep).astype(np.int64) + first
+    parsed = Parsed(columns[0], columns[-1], np.frombuffer(values, dtype=np.float64 if fmt.is_run else np.int64),
+                    lines, first, n_lines, None if tag is None else tag.decode("utf-8", "replace"),
+                    query_starts=np.frombuffer(starts, dtype=np.int64), longest_docno=ids[-1][2],
+                    subtopic=columns[1] if len(columns) == 3 else None)
+    return parsed
+
+
+def _layout(fmt: TrecFormat, dialect: str) -> tuple:
+    """The tokenizer's description of a format's line and of the dialect's comments, blank lines and
+    CRs (the rules of :func:`cranfield.io.trec_grammar.parse_lines`)."""
+    if dialect == "cranfield" or (dialect == "trec_eval-10" and fmt.is_run):
+        comments = _COMMENTS_FIRST_FIELD
+    else:
+        comments = _COMMENTS_FIRST_BYTE if dialect == "trec_eval-10" else _COMMENTS_NONE
+    blank_error = fmt is not RUN and dialect in ("trec_eval-9", "trec_eval-10")
+    kept = sum(1 << j for j in fmt.ids)
+    return (len(fmt.fields), int(fmt.exact), kept, fmt.value, int(not fmt.is_run), 5 if fmt.is_run else -1,
+            comments, int(blank_error), int(dialect == "cranfield"))
+
+
+def parse_arrow(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int, *,
+                use_threads: bool = True) -> "Parsed | None":
     """Rows of ``data[start:end]`` (whole lines) through Arrow's CSV reader, or None if any line
-    of the block is outside the subset it reads exactly. ``use_threads``: Arrow's threads within
-    the block (the reader parses several blocks at once instead)."""
+    of the block is outside the subset it reads exactly."""
     import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.csv as csv

@@ -58,6 +58,8 @@ from .base import Family, Param, register
 __all__ = ["IntentTable", "DiversityRanking", "DIVERSITY_FAMILIES", "diversity_ranking"]
 
 KEY = ("diversity",)  # the cache key of a view's DiversityRanking
+# the families normalised by ndeval's greedy ideal ranking (IntentTable.ideal)
+IDEAL_NORMALISED = frozenset({"alpha-nDCG", "nERR-IA", "nNRBP"})
 
 
 @dataclass
@@ -90,6 +92,12 @@ class IntentTable:
         if alpha not in self._ideal:
             self._ideal[alpha] = self._greedy(alpha)
         return self._ideal[alpha]
+
+    def build_ideals(self, measures) -> None:
+        """Build, once, the ideal rankings that ``measures`` need (one per α): before the threads."""
+        for measure in measures:
+            if measure.name in IDEAL_NORMALISED:
+                self.ideal(measure.param("alpha"))
 
     def normalisers(self, alpha: float, k: int, kind: str) -> tuple[np.ndarray, np.ndarray]:
         """Per query: the ideal ranking's ``kind`` ("dcg"/"err") sum at k, normalised as ndeval

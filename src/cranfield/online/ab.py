@@ -45,7 +45,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from .._exact import unit_scale
-from .._params import check_choice
+from .._params import check_choice, check_interval, usage_error
 from ..errors import InputError, UsageError
 from ..stats._resample import as_generator, bootstrap_counts, check_count
 from ..stats.corrections import CORRECTIONS, adjust_pvalues
@@ -188,10 +188,7 @@ def sample_ratio_mismatch(metrics, *, unit: str = "impression", expected_split=N
 
 
 def _check_share(value, variant) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) or \
-            not math.isfinite(float(value)) or value <= 0:
-        raise UsageError(f"expected_split: the share of {variant!r} must be a number > 0, found {value!r}")
-    return float(value)
+    return check_interval(value, f"expected_split[{variant!r}]", low=0, closed="neither")
 
 
 def cuped_adjust(values, covariate) -> tuple[np.ndarray, float]:
@@ -446,5 +443,5 @@ def _ratio_cuped_rows(name, y, x, cov, variant_of, c, variant_names, options) ->
 
 def _variant_code(control, names: list) -> int:
     if not isinstance(control, (str, int)) or isinstance(control, bool) or str(control) not in names:
-        raise UsageError(f"control: expected one of the variants {', '.join(names)}, found {control!r:.60}")
+        raise usage_error("control", f"one of the variants {', '.join(names)}", control)
     return names.index(str(control))

@@ -15,7 +15,9 @@ the first group, :math:`n_2 = \text{ratio}\cdot n_1` in the second and
 One-sided (``alternative="larger"``/``"smaller"``) keeps one tail at level :math:`\alpha`. These
 are the formulas of statsmodels' ``NormalIndPower`` and ``TTestIndPower`` (same numbers: the tests
 compare them); :func:`sample_size` and :func:`minimum_detectable_effect` solve the power equation
-for :math:`n_1` or :math:`d` with Brent's method to a relative tolerance of 1e-12. Kohavi, Tang &
+for :math:`n_1` or :math:`d` with Brent's method to a relative tolerance of 1e-12. The power
+kernels and the root finder are those of :mod:`cranfield.stats.power` (its paired t test is the
+one-sample case); this module holds what is particular to two groups of units. Kohavi, Tang &
 Xu (2020, ch. 17) explain how to use them: plan the sample, then run the test to its end.
 """
 
@@ -25,12 +27,10 @@ import numpy as np
 
 from .._params import Choice, Interval, validate_params
 from ..errors import UsageError
+from ..stats.power import ALTERNATIVES, solve_power, t_test_power, z_test_power
 
 __all__ = ["power", "sample_size", "minimum_detectable_effect", "effect_size_from_proportions",
            "effect_size_from_means", "ALTERNATIVES"]
-
-ALTERNATIVES = ("two-sided", "larger", "smaller")
-
 
 def _number(value, name: str, *, low: float | None = None, high: float | None = None, open_low=True,
             open_high=True) -> float:
@@ -47,30 +47,13 @@ _FINITE = Interval()
 
 
 def _power(d: float, n1: float, alpha: float, ratio: float, alternative: str, test: str) -> float:
-    from scipy import special, stats
-
+    r"""Power of the two-sample test: the kernels of :mod:`cranfield.stats.power` with the
+    noncentrality :math:`d\sqrt{\tilde n}` (and :math:`n_1 + n_2 - 2` degrees of freedom for t)."""
     n2 = n1 * ratio
-    nobs = 1.0 / (1.0 / n1 + 1.0 / n2)
-    level = alpha / 2.0 if alternative == "two-sided" else alpha
-    shift = d * np.sqrt(nobs)
-    result = 0.0
+    shift = d * np.sqrt(1.0 / (1.0 / n1 + 1.0 / n2))
     if test == "z":
-        if alternative in ("two-sided", "larger"):
-            result = stats.norm.sf(stats.norm.isf(level) - shift / 1.0)
-        if alternative in ("two-sided", "smaller"):
-            result += stats.norm.cdf(stats.norm.ppf(level) - shift / 1.0)
-        return float(result)
-    df = n1 - 1 + n2 - 1
-
-    def cdf(x):  # scipy's noncentral t returns NaN deep in a tail (probability ~1e-300): 0 or 1 there
-        value = special.nctdtr(df, shift, x)
-        return value if np.isfinite(value) else (0.0 if x < shift else 1.0)
-
-    if alternative in ("two-sided", "larger"):
-        result = 1 - cdf(stats.t.isf(level, df))
-    if alternative in ("two-sided", "smaller"):
-        result += cdf(stats.t.ppf(level, df))
-    return float(result)
+        return z_test_power(shift, alpha, alternative)
+    return t_test_power(shift, n1 - 1 + n2 - 1, alpha, alternative)
 
 
 @validate_params(effect_size=_FINITE, **_OPTIONS)
@@ -89,20 +72,6 @@ def power(effect_size, n1, *, alpha: float = 0.05, ratio: float = 1.0, alternati
     return _power(d, n1, alpha, ratio, alternative, test)
 
 
-def _solve(function, low: float, high: float, name: str) -> float:
-    from scipy import optimize
-
-    f_low, f_high = function(low), function(high)
-    expand = 0
-    while f_low * f_high > 0 and expand < 200:
-        high *= 2.0
-        f_high = function(high)
-        expand += 1
-    if f_low * f_high > 0:
-        raise UsageError(f"no {name} reaches the requested power")
-    return float(optimize.brentq(function, low, high, xtol=1e-300, rtol=1e-12, maxiter=500))
-
-
 @validate_params(effect_size=_FINITE, **_OPTIONS)
 def sample_size(effect_size, *, power: float = 0.8, alpha: float = 0.05, ratio: float = 1.0,
                 alternative: str = "two-sided", test: str = "z") -> float:
@@ -119,7 +88,8 @@ def sample_size(effect_size, *, power: float = 0.8, alpha: float = 0.05, ratio: 
     low = 1e-6 if test == "z" else max(1.0, 3.0 / (1.0 + ratio))  # t: at least 1 degree of freedom
     if _power(d, low, alpha, ratio, alternative, test) >= target:
         return low
-    return _solve(lambda n: _power(d, n, alpha, ratio, alternative, test) - target, low, 1e3, "sample size")
+    return solve_power(lambda n: _power(d, n, alpha, ratio, alternative, test) - target, low, 1e3, "sample size",
+                       xtol=1e-300, rtol=1e-12)
 
 
 @validate_params(**_OPTIONS)
@@ -136,8 +106,8 @@ def minimum_detectable_effect(n1, *, power: float = 0.8, alpha: float = 0.05, ra
     if test == "t" and n1 + n1 * ratio <= 2:
         raise UsageError("n1: the t test needs more than 2 units in all")
     sign = -1.0 if alternative == "smaller" else 1.0
-    return sign * _solve(lambda d: _power(sign * d, n1, alpha, ratio, alternative, test) - target, 1e-12, 1.0,
-                         "effect size")
+    return sign * solve_power(lambda d: _power(sign * d, n1, alpha, ratio, alternative, test) - target, 1e-12, 1.0,
+                              "effect size", xtol=1e-300, rtol=1e-12)
 
 
 @validate_params(p1=_PROPORTION, p2=_PROPORTION)

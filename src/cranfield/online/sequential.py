@@ -43,6 +43,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from .._params import check_choice
 from ..errors import InputError, UsageError
 from ..stats.corrections import CORRECTIONS, adjust_pvalues
 from ._clicklog import as_array
@@ -170,8 +171,7 @@ def sequential_ab_test(data, *, metrics=None, unit: str = "impression", control=
     before each variant has this many units carry no evidence. ``correction`` adjusts
     the final always-valid p-values of all comparisons (:func:`cranfield.stats.adjust_pvalues`).
     """
-    if correction not in CORRECTIONS:
-        raise UsageError(f"correction: expected one of {', '.join(CORRECTIONS)}, found {correction!r}")
+    check_choice(correction, "correction", CORRECTIONS)
     alpha = _check_alpha(alpha, "alpha")
     if isinstance(min_units, bool) or not isinstance(min_units, (int, np.integer)) or min_units < 2:
         raise UsageError(f"min_units: expected a whole number >= 2, found {min_units!r:.40}")

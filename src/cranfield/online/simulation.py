@@ -23,13 +23,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._params import as_generator, check_choice, check_count, check_fraction, check_probability
-from ..errors import InputError, UsageError
-from ._clicklog import as_array
 from .. import datasets
+from .._params import (
+    as_generator,
+    check_choice,
+    check_count,
+    check_fraction,
+    check_probability,
+)
+from ..errors import InputError, UsageError
+from ..io.atomic import write_text_output
+from ..io.clicklog import click_log_csv
 from ..retrieval.evaluate import evaluate
 from ..retrieval.qrels import read_qrels
-from .interleaving import interleave, interleaving_credit, ranked_lists, sign_test_pvalue
+from ._clicklog import as_array
+from .interleaving import (
+    interleave,
+    interleaving_credit,
+    ranked_lists,
+    sign_test_pvalue,
+)
 
 __all__ = [
     "AB_METRICS",
@@ -39,6 +52,7 @@ __all__ = [
     "simulate_clicks",
     "simulate_experiment",
     "simulate_log",
+    "write_simulated_log",
 ]
 
 SIMULATED_MODELS = ("pbm", "cascade", "dcm", "ubm", "dbn")
@@ -170,6 +184,11 @@ def simulate_log(qrels, run, *, model: str = "cascade", impressions: int = 10_00
     return {"impression": imp.astype(np.int64), "query": lists.query_ids[rows[imp]],
             "rank": (pos + 1).astype(np.int64), "doc": lists.doc_ids[shown.docs[0][imp, pos]],
             "clicked": clicks[imp, pos]}
+
+
+def write_simulated_log(qrels, run, path, **options) -> None:
+    """Write :func:`simulate_log`'s click log of ``run`` to ``path`` (CSV, atomically)."""
+    write_text_output(click_log_csv(simulate_log(qrels, run, **options)), path)
 
 
 def _ab_metric(clicks: np.ndarray, metric: str) -> np.ndarray:

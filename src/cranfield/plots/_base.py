@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from .._params import check_choice
+from .._params import check_choice, usage_error
 from ..errors import UsageError
 from ..io.atomic import atomic_write
 from ._style import colors  # one palette for every figure: Okabe–Ito
@@ -48,7 +48,7 @@ def _format_of(path: Path, fmt: str | None) -> str:
         check_choice(fmt, "format", FORMATS)
     fmt = (fmt or path.suffix.lstrip(".") or "png").lower()
     if fmt not in FORMATS:
-        raise UsageError(f"cannot write a figure as {fmt!r} ({path}); expected one of {', '.join(FORMATS)}")
+        raise usage_error("format", f"one of {', '.join(FORMATS)} (the figure {path})", fmt)
     return fmt
 
 

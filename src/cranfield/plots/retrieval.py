@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._params import usage_error
 from ..errors import UsageError
 from ..stats._report import _CORRECTION_NAMES, _TEST_NAMES
 from ._base import colors, new_axes
@@ -111,7 +112,7 @@ def per_query_pr_plot(results: Any, *, queries: Sequence[str] | None = None, tit
 def _pair(comparison, measure: str | None, a: str | None, b: str | None):
     measure = measure or comparison.measures[0]
     if measure not in comparison.measures:
-        raise UsageError(f"measure {measure!r} was not compared; expected one of {', '.join(comparison.measures)}")
+        raise usage_error("measure", f"a compared measure: one of {', '.join(comparison.measures)}", measure)
     if a is None or b is None:
         pairs = [p for p in comparison.pairs if p.measure == measure]
         if a is None and b is None and pairs:

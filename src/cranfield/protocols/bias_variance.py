@@ -30,7 +30,6 @@ import numpy as np
 
 from .._params import check_count, check_seed, usage_error
 from ..errors import InputError, UsageError
-from ..classification._brief import brief
 from ..classification._validation import check_labels, check_scores, encode_labels
 from ..io.tables import Table
 from ._html import TableReport
@@ -88,8 +87,7 @@ class BiasVariance(TableReport):
 
 def _loss(loss: str) -> str:
     if not isinstance(loss, str) or loss not in _ALIASES:
-        raise UsageError(f"loss must be one of {', '.join(LOSSES)} (or mlxtend's '0-1_loss', 'mse'), "
-                         f"found {brief(loss)}")
+        raise usage_error("loss", f"one of {', '.join(LOSSES)} (or mlxtend's '0-1_loss', 'mse')", loss)
     return _ALIASES[loss]
 
 
@@ -148,7 +146,7 @@ def bias_variance_decomposition(model: Any, X_train: Any, y_train: Any, X_test: 
     if not hasattr(model, "fit") or not hasattr(model, "predict"):
         raise UsageError(f"expected a model with fit() and predict(), found {type(model).__name__}")
     if fit_params is not None and not isinstance(fit_params, dict):
-        raise UsageError(f"fit_params must be a dict, found {type(fit_params).__name__}")
+        raise usage_error("fit_params", "a dict", fit_params)
     train_y, test_y = _targets(y_train, "y_train", kind), _targets(y_test, "y_test", kind)
     if _rows(X_train, "X_train") != len(train_y):
         raise InputError(f"y_train has {len(train_y)} values, expected {_rows(X_train, 'X_train')} (the rows of "
@@ -221,9 +219,9 @@ def bias_variance_curve(model: Any, X_train: Any, y_train: Any, X_test: Any, y_t
     same bootstrap draws at every value (the same ``random_state``): the bias–variance trade-off
     as model capacity grows (Hastie, Tibshirani & Friedman 2009, §7.3)."""
     if not isinstance(param, str) or not param:
-        raise UsageError(f"param must be a parameter name, found {brief(param)}")
+        raise usage_error("param", "a parameter name", param)
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise UsageError(f"values must be a list of parameter values, found {brief(values)}")
+        raise usage_error("values", "a list of parameter values", values)
     values = list(values)
     if not values:
         raise UsageError("values: no parameter value to try")

@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from .._params import check_choice, check_fraction
+from .._params import check_choice, check_fraction, check_interval
 from ..errors import InputError, UsageError
 from ..measures.base import parse_measure
-from ..stats.intervals import Interval
+from ..stats import Interval
 
 __all__ = ["CorrectedTTest", "corrected_ttest", "corrected_interval", "corrected_variance_factor"]
 
@@ -65,8 +65,8 @@ class CorrectedTTest:
 
 def corrected_variance_factor(n_folds: int, n_train: float, n_test: float) -> float:
     """:math:`1/J + n_2/n_1`, the factor that multiplies :math:`\\hat\\sigma^2` (naive: :math:`1/J`)."""
-    if not (n_train > 0 and n_test > 0):
-        raise UsageError(f"n_train and n_test must be positive, found {n_train!r} and {n_test!r}")
+    check_interval(n_train, "n_train", low=0, closed="neither")
+    check_interval(n_test, "n_test", low=0, closed="neither")
     return 1.0 / n_folds + float(n_test) / float(n_train)
 
 
@@ -98,7 +98,7 @@ def _t_and_p(mean: float, var: float, factor: float, df: int, alternative: str) 
 def corrected_interval(values, *, n_train: float, n_test: float, confidence: float = 0.95):
     r"""Confidence interval of the mean of fold values with the corrected variance:
     :math:`\bar x \pm t_{J-1,\,1-\alpha/2}\sqrt{(1/J + n_2/n_1)\,\hat\sigma^2}` (Nadeau & Bengio
-    2003). Returns a :class:`cranfield.stats.intervals.Interval` (method ``"corrected"``)."""
+    2003). Returns a :class:`cranfield.stats.Interval` (method ``"corrected"``)."""
     from scipy import stats
 
     confidence = check_fraction(confidence, "confidence")

@@ -19,7 +19,7 @@ from ..measures.base import parse_measure
 from ..classification.curves import det_curve, pr_curve, roc_curve
 from ..errors import InputError, UsageError
 from ..io.tables import Table
-from ..stats.intervals import Interval, mean_ci
+from ..stats import Interval, mean_ci
 from ._html import TableReport
 from . import _scoring as sc
 from .corrected_ttest import corrected_interval

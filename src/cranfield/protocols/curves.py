@@ -14,6 +14,7 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from .._params import usage_error
 from ..errors import InputError, UsageError
 from ..io.tables import Table
 from ..stats._resample import as_generator
@@ -124,12 +125,11 @@ def _train_sizes(train_sizes: Sequence, n_max: int) -> np.ndarray:
         raise UsageError("train_sizes: expected a non-empty 1-D sequence")
     if sizes.dtype.kind == "f":
         if (sizes <= 0).any() or (sizes > 1).any():
-            raise UsageError(f"train_sizes: fractions must be in (0, 1], found {sizes.tolist()!r}")
+            raise usage_error("train_sizes", "fractions > 0 and <= 1", sizes.tolist())
         absolute = np.clip((sizes * n_max).astype(np.int64), 1, n_max)
     elif sizes.dtype.kind in "iu":
         if (sizes <= 0).any() or (sizes > n_max).any():
-            raise UsageError(f"train_sizes: sizes must be in [1, {n_max}] (the smallest training fold), "
-                             f"found {sizes.tolist()!r}")
+            raise usage_error("train_sizes", f"sizes from 1 to {n_max} (the smallest training fold)", sizes.tolist())
         absolute = sizes.astype(np.int64)
     else:
         raise UsageError(f"train_sizes: expected fractions or integers, found {sizes.tolist()!r}")

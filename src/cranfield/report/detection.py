@@ -28,8 +28,7 @@ from ..plots.calibration import reliability_plot
 from ..plots.classification import confusion_matrix_plot, det_plot, pr_plot, roc_plot, threshold_plot
 from ..stats._report import p_text
 from ..stats.corrections import adjust_pvalues
-from ..stats.intervals import auc_ci
-from ..stats.paired import delong_test
+from ..stats.roc import auc_ci, delong_test
 from .html import chart_html, document, escape, file_info, inputs_html, table_html
 
 __all__ = ["DetectionStudy", "detection_study", "detection_figures", "detection_html", "MAX_SAMPLE_ROWS"]

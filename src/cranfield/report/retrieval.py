@@ -21,7 +21,7 @@ from ..retrieval.evaluate import Evaluator
 from ..stats._report import settings_lines
 from ..stats.compare import check_query_sets, compare_values
 from .html import chart_html, definitions_html, document, escape, file_info, inputs_html, table_html
-from .inputs import baseline_name, read_qrels_file, read_runs
+from ..retrieval.inputs import baseline_name, read_qrels_file, read_runs
 
 __all__ = ["DEFAULT_REPORT_MEASURES", "RetrievalStudy", "retrieval_study", "retrieval_figures", "retrieval_html"]
 

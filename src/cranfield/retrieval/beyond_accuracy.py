@@ -41,12 +41,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .._params import check_count, check_fraction
 from .._arrow import query_block_starts
 from ..errors import UsageError
+from .inputs import read_runs
 from .qrels import read_qrels
 from .run import read_run
 
-__all__ = ["BEYOND_ACCURACY", "beyond_accuracy"]
+__all__ = ["BEYOND_ACCURACY", "beyond_accuracy", "beyond_accuracy_of_runs"]
 
 BEYOND_ACCURACY = ("coverage", "novelty", "gini", "arp", "aplt")
 
@@ -69,10 +71,8 @@ def beyond_accuracy(run, interactions, *, k: int = 10, head_share: float = 0.2,
     """Coverage, novelty, Gini, ARP and APLT of the top-``k`` lists of ``run`` given the training
     ``interactions`` (qrels form); also ``lists``, ``k``, ``catalog`` and ``unseen`` (the share of
     recommended pairs whose item has no interaction). See the module's text for the definitions."""
-    if isinstance(k, bool) or int(k) < 1:
-        raise UsageError(f"k must be ≥ 1, found {k!r}")
-    if not 0 < head_share < 1:
-        raise UsageError(f"head_share must lie in (0, 1), found {head_share!r}")
+    k = check_count(k, "k")
+    check_fraction(head_share, "head_share")
     run, train = read_run(run), read_qrels(interactions)
     user, items = _top_k(run, int(k))
     # one code per distinct item of the interactions and the lists
@@ -120,3 +120,11 @@ def _head(popularity: np.ndarray, names: pa.Array, head_share: float) -> np.ndar
     n_head = int(np.searchsorted(share, head_share, side="left")) + 1
     head[order[:n_head]] = True
     return head
+
+
+def beyond_accuracy_of_runs(specs, interactions, *, k: int = 10, head_share: float = 0.2,
+                            catalog_size: int | None = None) -> dict:
+    """``{name: figures}``: :func:`beyond_accuracy` of each run of ``specs`` (``(path, label or
+    None)``, named as :func:`cranfield.retrieval.inputs.read_runs` names them)."""
+    return {name: beyond_accuracy(run, interactions, k=k, head_share=head_share, catalog_size=catalog_size)
+            for name, run in read_runs(specs).items()}

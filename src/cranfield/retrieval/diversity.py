@@ -24,6 +24,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from .._params import check_count, check_flag, check_probability, usage_error
 from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from ..errors import InputError, UsageError
@@ -282,9 +283,6 @@ def _intent_gains(weights, qrels: DiversityQrels, query_ids, intent_query, inten
 
 
 # ------------------------------------------------------------------------------ evaluation
-_IDEAL_NORMALISED = frozenset({"alpha-nDCG", "nERR-IA", "nNRBP"})  # the measures over the greedy ideal ranking
-
-
 class DiversityEvaluator(Evaluator):
     """An :class:`~cranfield.Evaluator` over diversity qrels: ndeval's measures (by default) and
     any other measure, on the document-level judgments. ``intent_weights``:
@@ -295,7 +293,7 @@ class DiversityEvaluator(Evaluator):
                  judged_only: bool = False, collection_size: int | None = None, aggregate: str = "macro",
                  intent_weights: "Mapping | None" = None, ignore_self: bool = False, propensities=None) -> None:
         if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
-            raise UsageError(f"relevance_level must be an integer, found {relevance_level!r}")
+            raise usage_error("relevance_level", "an integer", relevance_level)
         check_relevance_level(relevance_level)
         self.diversity_qrels = read_diversity_qrels(qrels)
         prepared = _Prepared(self.diversity_qrels, int(relevance_level), intent_weights)
@@ -314,9 +312,7 @@ class DiversityEvaluator(Evaluator):
 
     def _ideals(self) -> None:
         """The greedy ideal rankings the measures need (one per α), built once, before the threads."""
-        for measure in self.measures:
-            if measure.name in _IDEAL_NORMALISED:
-                self.intents.ideal(measure.param("alpha"))
+        self.intents.build_ideals(self.measures)
 
     def evaluate(self, run, *, name: str | None = None, threads: int | None = None, extras=None):
         """:meth:`Evaluator.evaluate <cranfield.Evaluator.evaluate>`, the ideal rankings built first."""
@@ -405,13 +401,10 @@ def ndeval_text(qrels, run, *, alpha: float = 0.5, beta: float = 0.5, complete: 
     ``ndeval_nan=True`` prints those bytes, as ndeval does.
     """
     for name, value in (("alpha", alpha), ("beta", beta)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-            raise UsageError(f"{name} must lie in [0, 1], found {value!r}")
-    if max_results is not None and (isinstance(max_results, bool) or not isinstance(max_results, int)
-                                    or max_results <= 0):
-        raise UsageError(f"max_results (-M) must be a whole number ≥ 1, found {max_results!r}")
-    if not isinstance(ndeval_nan, bool):
-        raise UsageError(f"ndeval_nan must be True or False, found {ndeval_nan!r:.80}")
+        check_probability(value, name)
+    if max_results is not None:
+        max_results = check_count(max_results, "max_results")
+    check_flag(ndeval_nan, "ndeval_nan")
     measures = [_with_params(name, alpha, beta) for name in NDEVAL_MEASURES]
     run = read_run(run, dialect=dialect)
     if not isinstance(qrels, DiversityQrels):

@@ -13,7 +13,7 @@ from ..io.ecosystem import with_columns
 from ..measures.base import Measure, parse_measures
 from ..measures.condensed import view_for
 from .qrels import Qrels, read_qrels
-from .ranked import RankedView, prepare_qrels, rank
+from .ranked import RankedView, prepare_qrels, rank, rank_dict
 from .results import Results, aggregate, micro_aggregate
 from .run import drop_self, read_run
 from . import parallel  # its settings looked up when called (the tests lower them)
@@ -97,6 +97,9 @@ class Evaluator:
 
     def view(self, run) -> RankedView:
         """The sorted, judged view of a run (the statistic all measures share)."""
+        view = self._dict_view(run)
+        if view is not None:
+            return view
         view = self.rank_run(read_run(run))
         release_unused_memory()
         return view
@@ -111,6 +114,9 @@ class Evaluator:
         ``{name: array}`` read from the ranked view (trec_eval's relstring); they are added to
         ``per_query``, without aggregates.
         """
+        view = self._dict_view(run)
+        if view is not None:
+            return self.results_from_view(view, name or "run", self.measures, extras=extras)
         run = read_run(run, name=name)
         run_name = name or run.name or "run"
         threads = available_threads() if threads is None else max(1, int(threads))
@@ -119,6 +125,13 @@ class Evaluator:
             if results is not None:
                 return results
         return self.results_from_view(self.view(run), run_name, self.measures, extras=extras)
+
+    def _dict_view(self, run) -> RankedView | None:
+        """The view of a ``{qid: {docno: score}}`` run by the compiled core, or None (not a dict,
+        options the core does not take, the core absent or declining: then the Run path)."""
+        if type(run) is not dict or self.ignore_self or self.propensities is not None:
+            return None
+        return rank_dict(self._prepared, run, **self.options)
 
     def results_from_view(self, view: RankedView, run_name: str, measures: Sequence[Measure], *,
                           extras=None) -> Results:
@@ -241,4 +254,6 @@ def evaluate(qrels, run, measures: "Sequence[str | Measure] | str" = DEFAULT_MEA
                          aggregate=aggregate, **extra)
 
     extra = {k: v for k, v in (("ignore_self", ignore_self), ("propensities", propensities)) if v}
+    if type(run) is dict:  # nothing to read ahead, no file-path index to warm: the dict path builds its own
+        return make_evaluator().evaluate(run)
     return evaluate_runs(make_evaluator, [run])[0]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UsageError
+from .._params import check_choice, usage_error
 from ..measures.interpolated import _iprec_values
 from .evaluate import Evaluator
 
@@ -100,9 +100,8 @@ def iprec_table(qrels, run, *, levels=tuple(i / 10 for i in range(11)), rounding
     """Interpolated precision of each query at each recall level (default the 11 points)."""
     levels = tuple(float(level) for level in levels)
     if not levels or not all(0.0 <= level <= 1.0 for level in levels):
-        raise UsageError(f"recall levels must be a non-empty list of numbers in [0, 1], found {list(levels)}")
-    if rounding not in ("trec9", "nearest"):
-        raise UsageError(f"rounding must be 'trec9' or 'nearest', found {rounding!r}")
+        raise usage_error("levels", "a non-empty list of numbers from 0 to 1", list(levels))
+    check_choice(rounding, "rounding", ("trec9", "nearest"))
     v = _view(qrels, run, dict(relevance_level=relevance_level, complete=complete, max_results=max_results,
                               judged_only=judged_only))
     values = np.column_stack([_iprec_values(v, level, rounding) for level in levels]) if v.n_queries \

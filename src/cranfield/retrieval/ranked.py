@@ -9,6 +9,11 @@ the qrels with a negative judgment (in the pool but not judged).
 Ranking rule (trec_eval's, exactly): the rank column is ignored; documents are ordered by
 score descending (double precision), ties by docno descending byte-wise. Everything is
 vectorised over all queries at once: no Python loop over queries or documents.
+
+A ``{qid: {docno: score}}`` dict run (the training-loop use) skips the Run columns:
+:func:`rank_dict` walks the dict, joins and ranks it in the compiled core
+(:mod:`cranfield._native.dict_run`), giving the same view; whatever the core declines takes the
+path above.
 """
 
 from __future__ import annotations
@@ -19,10 +24,10 @@ import numpy as np
 
 from ..errors import InputError
 from .qrels import Qrels
-from .run import Run
+from .run import Run, _dict_run  # _dict_run: the compiled core, None where it was not built
 
-__all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "query_codes", "query_block_starts", "NONPOOL",
-           "UNJUDGED"]
+__all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "rank_dict", "ranked_view", "query_codes",
+           "query_block_starts", "NONPOOL", "UNJUDGED"]
 
 from ..measures.view import NONPOOL, UNJUDGED, RankedView, check_relevance_level, segmented_accumulate  # noqa: F401 (re-exported)
 
@@ -35,6 +40,7 @@ from ._segments import run_starts
 from .doc_join import DictionaryDocs, PackedDocs, _indices
 from . import doc_keys  # doc_keys.mix looked up when called (the tests weaken it to force collisions)
 from .doc_keys import HashCollision, KeyTable, packed_width, packed_words
+
 
 
 @dataclass
@@ -93,6 +99,15 @@ class PreparedQrels:
             flat = np.bincount(q * levels.size + code, minlength=len(self.query_ids) * levels.size)
             self._exact["counts"] = flat.reshape(len(self.query_ids), levels.size).astype(np.int64)
         return self._exact["counts"]
+
+    def dict_index(self):
+        """The judgments indexed by (query, docno) for :func:`rank_dict` (built once; an opaque
+        object of :mod:`cranfield._native.dict_run`)."""
+        if "dict_index" not in self._exact:
+            self._exact["dict_index"] = _dict_run.index(self.query_ids.tolist(), np.ascontiguousarray(self.q, np.int64),
+                                                        self.qrels.docno.to_pylist(),
+                                                        np.ascontiguousarray(self.rel, np.int64))
+        return self._exact["dict_index"]
 
     def _exact_encoding(self) -> dict:
         if "dictionary" not in self._exact:
@@ -206,7 +221,6 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     in_run[heads[heads >= 0]] = True
     if not in_run.any():
         raise no_common_query(prepared.query_ids, run.source)
-    evaluated = np.ones(n_q, dtype=bool) if complete else in_run
 
     keep = q >= 0
     rows = np.flatnonzero(keep) if not keep.all() else None
@@ -230,23 +244,60 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
             extra = extra.copy()
             extra[positions] = extra[sources]
 
-    # rows are now grouped by query in ascending order
+    return ranked_view(prepared, qi, rel, in_run, complete=complete, max_results=max_results,
+                       judged_only=judged_only, relevance_level=relevance_level, collection_size=collection_size,
+                       propensity=extra)
+
+
+def ranked_view(prepared: PreparedQrels, qi: np.ndarray | None, rel: np.ndarray, in_run: np.ndarray, *,
+                complete: bool = False, max_results: int | None = None, judged_only: bool = False,
+                relevance_level: int = 1, collection_size: int | None = None, propensity: np.ndarray | None = None,
+                counts: np.ndarray | None = None) -> RankedView:
+    """The view of ranked rows: ``qi`` (query code of each row, ascending; or None, given
+    ``counts``, the rows of each query code) and ``rel`` (relevance codes, in rank order within a
+    query), ``in_run`` (bool per qrels query); ``max_results`` and ``judged_only`` applied here."""
+    n_q = len(prepared.query_ids)
+    evaluated = np.ones(n_q, dtype=bool) if complete else in_run
+    extra = propensity
+    if qi is None and (max_results is not None or judged_only):
+        qi = np.repeat(np.arange(n_q, dtype=np.int64), counts)
     if max_results is not None:
         starts = np.searchsorted(qi, np.arange(n_q + 1))
         pos = np.arange(qi.size) - np.repeat(starts[:-1], np.diff(starts))
         mask = pos < max_results
         qi, rel = qi[mask], rel[mask]
         extra = extra if extra is None else extra[mask]
+        counts = None
     if judged_only:
         mask = rel >= 0
         qi, rel = qi[mask], rel[mask]
         extra = extra if extra is None else extra[mask]
-    counts = np.diff(np.searchsorted(qi, np.arange(n_q + 1)))[evaluated]
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
+        counts = None
+    if counts is None:
+        counts = np.diff(np.searchsorted(qi, np.arange(n_q + 1)))
+    counts = counts[evaluated]
+    offsets = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
     return RankedView(query_ids=prepared.query_ids[evaluated], offsets=offsets, rel=rel,
                       level_values=prepared.judged_levels()[0], level_counts=prepared.level_counts()[evaluated],
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
                       collection_size=collection_size, propensity=extra)
+
+
+def rank_dict(prepared: PreparedQrels, mapping, **options) -> RankedView | None:
+    """The :class:`RankedView` of a ``{qid: {docno: score}}`` dict run by the compiled core
+    (:mod:`cranfield._native.dict_run`: no Run columns are built), or None when the core is not
+    built or declines the dict (anything :meth:`Run.from_dict` would question, an empty run, no
+    query in common): then ``rank(prepared, Run.from_dict(mapping))`` gives the view or the error.
+    ``options`` as :func:`rank` (no propensities)."""
+    if _dict_run is None or type(mapping) is not dict or options.get("relevance_level", 1) < 0 \
+            or (options.get("max_results") or 0) < 0:  # bad options: rank() says so, after the run's own errors
+        return None
+    out = _dict_run.rank(mapping, prepared.dict_index())
+    if out is None:
+        return None
+    rel, counts = (np.frombuffer(column, dtype=np.int64) for column in out)
+    return ranked_view(prepared, None, rel, counts > 0, counts=counts, **options)
 
 
 def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarray:

@@ -1,9 +1,10 @@
 """Statistics for comparing systems: intervals, paired tests, corrections, effect sizes.
 
 * :mod:`.intervals` — CIs for a mean (normal, t, bootstrap, BCa), proportions (Wilson,
-  Clopper–Pearson), quantiles (order statistics, bootstrap) and ROC AUC (DeLong);
-* :mod:`.paired` — paired t, Wilcoxon, sign, randomization and bootstrap tests; DeLong's test
-  for two AUCs; McNemar's test for two classifiers;
+  Clopper–Pearson) and quantiles (order statistics, bootstrap); every interval is an
+  :class:`Interval`;
+* :mod:`.paired` — paired t, Wilcoxon, sign, randomization and bootstrap tests; McNemar's test
+  for two classifiers;
 * :mod:`.corrections` — Bonferroni, Šidák, Holm, Holm–Šidák, Hochberg, Hommel, Benjamini–Hochberg,
   Benjamini–Yekutieli; Tukey HSD and randomized Tukey HSD (tests of their own);
 * :mod:`.effects` — mean difference with CI, Cohen's d_z, wins/ties/losses; effect sizes with
@@ -14,9 +15,10 @@
 * :mod:`.compare` — :func:`compare` / :func:`compare_values` → :class:`Comparison`;
 * :mod:`.seeds` — systems run over several seeds or folds: mean over seeds, variance over seeds
   apart from the variance over topics, comparison of the means over seeds;
-* :mod:`.roc`, :mod:`.roc_tests` — ROC statistics as pROC: partial AUC (McClish), bootstrap
-  intervals of the AUC and of sensitivity/specificity at a point, unpaired DeLong, bootstrap and
-  Venkatraman tests of two curves, the power of an AUC test.
+* :mod:`.roc` — every ROC statistic, as pROC: DeLong's covariance, interval and test of AUCs,
+  partial AUC (McClish), bootstrap intervals of the AUC and of sensitivity/specificity at a
+  point, DeLong (paired and unpaired), bootstrap and Venkatraman tests of two curves, the power
+  of an AUC test.
 
 scipy and pandas are imported only when a function needs them.
 """
@@ -29,12 +31,13 @@ from .corrections import adjust_pvalues, randomized_tukey_hsd, tukey_hsd
 from .effects import EffectSize, cohens_dz, effect_size, hedges_correction, mean_difference, win_tie_loss
 from .equivalence import EquivalenceResult, noninferiority_test, tost_paired
 from .power import TopicSetSize, anova_power, minimum_detectable_difference, paired_power, pilot_variance, topic_set_size
-from .intervals import Interval, auc_ci, delong_covariance, mean_ci, proportion_ci, quantile_ci
-from .roc import (BootstrapInterval, auc_bootstrap_ci, partial_auc, roc_points, sensitivity_at, sensitivity_ci,
-                  specificity_at, specificity_ci)
-from .roc_tests import ROCPower, ROCTest, roc_power, roc_power_difference, roc_test
+from ._interval import Interval
+from .intervals import mean_ci, proportion_ci, quantile_ci
+from .roc import (AUCComparison, BootstrapInterval, ROCPower, ROCTest, auc_bootstrap_ci, auc_ci, delong_covariance,
+                  delong_test, partial_auc, roc_points, roc_power, roc_power_difference, roc_test, sensitivity_at,
+                  sensitivity_ci, specificity_at, specificity_ci)
 from .seeds import SeedResult, SeedSummary, compare_seeds, seed_summary
-from .paired import (AUCComparison, McNemarResult, TestResult, bootstrap_test, delong_test, mcnemar_test,
+from .paired import (McNemarResult, TestResult, bootstrap_test, mcnemar_test,
                      paired_pvalues, paired_t_test, paired_test, randomization_test, sign_test, wilcoxon_test)
 
 __all__ = [

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._params import check_choice
 from .._exact import snap_ties
 from ..errors import UsageError
 from ..io._latex import render_paper_table
@@ -319,8 +320,7 @@ def render_comparison(c, fmt: str, *, digits: int = 4, width: int | None = None,
         return paper_latex(c, digits=digits)
     if fmt == "json":
         return c.to_json()
-    if fmt not in TABLE_FORMATS:
-        raise UsageError(f"format: expected one of {', '.join(TABLE_FORMATS)}, json; found {fmt!r}")
+    check_choice(fmt, "format", (*TABLE_FORMATS, "json"))
     if fmt in ("csv", "tsv"):
         return render_table(_long_table(c, digits), fmt)
     parts = [render_table(t, fmt, width=width) for t in c.tables(digits=digits) if t.rows]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, UsageError
-from .intervals import _check_confidence
+from ._interval import check_confidence
 
 __all__ = ["AnovaTable", "SystemEffect", "two_way_anova", "MixedModelResult", "mixed_model"]
 
@@ -80,7 +80,7 @@ def two_way_anova(values, *, systems=None, confidence: float = 0.95) -> AnovaTab
     """
     from scipy import stats
 
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     x, names = _matrix(values, systems)
     m, n = x.shape
     grand = x.mean()
@@ -160,7 +160,7 @@ def mixed_model(data, *, reference: str | None = None, confidence: float = 0.95)
         raise UsageError("mixed_model needs statsmodels: pip install 'cranfield[stats]'") from None
     from scipy import special
 
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     score, system, topic, collection = _long_frame(data)
     if not np.all(np.isfinite(score)):
         raise InputError("expected finite scores, found NaN or infinity", field="score")

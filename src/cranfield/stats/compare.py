@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._params import check_choice, check_fraction
+from .._params import check_choice, check_fraction, usage_error
 from ..errors import InputError, UsageError
 from ..measures.base import parse_measures
 from ..retrieval.evaluate import Evaluator, mapped_columns
@@ -127,7 +127,7 @@ class Comparison:
     def values(self, measure: str) -> np.ndarray:
         """Per-query values of ``measure``, shape (systems, queries), aligned with ``query_ids``."""
         if measure not in self._matrices:
-            raise UsageError(f"unknown measure {measure!r}; expected one of {list(self.measures)}")
+            raise usage_error("measure", f"one of {', '.join(self.measures)}", measure)
         return self._matrices[measure].copy()
 
     def differences(self, measure: str, a: str, b: str) -> np.ndarray:
@@ -136,7 +136,7 @@ class Comparison:
         index = {s: i for i, s in enumerate(self.systems)}
         for name in (a, b):
             if name not in index:
-                raise UsageError(f"unknown system {name!r}; expected one of {list(self.systems)}")
+                raise usage_error("system", f"one of {', '.join(self.systems)}", name)
         return v[index[a]] - v[index[b]]
 
     # presentation lives in _report.py; these are thin delegates

@@ -13,7 +13,8 @@ import numpy as np
 from .._params import check_choice
 from ..errors import InputError
 from ._resample import as_generator, bootstrap_counts, check_count
-from .intervals import Interval, _check_confidence, mean_ci
+from ._interval import Interval, check_confidence
+from .intervals import mean_ci
 
 __all__ = ["mean_difference", "cohens_dz", "cohens_dz_rows", "win_tie_loss", "win_tie_loss_rows",
            "EFFECT_SIZES", "EffectSize", "effect_size", "hedges_correction"]
@@ -210,7 +211,7 @@ def effect_size(x, y, *, kind: str = "d_z", confidence: float = 0.95, n_resample
     from scipy import special
 
     check_choice(kind, "kind", EFFECT_SIZES)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     d = _paired(x, y)
     n = len(d)
     if n < 3:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._params import check_interval
 from ..errors import InputError, UsageError
 
 __all__ = ["EquivalenceResult", "tost_paired", "noninferiority_test"]
@@ -52,9 +53,7 @@ def _prepare(x, y, alpha) -> tuple[np.ndarray, float]:
         raise InputError(f"expected two 1-D arrays of at least 2 paired values, found shapes {a.shape} and {b.shape}", field="y")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise InputError("expected finite values, found NaN or infinity", field="x")
-    if isinstance(alpha, (bool, str)) or not isinstance(alpha, (int, float, np.number)) or not 0 < float(alpha) < 0.5:
-        raise UsageError(f"alpha: expected a number strictly between 0 and 0.5, found {alpha!r}")
-    return a - b, float(alpha)
+    return a - b, check_interval(alpha, "alpha", low=0, high=0.5, closed="neither")
 
 
 def _margin(value, name: str) -> float:

@@ -1,10 +1,12 @@
-"""Confidence intervals: the mean over queries, proportions, and ROC AUC (DeLong).
+"""Confidence intervals: the mean over queries, proportions and quantiles.
 
 * :func:`mean_ci` — normal, Student t, bootstrap percentile and BCa intervals for a mean,
   for one sample (1-D) or many at once (2-D, one sample per row).
 * :func:`proportion_ci` — Wilson score and Clopper–Pearson (exact) intervals.
-* :func:`auc_ci` — DeLong's interval for the area under the ROC curve, computed with the
-  O(n log n) algorithm of Sun & Xu (2014).
+* :func:`quantile_ci` — distribution-free (order statistics) and bootstrap intervals of a quantile.
+
+Intervals of ROC statistics (DeLong's interval of an AUC, bootstrap intervals) are in
+:mod:`cranfield.stats.roc`; every interval is an :class:`~cranfield.stats.Interval`.
 
 Policies: a sample whose values are all equal has the degenerate interval ``[mean, mean]``
 with every method; fewer than two values is an :class:`~cranfield.errors.InputError`.
@@ -12,58 +14,22 @@ with every method; fewer than two values is an :class:`~cranfield.errors.InputEr
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Union
-
 import numpy as np
 
 from .._params import check_choice, check_fraction
 from ..errors import InputError, UsageError
+from ._interval import Interval, as_floats, check_confidence
 from ._resample import as_generator, bootstrap_counts, check_count
+from .roc import delong as _delong
 
-__all__ = ["Interval", "MEAN_CI_METHODS", "QUANTILE_CI_METHODS", "mean_ci", "proportion_ci", "quantile_ci", "auc_ci",
-           "delong_covariance"]
+__all__ = ["MEAN_CI_METHODS", "QUANTILE_CI_METHODS", "mean_ci", "proportion_ci", "quantile_ci"]
 
 MEAN_CI_METHODS = ("auto", "normal", "t", "bootstrap", "bca")
 QUANTILE_CI_METHODS = ("binomial", "bootstrap")
 
-Number = Union[float, np.ndarray]
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A point estimate with its two-sided confidence interval ``[low, high]``.
-
-    Fields are floats for one sample and arrays for many (one entry per row).
-    """
-
-    estimate: Number
-    low: Number
-    high: Number
-    confidence: float
-    method: str
-
-    def __iter__(self):
-        """``estimate, low, high = interval``."""
-        return iter((self.estimate, self.low, self.high))
-
-
-def _check_confidence(confidence: float) -> float:
-    return check_fraction(confidence, "confidence")
-
-
-def _floats(values, name: str) -> np.ndarray:
-    """``values`` as a float64 array, or an InputError naming ``name`` (text, None, ragged lists...)."""
-    if isinstance(values, (str, bytes)) or values is None:
-        raise InputError(f"expected an array of numbers, found {type(values).__name__} {values!r:.80}", field=name)
-    try:
-        return np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError) as error:
-        raise InputError(f"expected an array of numbers: {' '.join(str(error).split())[:160]}", field=name) from None
-
 
 def _as_samples(values, name: str = "values") -> tuple[np.ndarray, bool]:
-    x = _floats(values, name)
+    x = as_floats(values, name)
     single = x.ndim == 1
     if x.ndim not in (1, 2):
         raise InputError(f"expected a 1-D array (one sample) or a 2-D array (one sample per row), found {x.ndim} dimensions", field=name)
@@ -129,7 +95,7 @@ def mean_ci(values, *, method: str = "auto", confidence: float = 0.95, n_resampl
 
     if not isinstance(method, str) or method not in MEAN_CI_METHODS:
         check_choice(method, "method", MEAN_CI_METHODS)
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     x, single = _as_samples(values)
     n = x.shape[1]
     alpha = 1.0 - confidence
@@ -187,9 +153,9 @@ def proportion_ci(successes, n, *, method: str = "wilson", confidence: float = 0
 
     if not isinstance(method, str) or method not in ("wilson", "clopper-pearson"):
         raise UsageError(f"method: expected 'wilson' or 'clopper-pearson', found {method!r}")
-    confidence = _check_confidence(confidence)
-    x = _floats(successes, "successes")
-    total = _floats(n, "n")
+    confidence = check_confidence(confidence)
+    x = as_floats(successes, "successes")
+    total = as_floats(n, "n")
     if not (np.all(np.isfinite(x)) and np.all(np.isfinite(total))):
         raise InputError("expected finite counts, found NaN or infinity", field="successes")
     if np.any(total < 1) or np.any(x < 0) or np.any(x > total) or np.any(x != np.round(x)) or np.any(total != np.round(total)):
@@ -236,7 +202,7 @@ def quantile_ci(values, q: float, confidence: float = 0.95, *, method: str = "bi
 
     check_choice(method, "method", QUANTILE_CI_METHODS)
     q = check_fraction(q, "q")
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     x, single = _as_samples(values)
     if not single:
         raise InputError(f"expected a 1-D array of values, found {x.ndim} dimensions", field="values")
@@ -270,72 +236,6 @@ def quantile_ci(values, q: float, confidence: float = 0.95, *, method: str = "bi
     return Interval(estimate, float(low), float(high), confidence, method)
 
 
-def _check_binary(y_true) -> np.ndarray:
-    y = np.asarray(y_true)
-    if y.ndim != 1:
-        raise InputError(f"expected a 1-D array of 0/1 labels, found {y.ndim} dimensions", field="y_true")
-    if y.dtype != bool:
-        bad = ~np.isin(y, (0, 1))
-        if bad.any():
-            raise InputError(f"expected binary labels 0/1 or True/False, found {y[bad][0]!r}", field="y_true")
-    y = y.astype(bool)
-    if y.all() or not y.any():
-        raise InputError("expected both positive and negative examples; ROC AUC is undefined with one class", field="y_true")
-    return y
-
-
-def delong_covariance(y_true, y_scores) -> tuple[np.ndarray, np.ndarray]:
-    r"""AUCs of ``k`` classifiers on the same examples and DeLong's covariance matrix of them.
-
-    ``y_scores`` has shape (k, n) (or (n,) for one classifier). With :math:`m` positives,
-    :math:`n_0` negatives and midranks computed in the pooled sample (:math:`T_Z`), among the
-    positives (:math:`T_X`) and among the negatives (:math:`T_Y`) (Sun & Xu 2014):
-    :math:`V_{10} = (T_Z - T_X)/n_0` for positives, :math:`V_{01} = 1 - (T_Z - T_Y)/m` for
-    negatives, AUC = mean of :math:`V_{10}`, and
-    :math:`S = \operatorname{cov}(V_{10})/m + \operatorname{cov}(V_{01})/n_0` (DeLong, DeLong &
-    Clarke-Pearson 1988). Ties count one half. O(k n log n). At least 2 positives and 2
-    negatives are required (an :class:`InputError` otherwise, as pROC returns NA).
-    """
-    from scipy.stats import rankdata
-
-    y = _check_binary(y_true)
-    scores = _floats(y_scores, "y_score")
-    scores = scores[None, :] if scores.ndim == 1 else scores
-    if scores.ndim != 2 or scores.shape[1] != y.shape[0]:
-        raise InputError(f"expected scores of shape (n,) or (k, n) with n = {y.shape[0]} labels, found {np.shape(y_scores)}", field="y_score")
-    if not np.all(np.isfinite(scores)):
-        raise InputError("expected finite scores, found NaN or infinity", field="y_score")
-    pos, neg = scores[:, y], scores[:, ~y]
-    m, n0 = pos.shape[1], neg.shape[1]
-    if m < 2 or n0 < 2:
-        raise InputError(f"DeLong's variance needs at least 2 positive and 2 negative examples, found {m} positive and "
-                         f"{n0} negative: with one, a variance component is undefined (pROC gives NA); collect more "
-                         f"examples or use a bootstrap interval", field="y_true")
-    tz = rankdata(np.concatenate([pos, neg], axis=1), axis=1)
-    tx = rankdata(pos, axis=1)
-    ty = rankdata(neg, axis=1)
-    v10 = (tz[:, :m] - tx) / n0
-    v01 = 1.0 - (tz[:, m:] - ty) / m
-    aucs = v10.mean(axis=1)
-    s10 = np.atleast_2d(np.cov(v10))
-    s01 = np.atleast_2d(np.cov(v01))
-    return aucs, s10 / m + s01 / n0
-
-
-def auc_ci(y_true, y_score, *, confidence: float = 0.95) -> Interval:
-    r"""DeLong's confidence interval for ROC AUC: :math:`\widehat{AUC} \pm z_{1-\alpha/2}\sqrt{\hat V}`.
-
-    :math:`\hat V` is DeLong's variance (see :func:`delong_covariance`); the interval is clipped
-    to [0, 1], as R's ``pROC::ci.auc(method="delong")`` does.
-
-    >>> ci = auc_ci([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
-    >>> ci.estimate
-    0.75
-    """
-    from scipy import special
-
-    confidence = _check_confidence(confidence)
-    aucs, cov = delong_covariance(y_true, y_score)
-    half = special.ndtri(0.5 + confidence / 2) * np.sqrt(max(cov[0, 0], 0.0))
-    auc = float(aucs[0])
-    return Interval(auc, float(max(0.0, auc - half)), float(min(1.0, auc + half)), confidence, "delong")
+# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here, with a
+# DeprecationWarning
+__getattr__ = _delong.moved_here(__name__, ("auc_ci", "delong_covariance"))

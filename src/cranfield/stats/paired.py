@@ -1,5 +1,8 @@
 """Paired tests between two systems on the same queries (or two classifiers on the same objects).
 
+DeLong's test of two AUCs on the same examples is with the other ROC statistics, in
+:mod:`cranfield.stats.roc`.
+
 All two-sided. The batch function :func:`paired_pvalues` tests many pairs at once: it takes a
 matrix of per-query differences, one pair per row, and is what :func:`cranfield.compare` uses;
 the one-pair functions (:func:`paired_t_test`, :func:`wilcoxon_test`, :func:`sign_test`,
@@ -19,13 +22,13 @@ import numpy as np
 from .._params import check_choice
 from ..errors import InputError, UsageError
 from ._resample import all_sign_flips, as_generator, bootstrap_counts, check_count, sign_flip_matrices
-from .intervals import _check_confidence, delong_covariance
+from .roc import delong as _delong
 
 __all__ = [
     "PAIRED_TESTS", "ZERO_METHODS", "RANK_DIGITS", "EXACT_MAX_N", "TestResult", "round_significant", "wilcoxon_method",
-    "test_description", "AUCComparison", "McNemarResult", "paired_pvalues", "paired_test",
+    "test_description", "McNemarResult", "paired_pvalues", "paired_test",
     "paired_t_test", "wilcoxon_test", "sign_test", "randomization_test", "bootstrap_test",
-    "delong_test", "mcnemar_test",
+    "mcnemar_test",
 ]
 
 PAIRED_TESTS = ("t", "wilcoxon", "sign", "randomization", "bootstrap")
@@ -351,47 +354,6 @@ def bootstrap_test(x, y, *, n_resamples: int = 10_000, random_state=0) -> TestRe
 
 
 @dataclass(frozen=True)
-class AUCComparison:
-    """DeLong's comparison of two correlated ROC AUCs: difference ``auc_a - auc_b``, CI, z, p."""
-
-    auc_a: float
-    auc_b: float
-    diff: float
-    ci_low: float
-    ci_high: float
-    statistic: float
-    p_value: float
-
-
-def delong_test(y_true, y_score_a, y_score_b, *, confidence: float = 0.95) -> AUCComparison:
-    r"""DeLong's test for two ROC AUCs measured on the same examples (DeLong et al. 1988).
-
-    :math:`z = (A_a - A_b)/\sqrt{V_a + V_b - 2C_{ab}}` with DeLong's covariance matrix (computed
-    by Sun & Xu's 2014 O(n log n) algorithm, :func:`~cranfield.stats.intervals.delong_covariance`),
-    :math:`p = 2\Phi(-|z|)`, and the interval :math:`A_a - A_b \pm z_{1-\alpha/2}\sqrt{V}` —
-    as R's ``pROC::roc.test(method="delong", paired=TRUE)``.
-    """
-    from scipy import special
-
-    confidence = _check_confidence(confidence)
-    a = np.asarray(y_score_a, dtype=np.float64)
-    b = np.asarray(y_score_b, dtype=np.float64)
-    if a.shape != b.shape:
-        raise InputError(f"expected two score arrays of the same shape, found {a.shape} and {b.shape}", field="y_score_b")
-    aucs, cov = delong_covariance(y_true, np.stack([a, b]))
-    diff = float(aucs[0] - aucs[1])
-    var = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)
-    se = np.sqrt(var)
-    if se > 0:
-        z = diff / se
-    else:
-        z = 0.0 if diff == 0 else float(np.sign(diff) * np.inf)
-    p = float(2.0 * special.ndtr(-abs(z)))
-    half = float(special.ndtri(0.5 + confidence / 2) * se)
-    return AUCComparison(float(aucs[0]), float(aucs[1]), diff, diff - half, diff + half, float(z), p)
-
-
-@dataclass(frozen=True)
 class McNemarResult:
     """McNemar's test: ``n01`` objects only b classifies right, ``n10`` only a; accuracies."""
 
@@ -438,3 +400,8 @@ def mcnemar_test(y_true, y_pred_a, y_pred_b, *, exact: bool | None = None, corre
         p, method = float(stats.chi2.sf(statistic, 1)), "chi2"
     n = max(len(truth), 1)
     return McNemarResult(statistic, p, method, n01, n10, float(right_a.sum() / n), float(right_b.sum() / n))
+
+
+# names that moved to cranfield.stats.roc (one home for ROC statistics): still importable from here, with a
+# DeprecationWarning
+__getattr__ = _delong.moved_here(__name__, ("delong_test", "AUCComparison"))

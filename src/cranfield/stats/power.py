@@ -7,7 +7,10 @@
 * :func:`pilot_variance` — Sakai's variance estimates from a pilot topic-by-run matrix;
 * :func:`topic_set_size` — topic set size design (Sakai 2014, 2016): the number of topics a
   test collection needs so that a paired t test (two systems) or a one-way ANOVA (m systems)
-  detects a minimum difference with the given power.
+  detects a minimum difference with the given power;
+* :func:`t_test_power`, :func:`z_test_power`, :func:`solve_power` — the power kernels (noncentral t,
+  normal) and the root finder that every power computation of cranfield uses, here and for the
+  two-sample A/B designs of :mod:`cranfield.online.power`.
 
 All exact: noncentral t and F distributions (scipy), no normal approximation.
 """
@@ -21,8 +24,8 @@ import numpy as np
 from .._params import Interval, check_choice, check_fraction
 from ..errors import InputError, UsageError
 
-__all__ = ["paired_power", "minimum_detectable_difference", "pilot_matrix", "pilot_variance", "TopicSetSize",
-           "topic_set_size", "anova_power"]
+__all__ = ["ALTERNATIVES", "paired_power", "minimum_detectable_difference", "pilot_matrix", "pilot_variance",
+           "TopicSetSize", "topic_set_size", "anova_power", "t_test_power", "z_test_power", "solve_power"]
 
 ALTERNATIVES = ("two-sided", "larger", "smaller")
 MAX_TOPICS = 100_000
@@ -40,23 +43,64 @@ def _alternative(value) -> str:
     return check_choice(value, "alternative", ALTERNATIVES)
 
 
-def _t_power(effect: float, n: int, alpha: float, alternative: str) -> float:
+def t_test_power(shift: float, df: float, alpha: float, alternative: str) -> float:
+    r"""Power of a t test at level ``alpha`` whose statistic follows the noncentral t with ``df``
+    degrees of freedom and noncentrality ``shift`` under the alternative: :math:`P(T' > t_{1-a}) +
+    P(T' < t_a)` with :math:`a = \alpha/2` two-sided (one tail at level :math:`\alpha` for
+    ``"larger"`` / ``"smaller"``) — the formula of statsmodels' ``ttest_power``, the kernel of the
+    one-sample (paired) and the two-sample power of :mod:`cranfield.online.power`. Where scipy's
+    noncentral t cdf is NaN, deep in a tail (a probability below double precision), the tail is 0.
+    """
+    from scipy import special, stats
+
+    level = alpha / 2.0 if alternative == "two-sided" else alpha
+
+    def cdf(x):  # scipy's noncentral t returns NaN deep in a tail (probability ~1e-300): 0 or 1 there
+        value = special.nctdtr(df, shift, x)
+        return value if np.isfinite(value) else (0.0 if x < shift else 1.0)
+
+    result = 0.0
+    if alternative in ("two-sided", "larger"):
+        result = 1 - cdf(stats.t.isf(level, df))
+    if alternative in ("two-sided", "smaller"):
+        result += cdf(stats.t.ppf(level, df))
+    return float(result)
+
+
+def z_test_power(shift: float, alpha: float, alternative: str) -> float:
+    r"""Power of a z test at level ``alpha`` whose statistic is normal with mean ``shift`` and unit
+    variance under the alternative (statsmodels' ``normal_power``; tails as :func:`t_test_power`)."""
     from scipy import stats
 
-    df, nc = n - 1, effect * np.sqrt(n)
+    level = alpha / 2.0 if alternative == "two-sided" else alpha
+    result = 0.0
+    if alternative in ("two-sided", "larger"):
+        result = stats.norm.sf(stats.norm.isf(level) - shift)
+    if alternative in ("two-sided", "smaller"):
+        result += stats.norm.cdf(stats.norm.ppf(level) - shift)
+    return float(result)
 
-    def upper(c: float, lam: float) -> float:
-        # P(T' > c); the lower tail P(T' < -c; λ) is upper(c, -λ): scipy's noncentral t cdf is NaN
-        # far in its lower tail (e.g. t = -3.05, 12 df, λ = 7.2), its survival function is not;
-        # a tail beyond double precision is 0
-        value = float(stats.nct.sf(c, df, lam))
-        return value if np.isfinite(value) else 0.0
 
-    if alternative == "two-sided":
-        crit = float(stats.t.ppf(1 - alpha / 2, df))
-        return min(1.0, upper(crit, nc) + upper(crit, -nc))
-    crit = float(stats.t.ppf(1 - alpha, df))
-    return upper(crit, nc) if alternative == "larger" else upper(crit, -nc)
+def solve_power(function, low: float, high: float, name: str, *, xtol: float, rtol: float) -> float:
+    """The root of ``function`` (a power minus its target, increasing) above ``low``: ``high``
+    doubled until the sign changes (a :class:`UsageError` naming ``name`` if it never does),
+    then Brent's method to ``xtol`` / ``rtol``."""
+    from scipy import optimize
+
+    f_low, f_high = function(low), function(high)
+    expand = 0
+    while f_low * f_high > 0 and expand < 200:
+        high *= 2.0
+        f_high = function(high)
+        expand += 1
+    if f_low * f_high > 0:
+        raise UsageError(f"no {name} reaches the requested power")
+    return float(optimize.brentq(function, low, high, xtol=xtol, rtol=rtol, maxiter=500))
+
+
+def _t_power(effect: float, n: int, alpha: float, alternative: str) -> float:
+    """Power of the one-sample (paired) t test over ``n`` queries for a standardised ``effect``."""
+    return min(1.0, t_test_power(effect * np.sqrt(n), n - 1, alpha, alternative))
 
 
 def paired_power(*, n: int, diff: float, sd: float, alpha: float = 0.05, alternative: str = "two-sided") -> float:
@@ -86,8 +130,6 @@ def minimum_detectable_difference(*, n: int, sd: float, alpha: float = 0.05, pow
     >>> round(minimum_detectable_difference(n=50, sd=0.08), 4)
     0.0323
     """
-    from scipy import optimize
-
     n = _positive(n, "n", integer=True, minimum=1)
     sd = _positive(sd, "sd")
     alpha, power = _level(alpha, "alpha"), _level(power, "power")
@@ -97,11 +139,8 @@ def minimum_detectable_difference(*, n: int, sd: float, alpha: float = 0.05, pow
     floor = _t_power(0.0, n, alpha, alternative)
     if power <= floor:
         raise UsageError(f"power: expected more than {floor:g} (the power at no difference), found {power!r}")
-    high = 1.0
-    while _t_power(high, n, alpha, alternative) < power:
-        high *= 2
-    effect = optimize.brentq(lambda e: _t_power(e, n, alpha, alternative) - power, 0.0, high, xtol=1e-14,
-                             rtol=4 * np.finfo(float).eps, maxiter=500)
+    effect = solve_power(lambda e: _t_power(e, n, alpha, alternative) - power, 0.0, 1.0, "difference", xtol=1e-14,
+                         rtol=4 * np.finfo(float).eps)
     return float(effect * sd)
 
 

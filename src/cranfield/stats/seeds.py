@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import InputError, UsageError
 from .compare import compare_values
-from .intervals import _check_confidence
+from ._interval import check_confidence
 
 __all__ = ["SeedSummary", "SeedResult", "seed_summary", "compare_seeds", "parse_seed_groups"]
 
@@ -91,7 +91,7 @@ def seed_summary(matrices, groups, *, confidence: float = 0.95) -> list:
     order). Returns :class:`SeedSummary` rows (module docstring)."""
     from scipy import special
 
-    confidence = _check_confidence(confidence)
+    confidence = check_confidence(confidence)
     if not isinstance(matrices, dict) or not all(isinstance(v, dict) for v in matrices.values()):
         raise UsageError("matrices: expected {measure: {run: per-topic values}}")
     if not isinstance(groups, dict) or not groups or \

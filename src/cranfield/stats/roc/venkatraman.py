@@ -1,5 +1,5 @@
 r"""Venkatraman's permutation tests that two ROC curves are equal at every operating point
-(not only in area), as R's pROC computes them; used by :func:`cranfield.stats.roc_test`.
+(not only in area), as R's pROC computes them; the kernels of :func:`cranfield.stats.roc_test`.
 
 * Paired (Venkatraman & Begg 1996, Biometrika 83:835): each example's ranks under the two
   scores; :math:`E = \sum_{x=1}^{n} |(FN_b + FP_b)(x) - (FN_a + FP_a)(x)|` over the rank

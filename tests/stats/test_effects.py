@@ -1,18 +1,23 @@
-"""Effect sizes with intervals: d_z / g_z / common language (noncentral t, against R's pt with
+"""Effect sizes (cranfield.stats.effects): mean difference, d_z and win/tie/loss by hand and by
+their properties; effect sizes with intervals: d_z / g_z / common language (noncentral t, against R's pt with
 ncp and uniroot), d_av / g_av / probability of superiority (bootstrap, against a slow loop over
 the same resamples); Hedges' J against scipy's noncentral t mean."""
 
 from __future__ import annotations
 
+import warnings
 from decimal import Decimal, getcontext
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from cranfield.errors import InputError, UsageError
 from cranfield.stats._resample import as_generator, bootstrap_counts
-from cranfield.stats.effects import EFFECT_SIZES, effect_size, hedges_correction
+from cranfield.stats.effects import (EFFECT_SIZES, cohens_dz, effect_size, hedges_correction,
+                                    mean_difference, win_tie_loss, win_tie_loss_rows)
 
 from ._r import r_vector, run_r
 
@@ -112,3 +117,30 @@ def test_effect_size_errors():
     with pytest.raises(InputError):
         effect_size([1, 2], [0, 1])
     assert set(EFFECT_SIZES) == {"d_z", "g_z", "d_av", "g_av", "cl", "ps"}
+
+
+def test_effect_sizes_by_hand():
+    x, y = [0.5, 0.7, 0.9], [0.4, 0.5, 0.6]  # d = 0.1, 0.2, 0.3: mean 0.2, sd 0.1
+    assert cohens_dz(x, y) == pytest.approx(2.0)
+    ci = mean_difference(x, y, method="t")
+    assert ci.estimate == pytest.approx(0.2)
+    assert (ci.low, ci.high) == pytest.approx(stats.t.interval(0.95, 2, loc=0.2, scale=0.1 / np.sqrt(3)))
+    assert win_tie_loss([0.5, 0.7, 0.9, 0.1], [0.4, 0.7, 1.0, 0.1]) == (1, 2, 1)
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=2, max_size=30))
+@settings(max_examples=60, deadline=None)
+def test_effect_properties(pairs):
+    x = np.array([a for a, _ in pairs]) / 5
+    y = np.array([b for _, b in pairs]) / 5
+    wins, ties, losses = win_tie_loss(x, y)
+    assert wins + ties + losses == len(x)
+    assert win_tie_loss(y, x) == (losses, ties, wins)
+    dz = cohens_dz(x, y)
+    assert cohens_dz(y, x) == -dz
+    with warnings.catch_warnings():  # scipy warns on nearly constant differences
+        warnings.simplefilter("ignore", RuntimeWarning)
+        t = stats.ttest_rel(x, y).statistic if np.std(x - y) > 0 else None
+    if t is not None and np.isfinite(t):
+        assert dz == pytest.approx(t / np.sqrt(len(x)), rel=1e-9)  # d_z = t / sqrt(n)
+    assert win_tie_loss_rows(np.stack([x - y, y - x])).tolist() == [[wins, ties, losses], [losses, ties, wins]]

@@ -1,4 +1,4 @@
-"""Measures of issue 3 beyond trec_eval: nDCG(gain=exp), ERR, AP denominators, F, E, SysEff,
+"""Measure families of issue 3 beyond trec_eval (cranfield.measures): nDCG(gain=exp), ERR, AP denominators, F, E, SysEff,
 Fallout, judged_only (condensed lists), micro averaging, median, PR tables.
 
 Reference values come from (1) worked examples computed by hand with exact fractions (each

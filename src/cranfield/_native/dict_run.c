@@ -1,0 +1,758 @@
+/* cranfield._native.dict_run: a {qid: {docno: score}} dict run ranked against prepared qrels.
+ *
+ * The in-memory counterpart of Run.from_dict + retrieval.ranked.rank, for the training-loop use:
+ *
+ *   index(query_ids, q, docnos, rel) -> the judgments indexed by (query code, docno), built once
+ *       per Evaluator (query_ids: the sorted qrels query ids; q, rel: int64 query code and
+ *       judgment of each docno; relevance codes as ranked.py: a negative judgment is UNJUDGED, -2);
+ *   rank(run, index) -> (rel, counts) as bytearrays of int64, or None
+ *       rel: the relevance code of every row of an evaluated query (NONPOOL, -1, when not judged),
+ *       grouped by query code and in trec_eval's rank order within a query (score descending,
+ *       ties by docno descending, byte-wise on the UTF-8 text); counts: rows of each query code.
+ *
+ *   columns(run) -> (qids, counts, docnos, scores) or None: Run.from_dict's columns.
+ *
+ * rank() and columns() accept only what Run.from_dict accepts without question: an exact dict of exact dicts,
+ * exact str ids (not empty, no ASCII whitespace, no NUL, encodable as UTF-8) and exact float
+ * (finite) or int (within int64) scores. On anything else (a bad value, a subclass, an empty run,
+ * no query in common) it returns None and the Python path runs: that path raises its own error
+ * with its own text, so the two can never disagree on an error.
+ *
+ * The join looks each docno up in its query's region of the index with the str's cached hash (a
+ * dict key's hash is computed once, when it was inserted): a bit filter answers for most unjudged
+ * docnos, a slot's hash bits and the UTF-8 bytes for the others. Only the
+ * rank of the judged rows matters (the others are all NONPOOL): with few of them, each one's rank
+ * is the number of rows scored above it; else the query's rows are sorted. That runs without the
+ * GIL; a query with tied scores is ranked afterwards with it (the docno order reads the str objects).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NONPOOL (-1)
+#define UNJUDGED (-2)
+
+typedef struct {
+    double score;
+    uint32_t row; /* row within its query */
+} item;
+
+/* ------------------------------------------------------------------------------ checks */
+
+/* 1 if `s` is an id every path accepts as is (exact str, not empty, no ASCII blank or NUL, UTF-8
+ * encodable), else 0 (the caller declines; no exception is left set). */
+static const unsigned char BLANK[256] = {[0] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
+
+static int id_ok(PyObject *s)
+{
+    if (!PyUnicode_CheckExact(s))
+        return 0;
+    if (PyUnicode_IS_COMPACT_ASCII(s)) { /* the usual id: its bytes follow the header */
+        const unsigned char *c = (const unsigned char *)(((PyASCIIObject *)s) + 1);
+        Py_ssize_t n = ((PyASCIIObject *)s)->length;
+        unsigned char blank = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            blank |= BLANK[c[i]];
+        return n > 0 && !blank;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(s) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+#endif
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (n == 0)
+        return 0;
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const unsigned char *c = (const unsigned char *)data;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (c[i] <= ' ' && (c[i] == ' ' || (c[i] >= '\t' && c[i] <= '\r') || c[i] == 0))
+                return 0;
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c <= ' ' && (c == ' ' || (c >= '\t' && c <= '\r') || c == 0))
+                return 0;
+        }
+    }
+    if (!PyUnicode_IS_ASCII(s) && PyUnicode_AsUTF8AndSize(s, NULL) == NULL) { /* lone surrogates */
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* 1 and *out set if `v` is a score taken as is (finite float, int within int64), else 0. */
+static int score_ok(PyObject *v, double *out)
+{
+    if (PyFloat_CheckExact(v)) {
+        double d = PyFloat_AS_DOUBLE(v);
+        if (!isfinite(d))
+            return 0;
+        *out = d;
+        return 1;
+    }
+    if (PyLong_CheckExact(v)) {
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow || (x == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        }
+        *out = (double)x; /* as numpy's int64 -> float64 (round to nearest) */
+        return 1;
+    }
+    return 0;
+}
+
+/* The UTF-8 text of an id already checked by id_ok (cached in the object). */
+static const char *utf8(PyObject *s, Py_ssize_t *size)
+{
+    if (PyUnicode_IS_ASCII(s)) {
+        *size = PyUnicode_GET_LENGTH(s);
+        return (const char *)PyUnicode_DATA(s);
+    }
+    return PyUnicode_AsUTF8AndSize(s, size);
+}
+
+/* ------------------------------------------------------------------------------ sorting */
+
+/* A merge sort of items (insertion sort below 24 items) ordered by BEFORE(a, b); `tmp` holds n items. */
+#define DEFINE_SORT(name, BEFORE)                                                               \
+    static void name(item *a, item *tmp, Py_ssize_t n, void *ctx)                                \
+    {                                                                                           \
+        if (n < 24) {                                                                           \
+            for (Py_ssize_t i = 1; i < n; i++) {                                                \
+                item x = a[i];                                                                  \
+                Py_ssize_t j = i;                                                               \
+                while (j > 0 && BEFORE(&x, &a[j - 1], ctx)) {                                   \
+                    a[j] = a[j - 1];                                                            \
+                    j--;                                                                        \
+                }                                                                               \
+                a[j] = x;                                                                       \
+            }                                                                                   \
+            return;                                                                             \
+        }                                                                                       \
+        Py_ssize_t h = n / 2;                                                                   \
+        name(a, tmp, h, ctx);                                                                   \
+        name(a + h, tmp, n - h, ctx);                                                           \
+        if (!BEFORE(&a[h], &a[h - 1], ctx))                                                     \
+            return; /* already in order */                                                      \
+        memcpy(tmp, a, (size_t)h * sizeof(item));                                               \
+        Py_ssize_t i = 0, j = h, k = 0;                                                         \
+        while (i < h && j < n)                                                                  \
+            a[k++] = BEFORE(&a[j], &tmp[i], ctx) ? a[j++] : tmp[i++];                           \
+        while (i < h)                                                                           \
+            a[k++] = tmp[i++];                                                                  \
+    }
+
+#define SCORE_BEFORE(x, y, ctx) ((x)->score > (y)->score)
+DEFINE_SORT(sort_by_score, SCORE_BEFORE)
+
+/* docno descending, byte-wise (strcmp order: ids hold no NUL) */
+static inline int docno_before(const item *x, const item *y, void *ctx)
+{
+    PyObject **docs = (PyObject **)ctx;
+    Py_ssize_t nx, ny;
+    const char *a = utf8(docs[x->row], &nx), *b = utf8(docs[y->row], &ny);
+    int c = memcmp(a, b, (size_t)(nx < ny ? nx : ny));
+    return c > 0 || (c == 0 && nx > ny);
+}
+#define DOCNO_BEFORE(x, y, ctx) docno_before(x, y, ctx)
+DEFINE_SORT(sort_by_docno, DOCNO_BEFORE)
+
+/* ------------------------------------------------------------------------------ index */
+
+/* The judgments of the qrels, in one open-addressing table per query (contiguous regions of one
+ * slot array, load <= 3/4): a slot holds 32 bits of the docno's str hash (those the region's
+ * size does not use) and its judgment number; a hit is verified on the UTF-8 bytes. A run lists a
+ * query's documents together, so its probes stay in one small region: a few cache lines (a
+ * Python dict per query costs a pointer chase to a key object per probe). */
+typedef struct {
+    uint32_t tag;        /* bits 32-63 of the docno's hash */
+    int32_t judgment;    /* judgment number, -1 if empty */
+} slot_t;
+
+typedef struct {
+    PyObject *queries;   /* {qid: query code} */
+    Py_ssize_t n_queries;
+    int64_t *base;       /* first slot of each query's region */
+    int64_t *mask;       /* region size - 1 */
+    slot_t *slots;
+    uint64_t *bloom;     /* per query, a bit per hash value (h >> 40) & bloom_mask: a filter of its docnos */
+    int64_t *bloom_base; /* first word of each query's bits */
+    uint64_t *bloom_mask;
+    int64_t *rel;        /* per judgment: relevance code */
+    int64_t *offset;     /* per judgment: its docno's bytes in `text` (n + 1 offsets) */
+    char *text;
+} judgments;
+
+static void judgments_free(judgments *j)
+{
+    if (j == NULL)
+        return;
+    Py_XDECREF(j->queries);
+    PyMem_Free(j->base);
+    PyMem_Free(j->mask);
+    PyMem_Free(j->slots);
+    PyMem_Free(j->bloom);
+    PyMem_Free(j->bloom_base);
+    PyMem_Free(j->bloom_mask);
+    PyMem_Free(j->rel);
+    PyMem_Free(j->offset);
+    PyMem_Free(j->text);
+    PyMem_Free(j);
+}
+
+static void capsule_free(PyObject *capsule)
+{
+    judgments_free((judgments *)PyCapsule_GetPointer(capsule, "cranfield.dict_run.judgments"));
+}
+
+/* Fill the slot table; every docno must be an exact str. 0 on success, -1 on error. */
+static int judgments_fill(judgments *j, PyObject *docnos, const int64_t *q, const int64_t *rel, Py_ssize_t n)
+{
+    Py_ssize_t n_queries = j->n_queries, total = 0, text_size = 0;
+    int64_t *count = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
+    if (count == NULL)
+        return PyErr_NoMemory(), -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        count[q[k]]++;
+    Py_ssize_t words = 0;
+    for (Py_ssize_t i = 0; i < n_queries; i++) {
+        int64_t size = 4, bits = 64;
+        while (3 * size < 4 * count[i])
+            size *= 2;
+        while (bits < 16 * count[i]) /* 16 bits a docno: 6% of absent docnos pass the filter */
+            bits *= 2;
+        j->base[i] = total;
+        j->mask[i] = size - 1;
+        total += size;
+        j->bloom_base[i] = words;
+        j->bloom_mask[i] = (uint64_t)bits - 1;
+        words += bits / 64;
+    }
+    PyMem_Free(count);
+    j->bloom = PyMem_Calloc((size_t)words + 1, sizeof(uint64_t));
+    if (j->bloom == NULL)
+        return PyErr_NoMemory(), -1;
+    j->slots = PyMem_Malloc((size_t)(total + 1) * sizeof(slot_t));
+    if (j->slots == NULL)
+        return PyErr_NoMemory(), -1;
+    for (Py_ssize_t i = 0; i <= total; i++)
+        j->slots[i].judgment = -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *d = PyList_GET_ITEM(docnos, k);
+        Py_ssize_t size;
+        if (!PyUnicode_CheckExact(d) || PyUnicode_AsUTF8AndSize(d, &size) == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "index: docnos must be str");
+            return -1;
+        }
+        text_size += size;
+    }
+    j->text = PyMem_Malloc((size_t)text_size + 1);
+    if (j->text == NULL)
+        return PyErr_NoMemory(), -1;
+    j->offset[0] = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *d = PyList_GET_ITEM(docnos, k);
+        Py_ssize_t size;
+        const char *bytes = PyUnicode_AsUTF8AndSize(d, &size);
+        Py_hash_t h = PyObject_Hash(d);
+        if (h == -1)
+            return -1;
+        memcpy(j->text + j->offset[k], bytes, (size_t)size);
+        j->offset[k + 1] = j->offset[k] + size;
+        j->rel[k] = rel[k] < 0 ? UNJUDGED : rel[k];
+        int64_t m = j->mask[q[k]], i = (int64_t)((uint64_t)h & (uint64_t)m);
+        slot_t *slots = j->slots + j->base[q[k]];
+        while (slots[i].judgment >= 0) /* (duplicates were refused when the qrels were prepared) */
+            i = (i + 1) & m;
+        slots[i].judgment = (int32_t)k;
+        slots[i].tag = (uint32_t)((uint64_t)h >> 32);
+        uint64_t bit = ((uint64_t)h >> 40) & j->bloom_mask[q[k]];
+        j->bloom[j->bloom_base[q[k]] + (int64_t)(bit >> 6)] |= (uint64_t)1 << (bit & 63);
+    }
+    return 0;
+}
+
+static PyObject *index_judgments(PyObject *self, PyObject *args)
+{
+    PyObject *query_ids, *docnos, *result = NULL;
+    Py_buffer qbuf = {0}, rbuf = {0};
+    if (!PyArg_ParseTuple(args, "O!y*O!y*", &PyList_Type, &query_ids, &qbuf, &PyList_Type, &docnos, &rbuf))
+        return NULL;
+    Py_ssize_t n_queries = PyList_GET_SIZE(query_ids), n = PyList_GET_SIZE(docnos);
+    const int64_t *q = (const int64_t *)qbuf.buf, *rel = (const int64_t *)rbuf.buf;
+    judgments *j = NULL;
+    if (qbuf.len != n * 8 || rbuf.len != n * 8) {
+        PyErr_SetString(PyExc_ValueError, "index: q and rel must be int64 buffers as long as docnos");
+        goto done;
+    }
+    if (n >= INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "index: too many judgments");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (q[k] < 0 || q[k] >= n_queries) {
+            PyErr_SetString(PyExc_ValueError, "index: query code out of range");
+            goto done;
+        }
+    j = PyMem_Calloc(1, sizeof(judgments));
+    if (j == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    j->n_queries = n_queries;
+    j->queries = PyDict_New();
+    j->base = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->mask = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->bloom_base = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->bloom_mask = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(uint64_t));
+    j->rel = PyMem_Malloc(((size_t)n + 1) * sizeof(int64_t));
+    j->offset = PyMem_Malloc(((size_t)n + 1) * sizeof(int64_t));
+    if (j->queries == NULL || j->base == NULL || j->mask == NULL || j->rel == NULL || j->offset == NULL ||
+        j->bloom_base == NULL || j->bloom_mask == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_queries; i++) {
+        PyObject *code = PyLong_FromSsize_t(i);
+        int failed = code == NULL || PyDict_SetItem(j->queries, PyList_GET_ITEM(query_ids, i), code) < 0;
+        Py_XDECREF(code);
+        if (failed)
+            goto done;
+    }
+    if (judgments_fill(j, docnos, q, rel, n) < 0)
+        goto done;
+    result = PyCapsule_New(j, "cranfield.dict_run.judgments", capsule_free);
+    if (result != NULL)
+        j = NULL;
+done:
+    judgments_free(j);
+    PyBuffer_Release(&qbuf);
+    PyBuffer_Release(&rbuf);
+    return result;
+}
+
+/* One query's part of the index, in locals (the walk calls into Python's dict code between rows,
+ * so fields read through the index would be read again at every row). */
+typedef struct {
+    const uint64_t *bloom;
+    uint64_t bloom_mask;
+    const slot_t *slots;
+    int64_t mask;
+} query_index;
+
+static inline query_index query_part(const judgments *j, Py_ssize_t q)
+{
+    query_index part = {j->bloom + j->bloom_base[q], j->bloom_mask[q], j->slots + j->base[q], j->mask[q]};
+    return part;
+}
+
+/* Relevance code of `docno` (an id checked by id_ok) in its query's part of the index: its
+ * judgment, or NONPOOL. */
+static inline int64_t judged(const judgments *j, query_index part, PyObject *docno)
+{
+    Py_hash_t h = ((PyASCIIObject *)docno)->hash; /* a dict key's: computed when it was inserted */
+    if (h == -1)
+        h = PyObject_Hash(docno); /* (an exact str's hash never fails) */
+    uint64_t bit = ((uint64_t)h >> 40) & part.bloom_mask;
+    if (!(part.bloom[bit >> 6] >> (bit & 63) & 1))
+        return NONPOOL; /* most docnos of a run are not judged: one bit says so */
+    Py_ssize_t size;
+    const char *bytes = utf8(docno, &size);
+    int64_t i = (int64_t)((uint64_t)h & (uint64_t)part.mask);
+    uint32_t tag = (uint32_t)((uint64_t)h >> 32);
+    for (;; i = (i + 1) & part.mask) {
+        int64_t k = part.slots[i].judgment;
+        if (k < 0)
+            return NONPOOL;
+        if (part.slots[i].tag == tag && j->offset[k + 1] - j->offset[k] == size &&
+            memcmp(j->text + j->offset[k], bytes, (size_t)size) == 0)
+            return j->rel[k];
+    }
+}
+
+/* ------------------------------------------------------------------------------ rank */
+
+/* The rows of the evaluated queries, grouped by query code (query q's rows are start[q] ..
+ * start[q + 1] - 1), and the judged ones among them (those found in the index: their row and
+ * relevance code, query q's are found_start[q] .. found_start[q] + found_count[q] - 1). */
+typedef struct {
+    Py_ssize_t n_queries, rows, found, longest;
+    int64_t *start;
+    int64_t *found_start, *found_count;
+    double *score;     /* the rows' scores: in the output buffer until their query is ranked */
+    double *local_score;
+    int64_t *entry_of; /* per query code: its entry in the run's walk */
+    PyObject **local_docs; /* scratch for one query: its docnos, in walk order */
+    int64_t *found_row, *found_rel;
+    char *tied;        /* per query: two of its rows share a score (ranked with the GIL) */
+    item *items, *tmp; /* scratch for one query */
+    int64_t *local_rel;
+} rows_t;
+
+static void rows_free(rows_t *r)
+{
+    PyMem_Free(r->start);
+    PyMem_Free(r->found_start);
+    PyMem_Free(r->found_count);
+    PyMem_Free(r->local_score);
+    PyMem_Free(r->entry_of);
+    PyMem_Free(r->local_docs);
+    PyMem_Free(r->found_row);
+    PyMem_Free(r->found_rel);
+    PyMem_Free(r->tied);
+    PyMem_Free(r->items);
+    PyMem_Free(r->tmp);
+    PyMem_Free(r->local_rel);
+}
+
+typedef struct {
+    PyObject *docs;    /* the query's {docno: score} (a reference held while ranking) */
+    Py_ssize_t q;      /* query code, -1 if not in the qrels */
+} query_entry;
+
+/* The queries of the run: their dicts and codes; rows per query code in `counts`. Returns the
+ * number of evaluated rows, 0 to decline, -1 on error; *n_entries is set. */
+static Py_ssize_t walk_queries(PyObject *run, const judgments *j, query_entry *entries, Py_ssize_t *n_entries,
+                               int64_t *counts)
+{
+    Py_ssize_t pos = 0, rows = 0, all_rows = 0, n;
+    *n_entries = 0;
+    PyObject *qid, *docs;
+    while (PyDict_Next(run, &pos, &qid, &docs)) {
+        if (!PyDict_CheckExact(docs))
+            return 0;
+        Py_ssize_t m = PyDict_GET_SIZE(docs);
+        if (m == 0)
+            continue; /* no row: its id is not looked at (as Run.from_dict) */
+        if (!id_ok(qid))
+            return 0;
+        PyObject *found = PyDict_GetItemWithError(j->queries, qid);
+        if (found == NULL && PyErr_Occurred())
+            return -1;
+        n = (*n_entries)++;
+        entries[n].docs = Py_NewRef(docs); /* kept alive until the query is ranked */
+        entries[n].q = found ? PyLong_AsSsize_t(found) : -1;
+        if (found) {
+            counts[entries[n].q] = m;
+            rows += m;
+        }
+        all_rows += m;
+    }
+    if (all_rows >= ((Py_ssize_t)1 << 31))
+        return 0; /* row numbers are 32-bit here: the Python path takes such a run */
+    return rows; /* 0 (an empty run, no query in common): the Python path raises its error */
+}
+
+/* Walk every row: check it, keep the rows of evaluated queries at their place, join them with
+ * the judgments; 1 done, 0 declined. */
+static int collect(const judgments *j, const query_entry *entries, Py_ssize_t n_entries, rows_t *r)
+{
+    for (Py_ssize_t e = 0; e < n_entries; e++) {
+        Py_ssize_t pos = 0, q = entries[e].q;
+        PyObject *docno, *value;
+        if (q >= 0) {
+            r->found_start[q] = r->found;
+            r->entry_of[q] = e;
+        }
+        if (q < 0) { /* not evaluated: only checked */
+            while (PyDict_Next(entries[e].docs, &pos, &docno, &value)) {
+                double score;
+                if (!id_ok(docno) || !score_ok(value, &score))
+                    return 0;
+            }
+            continue;
+        }
+        int64_t k = r->start[q], found = r->found, *found_row = r->found_row, *found_rel = r->found_rel;
+        double *score = r->score;
+        const query_index part = query_part(j, q);
+        while (PyDict_Next(entries[e].docs, &pos, &docno, &value)) {
+            if (!id_ok(docno) || !score_ok(value, &score[k]))
+                return 0;
+            int64_t rel = judged(j, part, docno);
+            if (rel != NONPOOL) {
+                found_row[found] = k;
+                found_rel[found++] = rel;
+            }
+            k++;
+        }
+        r->found = found;
+        r->found_count[q] = found - r->found_start[q];
+    }
+    return 1;
+}
+
+/* Rank query q's judged rows into out, its slice of the ranked relevance codes, which holds the
+ * query's scores until then: by counting the rows scored above each (few judged rows) or by
+ * sorting the query's rows. Without the GIL: a tie of scores marks the query and leaves its
+ * scores in out for rank_tied. */
+static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
+{
+    int64_t start = r->start[q], n = r->start[q + 1] - start, judged_rows = r->found_count[q], i;
+    const int64_t *row = r->found_row + r->found_start[q], *rel = r->found_rel + r->found_start[q];
+    double *s = r->local_score;
+    int64_t *place = r->local_rel;
+    memcpy(s, out, (size_t)n * sizeof(double));
+    int64_t log2n = 1;
+    while (((int64_t)1 << log2n) < n)
+        log2n++;
+    if (judged_rows <= 4 * log2n) { /* cheaper than a sort: judged x n comparisons, vectorised */
+        for (int64_t f = 0; f < judged_rows; f++) {
+            double x = s[row[f] - start];
+            int64_t above = 0, equal = 0;
+            for (i = 0; i < n; i++) {
+                above += s[i] > x;
+                equal += s[i] == x;
+            }
+            if (equal > 1) {
+                r->tied[q] = 1;
+                return;
+            }
+            place[f] = above;
+        }
+        for (i = 0; i < n; i++)
+            out[i] = NONPOOL;
+        for (int64_t f = 0; f < judged_rows; f++)
+            out[place[f]] = rel[f];
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        r->items[i].score = s[i];
+        r->items[i].row = (uint32_t)i;
+        place[i] = NONPOOL;
+    }
+    for (int64_t f = 0; f < judged_rows; f++)
+        place[row[f] - start] = rel[f];
+    for (i = 1; i < n && s[i] <= s[i - 1]; i++)
+        ;
+    if (i < n)
+        sort_by_score(r->items, r->tmp, n, NULL);
+    for (i = 1; i < n; i++)
+        if (r->items[i].score == r->items[i - 1].score) {
+            r->tied[q] = 1;
+            return;
+        }
+    for (i = 0; i < n; i++)
+        out[i] = place[r->items[i].row];
+}
+
+/* Rank a query with tied scores: sorted by score, each block of ties by docno (with the GIL:
+ * reads the str objects, from the query's dict walked again; another thread may have changed it
+ * while the GIL was released: then a RuntimeError, as Python's own dict iteration). 0 or -1. */
+static int rank_tied(rows_t *r, const query_entry *entry, Py_ssize_t q, int64_t *out)
+{
+    int64_t start = r->start[q], n = r->start[q + 1] - start;
+    const int64_t *row = r->found_row + r->found_start[q], *rel = r->found_rel + r->found_start[q];
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *docno, *value;
+    double score;
+    if (PyDict_GET_SIZE(entry->docs) != n)
+        goto changed;
+    while (PyDict_Next(entry->docs, &pos, &docno, &value)) {
+        if (i >= n || !id_ok(docno) || !score_ok(value, &score) || memcmp(&score, &r->score[start + i], sizeof score))
+            goto changed;
+        r->local_docs[i++] = docno;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        r->items[i].score = r->score[start + i];
+        r->items[i].row = (uint32_t)i;
+        r->local_rel[i] = NONPOOL;
+    }
+    for (int64_t f = 0; f < r->found_count[q]; f++)
+        r->local_rel[row[f] - start] = rel[f];
+    sort_by_score(r->items, r->tmp, n, NULL);
+    for (int64_t i = 0; i < n;) {
+        int64_t k = i + 1;
+        while (k < n && r->items[k].score == r->items[i].score)
+            k++;
+        if (k - i > 1)
+            sort_by_docno(r->items + i, r->tmp, k - i, r->local_docs);
+        i = k;
+    }
+    for (int64_t i = 0; i < n; i++)
+        out[i] = r->local_rel[r->items[i].row];
+    return 0;
+changed:
+    PyErr_SetString(PyExc_RuntimeError, "the run dict changed during evaluation");
+    return -1;
+}
+
+static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py_ssize_t rows)
+{
+    r->n_queries = n_queries;
+    r->rows = rows;
+    r->start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
+    r->found_start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
+    r->found_count = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
+    r->tied = PyMem_Calloc((size_t)n_queries + 1, 1);
+    r->entry_of = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    r->found_row = PyMem_Malloc((size_t)rows * sizeof(int64_t));
+    r->found_rel = PyMem_Malloc((size_t)rows * sizeof(int64_t));
+    if (!r->start || !r->found_start || !r->found_count || !r->tied || !r->entry_of ||
+        !r->found_row || !r->found_rel)
+        return -1;
+    r->longest = 0;
+    for (Py_ssize_t q = 0; q < n_queries; q++) {
+        r->start[q + 1] = r->start[q] + counts[q];
+        if (counts[q] > r->longest)
+            r->longest = counts[q];
+    }
+    r->items = PyMem_Malloc((size_t)r->longest * sizeof(item));
+    r->tmp = PyMem_Malloc((size_t)r->longest * sizeof(item));
+    r->local_rel = PyMem_Malloc((size_t)r->longest * sizeof(int64_t));
+    r->local_docs = PyMem_Malloc((size_t)r->longest * sizeof(PyObject *));
+    r->local_score = PyMem_Malloc((size_t)r->longest * sizeof(double));
+    return r->items && r->tmp && r->local_rel && r->local_docs && r->local_score ? 0 : -1;
+}
+
+static PyObject *rank_run(PyObject *self, PyObject *args)
+{
+    PyObject *run, *index, *result = NULL, *rel_out = NULL, *counts_out = NULL;
+    Py_ssize_t n_entries = 0;
+    rows_t r = {0};
+    if (!PyArg_ParseTuple(args, "OO", &run, &index))
+        return NULL;
+    const judgments *j = PyCapsule_GetPointer(index, "cranfield.dict_run.judgments");
+    if (j == NULL)
+        return NULL;
+    if (!PyDict_CheckExact(run))
+        Py_RETURN_NONE;
+    Py_ssize_t n_queries = j->n_queries;
+    query_entry *entries = PyMem_Malloc(((size_t)PyDict_GET_SIZE(run) + 1) * sizeof(query_entry));
+    counts_out = PyByteArray_FromStringAndSize(NULL, n_queries * (Py_ssize_t)sizeof(int64_t));
+    if (entries == NULL || counts_out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    int64_t *counts = (int64_t *)PyByteArray_AS_STRING(counts_out);
+    memset(counts, 0, (size_t)n_queries * sizeof(int64_t));
+    Py_ssize_t rows = walk_queries(run, j, entries, &n_entries, counts);
+    if (rows <= 0) {
+        if (rows == 0)
+            result = Py_NewRef(Py_None);
+        goto done;
+    }
+    rel_out = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(int64_t));
+    if (rel_out == NULL || rows_alloc(&r, n_queries, counts, rows) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    r.score = (double *)PyByteArray_AS_STRING(rel_out);
+    if (!collect(j, entries, n_entries, &r)) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    int64_t *ranked = (int64_t *)PyByteArray_AS_STRING(rel_out);
+    int tied = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t q = 0; q < n_queries; q++) {
+        rank_query(&r, q, ranked + r.start[q]);
+        tied |= r.tied[q];
+    }
+    Py_END_ALLOW_THREADS
+    for (Py_ssize_t q = 0; tied && q < n_queries; q++)
+        if (r.tied[q] && rank_tied(&r, &entries[r.entry_of[q]], q, ranked + r.start[q]) < 0)
+            goto done;
+    result = PyTuple_Pack(2, rel_out, counts_out);
+done:
+    Py_XDECREF(rel_out);
+    Py_XDECREF(counts_out);
+    for (Py_ssize_t e = 0; e < n_entries; e++)
+        Py_DECREF(entries[e].docs);
+    PyMem_Free(entries);
+    rows_free(&r);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------ columns */
+
+/* Fill the columns of columns(): 1 done, 0 declined. */
+static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject *docnos, double *scores)
+{
+    Py_ssize_t pos = 0, n = 0, k = 0;
+    PyObject *qid, *docs, *docno, *value;
+    while (PyDict_Next(run, &pos, &qid, &docs)) {
+        if (!PyDict_CheckExact(docs))
+            return 0;
+        if (PyDict_GET_SIZE(docs) == 0)
+            continue;
+        if (!id_ok(qid) || n >= PyList_GET_SIZE(qids))
+            return 0;
+        PyList_SET_ITEM(qids, n, Py_NewRef(qid));
+        counts[n++] = PyDict_GET_SIZE(docs);
+        Py_ssize_t inner = 0;
+        while (PyDict_Next(docs, &inner, &docno, &value)) {
+            if (k >= PyList_GET_SIZE(docnos) || !id_ok(docno) || !score_ok(value, &scores[k]))
+                return 0;
+            PyList_SET_ITEM(docnos, k++, Py_NewRef(docno));
+        }
+    }
+    return n == PyList_GET_SIZE(qids) && k == PyList_GET_SIZE(docnos);
+}
+
+/* columns(run) -> (qids, counts, docnos, scores) or None: the columns of Run.from_dict (the ids of
+ * the queries with rows, their numbers of rows as int64 bytes, every docno, every score as
+ * float64 bytes, in the dict's order), checked as rank() checks them; None to let the Python path
+ * run (an empty run included). */
+static PyObject *run_columns(PyObject *self, PyObject *run)
+{
+    if (!PyDict_CheckExact(run))
+        Py_RETURN_NONE;
+    Py_ssize_t pos = 0, n_queries = 0, rows = 0;
+    PyObject *qid, *docs, *qids = NULL, *docnos = NULL, *counts = NULL, *scores = NULL, *result = NULL;
+    while (PyDict_Next(run, &pos, &qid, &docs)) {
+        if (!PyDict_CheckExact(docs))
+            Py_RETURN_NONE;
+        n_queries += PyDict_GET_SIZE(docs) > 0;
+        rows += PyDict_GET_SIZE(docs);
+    }
+    if (rows == 0)
+        Py_RETURN_NONE;
+    qids = PyList_New(n_queries);
+    docnos = PyList_New(rows);
+    counts = PyByteArray_FromStringAndSize(NULL, n_queries * (Py_ssize_t)sizeof(int64_t));
+    scores = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(double));
+    if (qids && docnos && counts && scores) {
+        if (fill_columns(run, qids, (int64_t *)PyByteArray_AS_STRING(counts), docnos,
+                         (double *)PyByteArray_AS_STRING(scores)))
+            result = PyTuple_Pack(4, qids, counts, docnos, scores);
+        else
+            result = Py_NewRef(Py_None); /* (unfilled list items are NULL: freed as such) */
+    }
+    Py_XDECREF(qids);
+    Py_XDECREF(docnos);
+    Py_XDECREF(counts);
+    Py_XDECREF(scores);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"index", index_judgments, METH_VARARGS,
+     "index(query_ids, q, docnos, rel) -> the judgments, indexed for rank() (a capsule)."},
+    {"rank", rank_run, METH_VARARGS,
+     "rank(run, index) -> (rel, counts) int64 bytearrays, or None to let the Python path run."},
+    {"columns", run_columns, METH_O,
+     "columns(run) -> (qids, counts, docnos, scores) of Run.from_dict, or None to let the Python path run."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "cranfield._native.dict_run",
+    "A {qid: {docno: score}} dict run ranked against prepared qrels (see dict_run.c).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit_dict_run(void)
+{
+    return PyModule_Create(&module);
+}

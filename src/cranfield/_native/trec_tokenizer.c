@@ -1,0 +1,597 @@
+/*
+ * cranfield._native.trec_tokenizer: the TREC run/qrels tokenizer in one pass over the bytes.
+ *
+ * tokenize() reads a block of whole lines and produces the columns of
+ * cranfield.io.trec_grammar.parse_lines (the reference grammar, documented there): the kept id
+ * fields as Arrow string buffers (offsets + UTF-8 data), the value field as float64 scores or
+ * int64 relevance, the first row of each run of equal query ids, the longest id of each kept
+ * field, the first row's tag and the lines that hold no row (skipped blank or comment lines).
+ *
+ * Exactness contract: every decision is made per line, and on ANY line this reader cannot read
+ * with certainty exactly as the grammar does (a NUL byte, a lone CR, a blank line the dialect
+ * refuses, a wrong number of fields, an id that is not UTF-8, a value outside the number
+ * syntax, an integer beyond int64, a score that overflows, underflows or has a leading '+', ...)
+ * it returns None for the whole block: the caller then runs the reference parser, which raises
+ * the exact error (a '+' or an underflow it reads, where Arrow versions may differ).
+ * So the rows are those of the reference, or the error is the reference's.
+ *
+ * The scan touches no Python object and runs without the GIL, so blocks parse in parallel.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 8  /* fields recorded per line: a format has at most 6 (one more shows an extra) */
+#define MAX_KEPT 3    /* id fields kept: qid, docno and a diversity qrels' subtopic / a run's sample */
+
+/* ------------------------------------------------------------------------------ byte classes */
+
+enum { C_ASCII, C_HIGH, C_BLANK, C_CR, C_LF, C_NUL };
+
+/* the class of each byte: the blanks of C's isspace (space, TAB, VT, FF; CR and LF apart) */
+static unsigned char byte_class[256];
+
+static void init_byte_classes(void)
+{
+    for (int c = 0; c < 256; c++)
+        byte_class[c] = c >= 0x80 ? C_HIGH : C_ASCII;
+    byte_class[' '] = byte_class['\t'] = byte_class['\v'] = byte_class['\f'] = C_BLANK;
+    byte_class['\r'] = C_CR;
+    byte_class['\n'] = C_LF;
+    byte_class[0] = C_NUL;
+}
+
+/* ------------------------------------------------------------------------------ the layout */
+
+enum { COMMENTS_NONE, COMMENTS_FIRST_FIELD, COMMENTS_FIRST_BYTE };
+
+/* What a line of the format looks like, and what the dialect allows (set by the caller). */
+typedef struct {
+    int fields;         /* the format's number of fields */
+    int exact;          /* exactly `fields` fields (qrels), or at least (runs) */
+    int kept[MAX_KEPT]; /* the id fields kept, ascending; kept[0] is the query id (field 0) */
+    int n_kept;
+    int value;          /* index of the value field */
+    int integer;        /* 1: int64 relevance; 0: float64 score */
+    int tag;            /* index of the run's tag field, or -1 */
+    int comments;       /* COMMENTS_*: which lines are comments */
+    int blank_error;    /* a line without fields is an error (else it is skipped) */
+    int lone_cr_error;  /* a CR not directly followed by LF is an error (else it is a blank) */
+    int wide;           /* int64 offsets (large_string) instead of int32 */
+} Layout;
+
+/* The fields of one line, as positions in the block. */
+typedef struct {
+    Py_ssize_t start[MAX_FIELDS];
+    Py_ssize_t length[MAX_FIELDS];
+    int high[MAX_FIELDS]; /* the field holds a byte >= 0x80 (UTF-8 to check) */
+    Py_ssize_t count;     /* all fields of the line, also those past MAX_FIELDS */
+} Line;
+
+/* The output columns, written during the scan (allocated before it, at their upper bounds). */
+typedef struct {
+    char *data[MAX_KEPT];   /* the UTF-8 bytes of each kept id field */
+    char *offsets[MAX_KEPT];/* int32 or int64 offsets into data (rows + 1) */
+    Py_ssize_t used[MAX_KEPT], longest[MAX_KEPT]; /* bytes written, longest id */
+    char *values;           /* float64 or int64 per row */
+    int64_t *starts;        /* first row of each run of equal query ids */
+    Py_ssize_t n_starts, rows, lines;
+    int64_t *skipped;       /* lines without a row (blank or comment), malloc'd, grown on demand */
+    Py_ssize_t n_skipped, skipped_capacity;
+    Py_ssize_t tag_start, tag_length; /* the first row's tag (tag_start -1: none) */
+    const unsigned char *previous_qid; /* the previous row's query id, in the block */
+    Py_ssize_t previous_qid_length;
+} Columns;
+
+enum { SCAN_OK = 0, SCAN_DECLINE = -1, SCAN_NO_MEMORY = -2 };
+
+/* ------------------------------------------------------------------------------ UTF-8 */
+
+/* Whether s[0:n] is well-formed UTF-8 exactly as Python's strict decoder and Arrow's validator
+ * define it (no overlong forms, no surrogates, nothing above U+10FFFF). */
+static int utf8_valid(const unsigned char *s, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n;) {
+        unsigned char c = s[i];
+        if (c < 0x80) { /* ASCII */
+            i++;
+            continue;
+        }
+        int more;                      /* continuation bytes after the lead byte */
+        unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+        if (c >= 0xC2 && c <= 0xDF)
+            more = 1;
+        else if (c == 0xE0)
+            more = 2, lo = 0xA0;       /* no overlong 3-byte forms */
+        else if (c == 0xED)
+            more = 2, hi = 0x9F;       /* no surrogates */
+        else if (c >= 0xE1 && c <= 0xEF)
+            more = 2;
+        else if (c == 0xF0)
+            more = 3, lo = 0x90;       /* no overlong 4-byte forms */
+        else if (c >= 0xF1 && c <= 0xF3)
+            more = 3;
+        else if (c == 0xF4)
+            more = 3, hi = 0x8F;       /* nothing above U+10FFFF */
+        else
+            return 0;
+        if (n - i <= more || s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (int k = 2; k <= more; k++)
+            if ((s[i + k] & 0xC0) != 0x80)
+                return 0;
+        i += more + 1;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------------ numbers */
+
+/* int64 relevance: an optional sign and decimal digits, within the signed 64-bit range. */
+static int parse_relevance(const unsigned char *s, Py_ssize_t n, int64_t *out)
+{
+    Py_ssize_t i = 0;
+    int negative = 0;
+    if (s[0] == '-' || s[0] == '+')
+        negative = s[i++] == '-';
+    if (i == n)
+        return -1;
+    uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    uint64_t w = 0;
+    for (; i < n; i++) {
+        unsigned d = (unsigned)s[i] - '0';
+        if (d > 9 || w > (limit - d) / 10)
+            return -1; /* not a digit, or beyond the int64 range */
+        w = w * 10 + d;
+    }
+    *out = (negative && w) ? -(int64_t)(w - 1) - 1 : (int64_t)w;
+    return 0;
+}
+
+/* The decimal syntax of a score, read: at most 19 significant digits in `mantissa` (the rest
+ * noted in `truncated`), the power of ten that scales it, and whether the syntax holds. */
+typedef struct {
+    int negative, plus;
+    uint64_t mantissa;
+    int truncated;     /* nonzero digits beyond the 19 kept */
+    int64_t exponent;  /* value = mantissa * 10^exponent (before truncation) */
+    int huge_exponent; /* the written exponent was too long to add up: leave it to strtod */
+} Decimal;
+
+/* Adds the digits at s[*i..] to the mantissa; `fraction`: they follow the decimal point.
+ * Returns how many digits were read. */
+static Py_ssize_t read_digits(const unsigned char *s, Py_ssize_t n, Py_ssize_t *i, int fraction, Decimal *d,
+                              int *significant)
+{
+    Py_ssize_t start = *i;
+    for (; *i < n; (*i)++) {
+        unsigned digit = (unsigned)s[*i] - '0';
+        if (digit > 9)
+            break;
+        if (*significant < 19) { /* leading zeros leave the mantissa 0 and count for nothing */
+            d->mantissa = d->mantissa * 10 + digit;
+            *significant += d->mantissa != 0;
+            d->exponent -= fraction;
+        } else {
+            d->truncated |= digit != 0;
+            d->exponent += !fraction;
+        }
+    }
+    return *i - start;
+}
+
+/* Reads s[0:n] as [+-]digits[.digits][(e|E)[+-]digits] (at least one mantissa digit). */
+static int read_decimal(const unsigned char *s, Py_ssize_t n, Decimal *d)
+{
+    Py_ssize_t i = 0;
+    int significant = 0;
+    memset(d, 0, sizeof *d);
+    if (s[0] == '-' || s[0] == '+') {
+        d->negative = s[0] == '-';
+        d->plus = s[0] == '+';
+        i++;
+    }
+    Py_ssize_t digits = read_digits(s, n, &i, 0, d, &significant);
+    if (i < n && s[i] == '.') {
+        i++;
+        digits += read_digits(s, n, &i, 1, d, &significant);
+    }
+    if (digits == 0)
+        return -1;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int negative = 0;
+        int64_t e = 0;
+        if (++i < n && (s[i] == '-' || s[i] == '+'))
+            negative = s[i++] == '-';
+        if (i == n)
+            return -1;
+        for (; i < n && (unsigned)s[i] - '0' <= 9; i++) {
+            if (e < 100000000)
+                e = e * 10 + (s[i] - '0');
+            else
+                d->huge_exponent = 1;
+        }
+        d->exponent += negative ? -e : e;
+    }
+    return i == n ? 0 : -1;
+}
+
+/* Clinger's fast path needs each double operation rounded once, to double (not to x87's
+ * extended precision first); elsewhere every score goes through strtod */
+#define CLINGER_EXACT (FLT_EVAL_METHOD == 0)
+
+/* exact powers of ten as doubles (10^22 is the largest exact one) */
+static const double POWERS_OF_TEN[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* The correctly rounded double of the token s[0:n] whose syntax `d` holds, through strtod on a
+ * NUL-terminated copy (glibc's strtod rounds correctly). The token was checked above, so a
+ * locale whose decimal point is not '.' shows as an unconsumed token: declined. */
+static int strtod_exact(const unsigned char *s, Py_ssize_t n, double *out)
+{
+    char small[64];
+    char *copy = n < (Py_ssize_t)sizeof small ? small : malloc((size_t)n + 1);
+    if (copy == NULL)
+        return -1;
+    memcpy(copy, s, (size_t)n);
+    copy[n] = '\0';
+    char *stop;
+    *out = strtod(copy, &stop);
+    int consumed = stop == copy + n;
+    if (copy != small)
+        free(copy);
+    return consumed ? 0 : -1;
+}
+
+/* float64 score: a finite decimal number, correctly rounded. Declined (-1) besides syntax
+ * errors: overflow (the grammar's error), and a leading '+' or an underflow (a nonzero number
+ * read as 0 or a subnormal): Arrow versions may differ on those, so the reference decides. */
+static int parse_score(const unsigned char *s, Py_ssize_t n, double *out)
+{
+    Decimal d;
+    if (read_decimal(s, n, &d) < 0 || d.plus)
+        return -1;
+    double v;
+    if (d.mantissa == 0) {
+        v = 0.0;
+    } else if (CLINGER_EXACT && !d.truncated && !d.huge_exponent && d.mantissa <= (UINT64_C(1) << 53)
+               && d.exponent >= -22 && d.exponent <= 22) {
+        /* Clinger's fast path: both operands exact, so one IEEE operation rounds correctly */
+        v = (double)d.mantissa;
+        v = d.exponent < 0 ? v / POWERS_OF_TEN[-d.exponent] : v * POWERS_OF_TEN[d.exponent];
+    } else {
+        if (strtod_exact(s, n, &v) < 0)
+            return -1;
+        v = fabs(v);
+        if (isinf(v) || v < DBL_MIN)
+            return -1; /* overflow (an error), or underflow to zero or a subnormal */
+    }
+    *out = d.negative ? -v : v;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ lines */
+
+/* Splits the line starting at `pos` into fields; returns the position after its LF (or the
+ * end of the block), or -1 on a byte fault (NUL, or a lone CR where that is an error). */
+static Py_ssize_t split_line(const unsigned char *b, Py_ssize_t pos, Py_ssize_t end, int lone_cr_error,
+                             Line *line)
+{
+    line->count = 0;
+    for (;;) {
+        int c = C_BLANK;
+        for (; pos < end; pos++) { /* the blanks before a field */
+            c = byte_class[b[pos]];
+            if (c == C_CR && lone_cr_error && (pos + 1 == end || b[pos + 1] != '\n'))
+                return -1;
+            if (c != C_BLANK && c != C_CR)
+                break;
+        }
+        if (pos == end)
+            return end;
+        if (c == C_LF)
+            return pos + 1;
+        if (c == C_NUL)
+            return -1;
+        Py_ssize_t start = pos;
+        int high = 0;
+        for (; pos < end && (c = byte_class[b[pos]]) <= C_HIGH; pos++)
+            high |= c; /* C_HIGH is 1 */
+        if (line->count < MAX_FIELDS) {
+            line->start[line->count] = start;
+            line->length[line->count] = pos - start;
+            line->high[line->count] = high;
+        }
+        line->count++;
+    }
+}
+
+enum { LINE_ROW, LINE_SKIP, LINE_FAULT };
+
+/* What a line is: a row, a line without one (blank, comment), or a fault. */
+static int classify_line(const unsigned char *b, Py_ssize_t pos, const Line *line, const Layout *layout)
+{
+    if (layout->comments == COMMENTS_FIRST_BYTE && line->count && b[pos] == '#')
+        return LINE_SKIP;
+    if (line->count == 0)
+        return layout->blank_error ? LINE_FAULT : LINE_SKIP;
+    if (layout->comments == COMMENTS_FIRST_FIELD && b[line->start[0]] == '#')
+        return LINE_SKIP;
+    if (layout->exact ? line->count != layout->fields : line->count < layout->fields)
+        return LINE_FAULT;
+    return LINE_ROW;
+}
+
+/* Notes a line without a row (its 0-based index in the block). */
+static int note_skipped(Columns *out, Py_ssize_t line_index)
+{
+    if (out->n_skipped == out->skipped_capacity) {
+        Py_ssize_t capacity = out->skipped_capacity ? 2 * out->skipped_capacity : 64;
+        int64_t *grown = realloc(out->skipped, (size_t)capacity * sizeof *grown);
+        if (grown == NULL)
+            return SCAN_NO_MEMORY;
+        out->skipped = grown;
+        out->skipped_capacity = capacity;
+    }
+    out->skipped[out->n_skipped++] = line_index;
+    return SCAN_OK;
+}
+
+/* offsets[i] = value, as int64 (wide) or int32 */
+static void put_offset(char *offsets, Py_ssize_t i, Py_ssize_t value, int wide)
+{
+    if (wide)
+        ((int64_t *)offsets)[i] = value;
+    else
+        ((int32_t *)offsets)[i] = (int32_t)value;
+}
+
+/* Appends the kept id fields of a row, each checked as UTF-8. */
+static int add_ids(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
+{
+    for (int k = 0; k < layout->n_kept; k++) {
+        int j = layout->kept[k];
+        const unsigned char *text = b + line->start[j];
+        Py_ssize_t length = line->length[j];
+        if (line->high[j] && !utf8_valid(text, length))
+            return SCAN_DECLINE;
+        memcpy(out->data[k] + out->used[k], text, (size_t)length);
+        out->used[k] += length;
+        put_offset(out->offsets[k], out->rows + 1, out->used[k], layout->wide);
+        if (length > out->longest[k])
+            out->longest[k] = length;
+    }
+    return SCAN_OK;
+}
+
+/* Notes the row as the first of a query when its query id differs from the previous row's. */
+static void note_query(const unsigned char *b, const Line *line, Columns *out)
+{
+    const unsigned char *qid = b + line->start[0];
+    Py_ssize_t length = line->length[0];
+    if (out->rows == 0 || length != out->previous_qid_length || memcmp(qid, out->previous_qid, (size_t)length))
+        out->starts[out->n_starts++] = out->rows;
+    out->previous_qid = qid;
+    out->previous_qid_length = length;
+}
+
+/* Appends a row: its value, its ids, its query start, the tag of the first row. */
+static int add_row(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
+{
+    const unsigned char *token = b + line->start[layout->value];
+    Py_ssize_t length = line->length[layout->value];
+    int status = layout->integer ? parse_relevance(token, length, (int64_t *)out->values + out->rows)
+                                 : parse_score(token, length, (double *)out->values + out->rows);
+    if (status < 0 || add_ids(b, line, layout, out) < 0)
+        return SCAN_DECLINE;
+    note_query(b, line, out);
+    if (out->rows == 0 && layout->tag >= 0) {
+        out->tag_start = line->start[layout->tag];
+        out->tag_length = line->length[layout->tag];
+    }
+    out->rows++;
+    return SCAN_OK;
+}
+
+/* The scan: every line of b[0:size], in order. Runs without the GIL. */
+static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out)
+{
+    Py_ssize_t pos = 0;
+    Line line;
+    while (pos < size) {
+        Py_ssize_t next = split_line(b, pos, size, layout->lone_cr_error, &line);
+        if (next < 0)
+            return SCAN_DECLINE;
+        int kind = classify_line(b, pos, &line, layout);
+        int status = kind == LINE_ROW ? add_row(b, &line, layout, out)
+                     : kind == LINE_SKIP ? note_skipped(out, out->lines) : SCAN_DECLINE;
+        if (status != SCAN_OK)
+            return status;
+        out->lines++;
+        pos = next;
+    }
+    return SCAN_OK;
+}
+
+/* ------------------------------------------------------------------------------ Python */
+
+/* The Python objects of the output: bytes allocated at their upper bounds before the scan
+ * (pages that are never written are never touched), cut to size after it. */
+typedef struct {
+    PyObject *data[MAX_KEPT], *offsets[MAX_KEPT], *values, *starts;
+} Outputs;
+
+static void release_outputs(Outputs *o)
+{
+    for (int k = 0; k < MAX_KEPT; k++) {
+        Py_CLEAR(o->data[k]);
+        Py_CLEAR(o->offsets[k]);
+    }
+    Py_CLEAR(o->values);
+    Py_CLEAR(o->starts);
+}
+
+/* A new bytes object of `size` bytes (uninitialised), and where its bytes are. */
+static PyObject *new_bytes(Py_ssize_t size, char **where)
+{
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, size);
+    if (bytes != NULL)
+        *where = PyBytes_AS_STRING(bytes);
+    return bytes;
+}
+
+static int allocate_outputs(Py_ssize_t size, const Layout *layout, Outputs *o, Columns *out)
+{
+    /* a row's line holds `fields` non-blank bytes, the blanks between them and (but the last) an LF */
+    Py_ssize_t max_rows = size / (2 * layout->fields) + 1;
+    Py_ssize_t width = layout->wide ? 8 : 4;
+    for (int k = 0; k < layout->n_kept; k++) {
+        o->data[k] = new_bytes(size, &out->data[k]);
+        o->offsets[k] = new_bytes((max_rows + 1) * width, &out->offsets[k]);
+        if (o->data[k] == NULL || o->offsets[k] == NULL)
+            return -1;
+        put_offset(out->offsets[k], 0, 0, layout->wide);
+    }
+    o->values = new_bytes(max_rows * 8, &out->values);
+    o->starts = new_bytes(max_rows * 8, (char **)&out->starts);
+    return o->values != NULL && o->starts != NULL ? 0 : -1;
+}
+
+/* Cuts each output to its written size. */
+static int trim_outputs(const Layout *layout, const Columns *out, Outputs *o)
+{
+    Py_ssize_t width = layout->wide ? 8 : 4;
+    for (int k = 0; k < layout->n_kept; k++)
+        if (_PyBytes_Resize(&o->data[k], out->used[k]) < 0
+            || _PyBytes_Resize(&o->offsets[k], (out->rows + 1) * width) < 0)
+            return -1;
+    return _PyBytes_Resize(&o->values, out->rows * 8) < 0 || _PyBytes_Resize(&o->starts, out->n_starts * 8) < 0
+        ? -1 : 0;
+}
+
+/* The result tuple (Py_BuildValue's "y#" of a NULL pointer is None). */
+static PyObject *build_result(const unsigned char *b, const Layout *layout, const Columns *out, const Outputs *o)
+{
+    PyObject *ids = PyTuple_New(layout->n_kept);
+    for (int k = 0; ids != NULL && k < layout->n_kept; k++) {
+        PyObject *id = Py_BuildValue("OOn", o->offsets[k], o->data[k], out->longest[k]);
+        if (id == NULL)
+            Py_CLEAR(ids);
+        else
+            PyTuple_SET_ITEM(ids, k, id);
+    }
+    const char *tag = out->tag_start >= 0 ? (const char *)b + out->tag_start : NULL;
+    const char *skipped = out->n_skipped ? (const char *)out->skipped : NULL;
+    PyObject *result = ids == NULL ? NULL : Py_BuildValue("nnNOOy#y#", out->rows, out->lines, ids, o->values,
+                                                          o->starts, tag, out->tag_length, skipped,
+                                                          out->n_skipped * 8);
+    return result;
+}
+
+/* Reads the layout arguments; returns -1 with a ValueError if they do not describe a format. */
+static int check_layout(Layout *layout, int kept_mask)
+{
+    layout->n_kept = 0;
+    for (int j = 0; j < MAX_FIELDS; j++)
+        if (kept_mask & (1 << j)) {
+            if (layout->n_kept == MAX_KEPT || j >= layout->fields)
+                goto bad;
+            layout->kept[layout->n_kept++] = j;
+        }
+    if (layout->fields < 1 || layout->fields > MAX_FIELDS - 1 || !(kept_mask & 1) || kept_mask >> MAX_FIELDS
+        || layout->value < 0 || layout->value >= layout->fields || layout->tag >= layout->fields
+        || layout->comments < COMMENTS_NONE || layout->comments > COMMENTS_FIRST_BYTE)
+        goto bad;
+    return 0;
+bad:
+    PyErr_SetString(PyExc_ValueError, "tokenize: the layout does not describe a TREC format");
+    return -1;
+}
+
+/* Runs the scan over view[start:end] without the GIL; builds the result or None. */
+static PyObject *tokenize_view(const Py_buffer *view, Py_ssize_t start, Py_ssize_t end, const Layout *layout)
+{
+    Py_ssize_t size = end - start;
+    const unsigned char *b = (const unsigned char *)view->buf + start;
+    Columns out = {.tag_start = -1};
+    Outputs o = {.values = NULL};
+    PyObject *result = NULL;
+    int status = SCAN_NO_MEMORY;
+    if (allocate_outputs(size, layout, &o, &out) == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        status = scan_block(b, size, layout, &out);
+        Py_END_ALLOW_THREADS
+        if (status == SCAN_NO_MEMORY)
+            PyErr_NoMemory();
+    }
+    if (status == SCAN_DECLINE)
+        result = Py_NewRef(Py_None);
+    else if (status == SCAN_OK && trim_outputs(layout, &out, &o) == 0)
+        result = build_result(b, layout, &out, &o);
+    free(out.skipped);
+    release_outputs(&o);
+    return result;
+}
+
+PyDoc_STRVAR(tokenize_doc,
+"tokenize(data, start, end, fields, exact, kept_mask, value, integer, tag, comments, blank_error,\n"
+"         lone_cr_error, wide)\n"
+"--\n\n"
+"The rows of data[start:end] (whole lines) per the TREC grammar, or None where any line is\n"
+"not read with certainty as cranfield.io.trec_grammar.parse_lines reads it.\n\n"
+"Returns (rows, lines, ids, values, starts, tag, skipped): ids holds (offsets, data, longest)\n"
+"per kept field (int32 offsets, int64 if wide; longest: its longest id in bytes); values\n"
+"float64 (int64 if integer) bytes; starts int64 bytes (first row of each query); tag the\n"
+"first row's tag bytes or None; skipped int64 bytes of the 0-based lines without a row, or None.");
+
+static PyObject *tokenize(PyObject *module, PyObject *args)
+{
+    PyObject *data;
+    Py_ssize_t start, end;
+    int kept_mask;
+    Layout layout;
+    if (!PyArg_ParseTuple(args, "Onniiiiiiiiii:tokenize", &data, &start, &end, &layout.fields, &layout.exact,
+                          &kept_mask, &layout.value, &layout.integer, &layout.tag, &layout.comments,
+                          &layout.blank_error, &layout.lone_cr_error, &layout.wide)
+        || check_layout(&layout, kept_mask) < 0)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(data, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    if (start < 0 || end < start || end > view.len)
+        PyErr_SetString(PyExc_ValueError, "tokenize: start and end must satisfy 0 <= start <= end <= len(data)");
+    else if (!layout.wide && end - start > INT32_MAX)
+        PyErr_SetString(PyExc_ValueError, "tokenize: a block over 2 GiB needs wide offsets");
+    else
+        result = tokenize_view(&view, start, end, &layout);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"tokenize", tokenize, METH_VARARGS, tokenize_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "cranfield._native.trec_tokenizer",
+    .m_doc = "The TREC run/qrels tokenizer in C (see cranfield.io.trec_fast).",
+    .m_size = -1,
+    .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit_trec_tokenizer(void)
+{
+    init_byte_classes();
+    return PyModule_Create(&module);
+}
