@@ -5,6 +5,8 @@
     python benchmarks/bench_trec_eval.py --queries 1000 --repeat 1 --no-output   # quick look
     python benchmarks/bench_trec_eval.py --cores 2 --doc OUT.md  # a bigger machine as a 2-core one
     python benchmarks/bench_trec_eval.py --scaling 1 2 4 8 16 --queries 10000 --doc OUT.md  # cores curve
+    python benchmarks/bench_trec_eval.py --lines 100000000 --cases "-q -m all_trec" --repeat 1 \
+        --data-dir /tmp/te100 --doc OUT.md && rm -r /tmp/te100   # 100M lines (3.7 GB): out of core
 
 ``--cores N`` confines the whole benchmark (both tools) to the first N cores of the machine
 (``sched_setaffinity``), so a bigger machine stands in for the 2-core one. ``--scaling T...``
@@ -122,8 +124,20 @@ def best(runs: list[dict]) -> dict:
     return min(runs, key=lambda r: r["wall"])
 
 
-def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path) -> dict:
-    qrels, run = (str(p) for p in make_data.ensure(queries))
+def data(queries: int, data_dir: Path = make_data.DATA_DIR) -> tuple[str, str]:
+    """(qrels, run) paths of ``queries`` × 1000 lines; above 10M lines the data are written in chunks of
+    1M lines (bench_scale.write_text: the generator never holds more than one chunk)."""
+    if queries <= 10_000:
+        return tuple(str(p) for p in make_data.ensure(queries, data_dir=data_dir))
+    import bench_scale
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return tuple(str(p) for p in bench_scale.write_text(queries, data_dir))
+
+
+def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path,
+          data_dir: Path = make_data.DATA_DIR) -> dict:
+    qrels, run = data(queries, data_dir)
     args = CASES[case]
     OUT_DIR.mkdir(exist_ok=True)
     te_out = OUT_DIR / "trec_eval.out"
@@ -142,13 +156,20 @@ def bench(queries: int, case: str, threads: list[int], repeat: int, binary: Path
 
 
 def startup(repeat: int) -> dict:
-    """Interpreter start and the imports `cranfield trec_eval` needs, nothing evaluated."""
+    """The floor: interpreter start, numpy + pyarrow, `cranfield --version`, and `cranfield trec_eval`
+    and `cranfield evaluate` on a one-line run (best of ``repeat`` and at least 5)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    OUT_DIR.mkdir(exist_ok=True)
+    qrels, run = OUT_DIR / "one.qrels", OUT_DIR / "one.run"
+    qrels.write_text("1 0 d1 1\n")
+    run.write_text("1 Q0 d1 1 1.0 tag\n")
+    cli = [sys.executable, "-m", "cranfield"]
     commands = {"python -c pass": [sys.executable, "-c", "pass"],
-                "imports (cranfield.cli, trec_eval, pyarrow.csv, pyarrow.compute)":
-                    [sys.executable, "-c", "import cranfield.cli, cranfield.retrieval.trec_eval, pyarrow.csv, "
-                     "pyarrow.compute"]}
-    return {name: best([run_once(cmd, Path(os.devnull), env) for _ in range(repeat)])
+                "python -c 'import numpy, pyarrow'": [sys.executable, "-c", "import numpy, pyarrow"],
+                "cranfield --version": [*cli, "--version"],
+                "cranfield trec_eval (1 line)": [*cli, "trec_eval", str(qrels), str(run)],
+                "cranfield evaluate (1 line)": [*cli, "evaluate", str(qrels), str(run)]}
+    return {name: best([run_once(cmd, Path(os.devnull), env) for _ in range(max(repeat, 5))])
             for name, cmd in commands.items()}
 
 
@@ -173,7 +194,7 @@ def table(results: dict, threads: list[int]) -> list[str]:
 
 def scaling(queries: int, threads: list[int], repeat: int, binary: Path) -> list[str]:
     """Rows of the cores curve: each call with T threads on T cores, speed-up over 1 thread."""
-    qrels, run = (str(p) for p in make_data.ensure(queries))
+    qrels, run = data(queries)
     OUT_DIR.mkdir(exist_ok=True)
     rows = ["| call | trec_eval (1 core) | " + " | ".join(f"{t} core{'s' * (t > 1)}" for t in threads)
             + " | speed-up " + "/".join(map(str, threads)) + " | ratio to trec_eval at " + str(max(threads))
@@ -201,6 +222,11 @@ def scaling(queries: int, threads: list[int], repeat: int, binary: Path) -> list
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--lines", type=int, nargs="+", default=None,
+                        help="instead of --queries: run sizes in lines (multiples of 1000), e.g. 100000000 "
+                             "(written to --data-dir in chunks; cranfield reads a run over 1 GiB block-wise)")
+    parser.add_argument("--data-dir", type=Path, default=make_data.DATA_DIR,
+                        help="where the data are generated (default %(default)s); delete large ones afterwards")
     parser.add_argument("--cases", nargs="+", default=list(CASES), choices=list(CASES))
     parser.add_argument("--threads", type=int, nargs="+", default=[2], help="cranfield thread counts to time")
     parser.add_argument("--repeat", type=int, default=3)
@@ -210,6 +236,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="instead: the cores curve of cranfield at --queries[0] with these thread counts")
     parser.add_argument("--doc", type=Path, default=DOC, help=f"report file (default {DOC.relative_to(ROOT)})")
     args = parser.parse_args(argv)
+    if args.lines:
+        args.queries = [max(1, n // 1000) for n in args.lines]
     if args.cores is not None:
         os.sched_setaffinity(0, _first_cores(args.cores))
     binary = build_trec_eval()
@@ -232,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     results = {}
     for queries in args.queries:
         for case in args.cases:
-            results[(queries, case)] = bench(queries, case, args.threads, args.repeat, binary)
+            results[(queries, case)] = bench(queries, case, args.threads, args.repeat, binary, args.data_dir)
             print("\n".join(table({(queries, case): results[(queries, case)]}, args.threads)[2:]), flush=True)
     starts = startup(args.repeat)
     lines = ["# cranfield trec_eval vs trec_eval 9.0.8 (-O3)", "",
@@ -246,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
              "(N queries × 1000 lines, graded judgments, "
              "20 % of queries with tied scores). `output`: cranfield's stdout compared byte for byte with "
              "trec_eval's.", "", *table(results, args.threads), "",
-             "Start-up (best of the same repeats): " + "; ".join(f"{name}: {r['wall']:.2f} s, {r['rss'] / 1e6:.0f} MB"
+             "Start-up (best of 5 or more): " + "; ".join(f"{name}: {r['wall']:.2f} s, {r['rss'] / 1e6:.0f} MB"
                                                                 for name, r in starts.items()) + "."]
     text = "\n".join(lines) + "\n"
     print(text)

@@ -19,6 +19,7 @@ from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options, run_specs
+from .trec_eval_cmd import use_jemalloc
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 UNJUDGED_MEASURES = ("Unjudged@10", "Unjudged@100", "Unjudged@1000")  # --unjudged
@@ -68,6 +69,8 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     from ..report.progress import steps
     from ..retrieval.large import evaluate_path, use_low_memory
     from ..report.inputs import read_qrels_file, read_run_file, tabular_input, unique_names
+
+    use_jemalloc()  # memory that does not grow with the threads
 
     specs = run_specs(runs, names)
     if unjudged:

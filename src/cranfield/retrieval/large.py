@@ -31,7 +31,8 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
-from ..io.blocks import input_size, iter_run_blocks
+from .._threads import available_threads
+from ..io.blocks import Block, input_size, iter_run_blocks
 from ..io.parquet import NAME_KEY, is_parquet
 from ..io.trec import iter_parsed
 from ..io.trec_grammar import check_dialect
@@ -42,7 +43,7 @@ from .partial import Partial, PieceEvaluator, combine, missing_piece, query_code
 from .results import Results
 from .run import Run
 
-__all__ = ["evaluate_large", "evaluate_path", "use_low_memory", "LOW_MEMORY_BYTES"]
+__all__ = ["evaluate_large", "evaluate_path", "use_low_memory", "block_rows", "LOW_MEMORY_BYTES", "BLOCK_ROWS"]
 
 #: `cranfield evaluate` switches to the block-wise path for run files above this size (text bytes)
 LOW_MEMORY_BYTES = 1 << 30
@@ -53,13 +54,14 @@ class _NotGrouped(Exception):
 
 
 def evaluate_large(qrels, run: "str | os.PathLike", measures: "Sequence[str | Measure] | str" = DEFAULT_MEASURES, *,
-                   batch_rows: int = 1 << 20, progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
+                   batch_rows: int | None = None, progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
                    name: str | None = None, relevance_level: int = 1, complete: bool = False,
                    max_results: int | None = None, judged_only: bool = False, collection_size: int | None = None,
                    aggregate: str = "macro", dialect: str = "cranfield") -> Results:
     """Evaluate a run file of any size in bounded memory; the same results as :func:`cranfield.evaluate`.
 
-    ``batch_rows``: rows per block (memory grows with it: about 150 bytes per row); ``progress``:
+    ``batch_rows``: rows per block, each thread evaluating one block at a time (memory grows with
+    it: about 150 bytes per row; default :func:`block_rows`, a thread's share of a fixed budget); ``progress``:
     a progress bar on standard error (on a terminal); ``tmp_dir``: where a run that is not grouped
     by query is partitioned (default: the system's temporary folder; about 15 bytes per row);
     ``dialect``: of the TREC text run (see :mod:`cranfield.io.trec_grammar`).
@@ -72,30 +74,59 @@ def evaluate_large(qrels, run: "str | os.PathLike", measures: "Sequence[str | Me
                          dialect=dialect)
 
 
-def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows: int = 1 << 20,
+def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows: int | None = None,
                   progress: bool = False, tmp_dir: "str | os.PathLike | None" = None,
-                  name: str | None = None, dialect: str = "cranfield") -> Results:
-    """:func:`evaluate_large` with an existing :class:`~cranfield.Evaluator` (qrels prepared once)."""
+                  name: str | None = None, dialect: str = "cranfield", extras=None) -> Results:
+    """:func:`evaluate_large` with an existing :class:`~cranfield.Evaluator` (qrels prepared once).
+
+    ``batch_rows``: default :func:`block_rows`. ``extras(view)``: more per-query columns read from
+    each piece's ranked view, as :meth:`~cranfield.Evaluator.evaluate` takes them."""
     check_dialect(dialect)
+    batch_rows = block_rows() if batch_rows is None else batch_rows
     if batch_rows < 1:
         raise UsageError(f"batch_rows must be ≥ 1, found {batch_rows}")
     with _Progress(path, enabled=progress) as bar:
         try:
-            partials = _grouped(evaluator, path, batch_rows, dialect, bar)
+            partials = _grouped(evaluator, path, batch_rows, dialect, bar, extras)
         except _NotGrouped:
             bar.restart("partitioning by query")
-            partials = _partitioned(evaluator, path, batch_rows, dialect, bar, tmp_dir)
+            partials = _partitioned(evaluator, path, batch_rows, dialect, bar, tmp_dir, extras)
     if evaluator.options["complete"]:
-        partials.append(missing_piece(evaluator, seen_mask(partials, evaluator)))
+        partials.append(missing_piece(evaluator, seen_mask(partials, evaluator), extras=extras))
     return combine(evaluator, partials, name or _default_name(path, dialect), source=str(path))
 
 
+#: environment variable: rows evaluated at once (see :data:`BLOCK_ROWS`); when set, every run file is
+#: read block-wise
+BLOCK_ROWS_VARIABLE = "CRANFIELD_BLOCK_ROWS"
+#: rows evaluated at once by default, all threads together (the evaluation temporaries of a row: about
+#: 150 bytes): each thread's blocks are a share of it, so the memory does not grow with the threads
+BLOCK_ROWS = 1 << 19
+MIN_BLOCK_ROWS = 1 << 16  # by default a thread's share is at least this: smaller pieces cost more than they save
+
+
+def _forced() -> bool:
+    value = os.environ.get(BLOCK_ROWS_VARIABLE, "")
+    return value.isdigit() and int(value) > 0
+
+
+def block_rows() -> int:
+    """Rows per block: a thread's share of :data:`BLOCK_ROWS` (or of ``CRANFIELD_BLOCK_ROWS`` when set
+    to a positive integer); each of :func:`~cranfield._threads.available_threads` threads evaluates
+    one block (and the query it ends with) at a time."""
+    threads = available_threads()
+    if _forced():
+        return max(1, int(os.environ[BLOCK_ROWS_VARIABLE]) // threads)
+    return max(MIN_BLOCK_ROWS, BLOCK_ROWS // threads)
+
+
 def use_low_memory(run: "str | os.PathLike", requested: bool = False) -> bool:
-    """Whether ``cranfield evaluate`` reads ``run`` block-wise: asked for, or a file (not '-')
-    larger than :data:`LOW_MEMORY_BYTES` (a Parquet dataset: over 1/8 of that, compressed)."""
-    if str(run) == "-":
+    """Whether ``cranfield evaluate`` and ``cranfield trec_eval`` read ``run`` block-wise: asked for
+    (``requested``, or ``CRANFIELD_BLOCK_ROWS`` set), or a file (not '-') larger than
+    :data:`LOW_MEMORY_BYTES` (a Parquet dataset: over 1/8 of that, compressed)."""
+    if str(run) == "-" or not isinstance(run, (str, os.PathLike)):
         return False
-    if requested:
+    if requested or _forced():
         return True
     path = Path(str(run))
     if path.is_dir():
@@ -120,32 +151,55 @@ def _default_name(path, dialect: str = "cranfield") -> str:
 
 #: smallest text block of the block-wise reader (bytes); tests set it tiny to cross block edges
 MIN_BLOCK_BYTES = 1 << 16
+#: bytes of text read ahead, all reading threads together: each thread's block is a share of it, so
+#: the memory of the reader does not grow with the threads
+READ_AHEAD_BYTES = 1 << 26
+BYTES_PER_ROW = 40  # about, in TREC run text: text blocks of batch_rows rows
 
 
 def _blocks(path, batch_rows: int, dialect: str):
-    return iter_run_blocks(path, block_bytes=max(MIN_BLOCK_BYTES, min(batch_rows * 40, 1 << 30)),
-                           batch_rows=batch_rows, dialect=dialect)
+    """The run's blocks, each cut into slices of at most ``batch_rows`` rows (no copy).
+
+    The reader parses up to threads + 1 text blocks ahead (:func:`cranfield.io.trec.iter_parsed`):
+    a block is :data:`READ_AHEAD_BYTES` / (threads + 2), so that what is read ahead is bounded
+    whatever the number of threads."""
+    share = READ_AHEAD_BYTES // (available_threads() + 2)
+    block_bytes = max(MIN_BLOCK_BYTES, min(batch_rows * BYTES_PER_ROW, share))
+    for block in iter_run_blocks(path, block_bytes=block_bytes, batch_rows=batch_rows, dialect=dialect):
+        if len(block) <= batch_rows:
+            yield block
+            continue
+        lines = block.line_numbers()
+        for start in range(0, len(block), batch_rows):  # a loop over slices of a block, not rows
+            stop = min(len(block), start + batch_rows)
+            yield Block(block.qid.slice(start, stop - start), block.docno.slice(start, stop - start),
+                        block.score[start:stop], lines[start:stop], block.first + start,
+                        block.position, block.tag)
 
 
 def _run_of(qid, docno, score, lines, source: str) -> Run:
     return Run(qid, docno, score, source=source, lines=lines, _trusted=True)
 
 
-def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar) -> list[Partial | None]:
+def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, extras=None) -> list[Partial | None]:
     """One pass over a run grouped by query; raises _NotGrouped as soon as it is seen not to be.
 
     Each block's rows up to its last query are evaluated together with the query carried from
-    the previous block; the last query is carried (it may go on in the next block)."""
+    the previous block; the last query is carried (it may go on in the next block): a piece
+    evaluated holds at most ``batch_rows`` rows plus those of one query."""
+    with _Pieces(PieceEvaluator(evaluator), extras, available_threads()) as pieces:
+        _pieces_of_grouped(evaluator._prepared, _blocks(path, batch_rows, dialect), pieces, str(path), bar)
+        return pieces.finish()
+
+
+def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) -> None:
+    """Hand the whole queries of each block to ``pieces`` (see :func:`_grouped`)."""
     import pyarrow as pa
 
-    prepared = evaluator._prepared
-    pieces = _Deferred(PieceEvaluator(evaluator))
     seen = np.zeros(len(prepared.query_ids), dtype=bool)
-    partials: list[Partial | None] = []
     carry = None  # (qid, docno, score, lines) of the last query of the previous block
     carry_code = -1
-    source = str(path)
-    for block in _blocks(path, batch_rows, dialect):
+    for block in blocks:
         codes = query_codes(block.qid, prepared.query_index)
         lines = block.line_numbers()
         starts = run_starts(codes)
@@ -168,36 +222,64 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar) -> 
             index = pa.array(take)
             done.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
         if done:
-            partials.append(pieces.evaluate(_run_of(*_concat(done), source)))
+            pieces.add(_run_of(*_concat(done), source))
         carry, carry_code = (tail, tail_code) if tail_code >= 0 else (None, -1)
         bar.advance(block.position)
     if carry is not None:
-        partials.append(pieces.evaluate(_run_of(*_concat([carry]), source)))
-    pieces.raise_pending()
-    return partials
+        pieces.add(_run_of(*_concat([carry]), source))
 
 
-class _Deferred:
-    """Evaluates pieces; an input error found while evaluating (a duplicate document) is raised
+class _Pieces:
+    """Evaluates pieces in ``threads`` threads, at most ``threads`` pieces at once (the reader
+    goes on with the next block meanwhile); their partials are gathered in any order (:func:`combine`
+    orders the queries). An input error found while evaluating (a duplicate document) is raised
     only after the whole file was read, so that a bad line further down wins, as when the whole
-    file is read first."""
+    file is read first; of two such errors, that of the piece earlier in the file."""
 
-    def __init__(self, evaluator: PieceEvaluator) -> None:
+    def __init__(self, evaluator: PieceEvaluator, extras=None, threads: int = 1) -> None:
+        from collections import deque
+        from concurrent.futures import ThreadPoolExecutor
+
         self.evaluator = evaluator
+        self.extras = extras
+        self.threads = threads
+        self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
+        self.running: deque = deque()
+        self.partials: list[Partial | None] = []
         self.pending: InputError | None = None
 
-    def evaluate(self, run: Run) -> Partial | None:
+    def add(self, run: Run) -> None:
         if self.pending is not None:
-            return None
-        try:
-            return self.evaluator.evaluate(run)
-        except InputError as error:
-            self.pending = error
-            return None
+            return
+        if self.pool is None:
+            self._gather(lambda: self.evaluator.evaluate(run, extras=self.extras))
+            return
+        while len(self.running) >= self.threads:
+            self._gather(self.running.popleft().result)
+        self.running.append(self.pool.submit(self.evaluator.evaluate, run, extras=self.extras))
 
-    def raise_pending(self) -> None:
+    def _gather(self, result) -> None:
+        try:
+            self.partials.append(result())
+        except InputError as error:
+            self.pending = self.pending or error
+
+    def finish(self) -> list[Partial | None]:
+        """The partials of every piece, once all are evaluated (or the first input error)."""
+        while self.running:
+            self._gather(self.running.popleft().result)
         if self.pending is not None:
             raise self.pending
+        return self.partials
+
+    def __enter__(self) -> "_Pieces":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            for future in self.running:
+                future.cancel()
+            self.pool.shutdown(wait=True)
 
 
 def _concat(pieces):
@@ -213,14 +295,14 @@ def _concat(pieces):
             np.concatenate([p[2] for p in pieces]), np.concatenate([p[3] for p in pieces]))
 
 
-def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, tmp_dir) -> list[Partial | None]:
+def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, tmp_dir,
+                 extras=None) -> list[Partial | None]:
     """Partition the run by ranges of the sorted qrels query ids into temporary Parquet files,
     then evaluate each file (every query wholly in one)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     prepared = evaluator._prepared
-    pieces_evaluator = PieceEvaluator(evaluator)
     n_queries = len(prepared.query_ids)
     schema = pa.schema([("qid", pa.string()), ("docno", pa.string()), ("score", pa.float64()), ("line", pa.int64())])
     source = str(path)
@@ -250,22 +332,29 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
             for writer in writers.values():
                 writer.close()
         bar.restart("evaluating parts", total=len(writers), unit="parts")
-        partials: list[Partial | None] = []
-        for i, p in enumerate(sorted(writers)):
-            table = pq.read_table(os.path.join(folder, f"part-{p:05d}.parquet"))
-            run = Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(), source=source,
-                      lines=table.column("line").to_numpy(), _trusted=True)
-            del table
-            partials.append(pieces_evaluator.evaluate(run))
-            del run
-            bar.advance(i + 1)
-    return partials
+        with _Pieces(PieceEvaluator(evaluator), extras, available_threads()) as pieces:
+            for i, p in enumerate(sorted(writers)):
+                table = pq.read_table(os.path.join(folder, f"part-{p:05d}.parquet"))
+                pieces.add(Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(),
+                               source=source, lines=table.column("line").to_numpy(), _trusted=True))
+                del table
+                bar.advance(i + 1)
+            return pieces.finish()
 
 
 def _n_parts(path, block, batch_rows: int, n_queries: int) -> int:
+    """Parts of about ``batch_rows`` rows: the rows of a text file estimated from its size and the
+    bytes of the first block's ids (plus a short rest of line: more rows, smaller parts, if anything)."""
+    import pyarrow.compute as pc
+
     total, unit = input_size(path)
-    rows = total if unit == "rows" else total * len(block) / max(block.position, 1)
-    return int(max(1, min(n_queries, 4096, np.ceil(rows / batch_rows))))
+    if unit != "rows":
+        ids = sum(pc.sum(pc.binary_length(a)).as_py() or 0 for a in (block.qid, block.docno)) / max(len(block), 1)
+        total = total / (ids + SHORTEST_REST_OF_LINE)
+    return int(max(1, min(n_queries, 4096, np.ceil(total / batch_rows))))
+
+
+SHORTEST_REST_OF_LINE = 16  # bytes of a run line besides its ids: " Q0 ", " 1 0.5 t" and the newline
 
 
 class _Progress:

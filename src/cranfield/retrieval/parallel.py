@@ -21,6 +21,9 @@ __all__ = ["available_threads", "split_run", "evaluate_parallel", "MIN_ROWS"]
 
 MIN_ROWS = 1_000_000  # smaller runs are evaluated in one thread
 PART_ROWS = 250_000  # rows per part (about): temporaries small enough to stay in cache and be reused
+#: rows of the parts evaluated at once, all threads together: the temporaries (about 150 bytes a row)
+#: of the parts in flight stay under a fixed budget, whatever the number of threads
+IN_FLIGHT_ROWS = 2_000_000
 
 
 def split_run(run, parts: int):
@@ -47,8 +50,9 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
     # more parts than threads: each part's temporaries are smaller, so the peak memory is lower;
     # a multiple of the threads, so that they finish together. From 8 threads on, parts grow with
     # the threads: the ~100 numpy calls per part hold the GIL between them, and with many threads
-    # small parts spend their time waiting for it (measured: benchmarks/phases_trec_eval.py)
-    rows = PART_ROWS * max(1, threads // 4)
+    # small parts spend their time waiting for it (measured: benchmarks/phases_trec_eval.py); but
+    # the threads' parts together stay within IN_FLIGHT_ROWS (the memory does not grow with them)
+    rows = min(PART_ROWS * max(1, threads // 4), IN_FLIGHT_ROWS // threads)
     parts = split_run(run, threads * max(2, -(-len(run) // (rows * threads))))
     if parts is None or len(parts) < 2:
         return None

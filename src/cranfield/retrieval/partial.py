@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._arrow import take_sorted
 from ..errors import InputError
 from ..measures.condensed import view_for
 from .qrels import Qrels
@@ -58,8 +59,8 @@ def _widen(view: RankedView, levels: np.ndarray | None) -> RankedView:
                       collection_size=view.collection_size)
 
 
-def _partial_from_view(evaluator, view: RankedView) -> Partial:
-    results = evaluator.results_from_view(view, "piece", evaluator.measures)
+def _partial_from_view(evaluator, view: RankedView, extras=None) -> Partial:
+    results = evaluator.results_from_view(view, "piece", evaluator.measures, extras=extras)
     micro = {}
     if evaluator.aggregate == "micro":
         missing = ~view.in_run if view.in_run is not None else np.zeros(view.n_queries, dtype=bool)
@@ -72,18 +73,20 @@ def _partial_from_view(evaluator, view: RankedView) -> Partial:
 
 
 def evaluate_piece(evaluator, run: Run, *, levels: np.ndarray | None = None,
-                   complete: bool = False) -> Partial | None:
+                   complete: bool = False, extras=None) -> Partial | None:
     """Evaluate a piece of a run holding whole queries (None if no query is in the qrels).
 
     ``complete`` applies trec_eval's ``-c`` to this piece's qrels (use it only when the evaluator's
-    qrels are the part of the qrels that goes with this piece)."""
+    qrels are the part of the qrels that goes with this piece). ``extras(view)``: more per-query
+    columns read from the piece's ranked view, as :meth:`.Evaluator.evaluate` takes them; they are
+    gathered by :func:`combine` with the measures' values."""
     import pyarrow.compute as pc
 
     prepared = evaluator._prepared
     if len(run) == 0 or not pc.any(pc.is_in(run.qid, value_set=prepared.query_index)).as_py():
         return None
     view = evaluator.rank_run(run, complete=complete)
-    return _partial_from_view(evaluator, _widen(view, levels))
+    return _partial_from_view(evaluator, _widen(view, levels), extras)
 
 
 class PieceEvaluator:
@@ -98,13 +101,17 @@ class PieceEvaluator:
         prepared = evaluator._prepared
         self.evaluator = evaluator
         self.order = np.argsort(prepared.q, kind="stable")
+        if self.order.size < 2**31:  # half the memory, for qrels of tens of millions of judgments
+            self.order = self.order.astype(np.int32)
         self.starts = np.searchsorted(prepared.q[self.order], np.arange(len(prepared.query_ids) + 1))
         self.levels = prepared.judged_levels()[0]
+        # the stored line numbers, or None where row i is line i + 1 + offset (a qrels file read
+        # whole: not held for every judgment, computed for the rows of each piece)
+        self.lines = prepared.qrels._lines
+        self.line_offset = prepared.qrels._line_offset
 
-    def evaluate(self, run: Run) -> Partial | None:
+    def evaluate(self, run: Run, *, extras=None) -> Partial | None:
         import copy
-
-        import pyarrow as pa
 
         prepared = self.evaluator._prepared
         codes = query_codes(run.qid, prepared.query_index)
@@ -113,19 +120,22 @@ class PieceEvaluator:
             return None
         lengths = self.starts[present + 1] - self.starts[present]
         before = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        # ascending rows: taken chunk by chunk (the take of a ChunkedArray would first copy every chunk)
         rows = self.order[np.repeat(self.starts[present] - before, lengths) + np.arange(int(lengths.sum()))]
+        rows = np.sort(rows).astype(np.int64)
         qrels = prepared.qrels
-        index = pa.array(rows)
-        subset = Qrels(qrels.qid.take(index), qrels.docno.take(index), qrels.rel[rows], source=qrels.source,
-                       lines=qrels.lines[rows], _trusted=True)
+        subset = Qrels(take_sorted(qrels.qid, rows), take_sorted(qrels.docno, rows), qrels.rel[rows],
+                       source=qrels.source, _trusted=True,
+                       lines=self.lines[rows] if self.lines is not None else rows + (1 + self.line_offset))
         piece_evaluator = copy.copy(self.evaluator)  # shallow: only the prepared qrels differ
         piece_evaluator._prepared = prepare_qrels(subset)
-        return evaluate_piece(piece_evaluator, run, levels=self.levels)
+        return evaluate_piece(piece_evaluator, run, levels=self.levels, extras=extras)
 
 
-def missing_piece(evaluator, seen: np.ndarray, *, levels: np.ndarray | None = None) -> Partial | None:
+def missing_piece(evaluator, seen: np.ndarray, *, levels: np.ndarray | None = None, extras=None) -> Partial | None:
     """The queries of the evaluator's qrels not in ``seen`` (bool per sorted qrels query), as
-    trec_eval ``-c`` scores them: an empty ranking (every measure 0 but the number relevant)."""
+    trec_eval ``-c`` scores them: an empty ranking (every measure 0 but the number relevant).
+    ``extras``: as for :func:`evaluate_piece`."""
     prepared = evaluator._prepared
     missing = ~np.asarray(seen, dtype=bool)
     if not missing.any():
@@ -142,13 +152,14 @@ def missing_piece(evaluator, seen: np.ndarray, *, levels: np.ndarray | None = No
                       rel=np.zeros(0, dtype=np.int64), level_values=level_values.astype(np.int64),
                       level_counts=counts, relevance_level=evaluator.options["relevance_level"],
                       in_run=np.zeros(n, dtype=bool), collection_size=evaluator.options["collection_size"])
-    return _partial_from_view(evaluator, _widen(view, levels))
+    return _partial_from_view(evaluator, _widen(view, levels), extras)
 
 
 def combine(evaluator, partials: list[Partial | None], run_name: str, *, source: str = "run") -> Results:
     """Gather pieces into :class:`~cranfield.Results` identical to the in-memory evaluation.
 
-    A query found in two pieces is an error (the pieces were not split by query)."""
+    A query found in two pieces is an error (the pieces were not split by query). Columns of the
+    pieces other than the measures (``extras``) are gathered too, without aggregates."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -178,8 +189,14 @@ def combine(evaluator, partials: list[Partial | None], run_name: str, *, source:
         else:
             means[key] = aggregate(values, measure.family.aggregate, n)
     return Results(run_name=run_name, measures=tuple(evaluator.measures), query_ids=query_ids,
-                   per_query=per_query, mean=means,
-                   settings=evaluator.settings(), in_run=in_run)
+                   per_query=per_query | _gathered_extras(partials, per_query, order),
+                   mean=means, settings=evaluator.settings(), in_run=in_run)
+
+
+def _gathered_extras(partials: list[Partial], measures: dict, order: np.ndarray) -> dict[str, np.ndarray]:
+    """The pieces' columns that are not measures, concatenated and put in query order."""
+    names = [name for name in partials[0].per_query if name not in measures]
+    return {name: np.concatenate([p.per_query[name] for p in partials])[order] for name in names}
 
 
 def seen_mask(partials: list[Partial | None], evaluator) -> np.ndarray:

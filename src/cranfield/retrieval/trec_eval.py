@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
+from typing import Iterator
 
 import numpy as np
 
@@ -26,12 +27,13 @@ from ..measures._gains import gain_view
 from ..measures.base import Measure, unknown_measure_message
 from . import trec_text
 from .evaluate import Evaluator, prepare_and_read
+from .large import evaluate_path, use_low_memory
 from .parallel import available_threads
 from .qrels import read_qrels
 from .results import MIN_GEO_MEAN
 from ..measures.trec_names import NICKNAMES, TREC_MEASURES, expand
 
-__all__ = ["trec_eval", "TrecEvalOptions"]
+__all__ = ["trec_eval", "trec_eval_text", "TrecEvalOptions"]
 
 
 @dataclass
@@ -191,6 +193,13 @@ def summary(column: np.ndarray, how: str, in_run: np.ndarray, n: int) -> float:
 
 def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
     """Return the text trec_eval prints for ``qrels`` and ``run`` with ``options``."""
+    return "".join(trec_eval_text(qrels, run, options))
+
+
+def trec_eval_text(qrels, run, options: TrecEvalOptions) -> Iterator[str]:
+    """The text of :func:`trec_eval` in pieces, in order: the per-query lines (``-q``) formatted a
+    block of queries at a time, then the summary. Everything is evaluated (and every error raised)
+    before the first piece."""
     version = options.version
     if version not in ("9", "10"):
         raise UsageError(f"unknown trec_eval version {version!r}; expected 9 or 10")
@@ -206,8 +215,6 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
                          max_results=options.max_results, judged_only=options.judged_only,
                          collection_size=0 if options.collection_size is None else options.collection_size)
 
-    # the run read (in trec_eval's line grammar) while the qrels are prepared
-    evaluator, run_data = prepare_and_read(make_evaluator, run, dialect=f"trec_eval-{version}")
     shown = {printed: measure for _, printed, measure in slots if isinstance(measure, int) and options.query}
     rndcg = [m for m in measures if m.name == "RnDCG"]
 
@@ -216,8 +223,13 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
         columns.update({_EMPTY_IDEAL + str(m): _empty_ideal(view, m) for m in rndcg})
         return columns
 
-    # large runs: all cores, same numbers
-    results = evaluator.evaluate(run_data, extras=extras if shown or rndcg else None)
+    dialect = f"trec_eval-{version}"
+    if use_low_memory(run):  # a run file too large for memory: block by block, whole queries each (same text)
+        evaluator = make_evaluator()
+        results = evaluate_path(evaluator, run, dialect=dialect, extras=extras if shown or rndcg else None)
+    else:  # the run read (in trec_eval's line grammar) while the qrels are prepared; large runs: all cores
+        evaluator, run_data = prepare_and_read(make_evaluator, run, dialect=dialect)
+        results = evaluator.evaluate(run_data, extras=extras if shown or rndcg else None)
     values = dict(results.per_query)
     query_ids = results.query_ids
     n = query_ids.size
@@ -235,13 +247,11 @@ def trec_eval(qrels, run, options: TrecEvalOptions) -> str:
             value = _zscore(zscores, str(query_ids[q]), printed, value)
         return value
 
-    out: list[str] = []
     if options.query:  # formatted column-wise: see trec_text
-        out.append(_per_query_text(slots, values, query_ids, in_run, version, zscores, per_query_value))
+        yield from _per_query_text(slots, values, query_ids, in_run, version, zscores, per_query_value)
     if options.summary:
-        out += _summary_lines(slots, values, in_run, options, zscores, per_query_value,
-                              qrels_data=qrels_data, run=run, run_name=run_data.name)
-    return "".join(out)
+        yield "".join(_summary_lines(slots, values, in_run, options, zscores, per_query_value,
+                                     qrels_data=qrels_data, run=run, run_name=results.run_name))
 
 
 def _slots(names, version: str):
@@ -260,9 +270,9 @@ def _slots(names, version: str):
     return slots, measures, nan_prone
 
 
-def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscores, value_of) -> str:
-    """trec_eval's per-query lines (-q), formatted column-wise (see trec_text); ``value_of(printed,
-    measure, q)`` gives a value with its z-score applied (-Z)."""
+def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscores, value_of) -> Iterator[str]:
+    """trec_eval's per-query lines (-q), formatted column-wise (see trec_text), in pieces;
+    ``value_of(printed, measure, q)`` gives a value with its z-score applied (-Z)."""
     prefix = "Z" if zscores is not None else ""
     keep = np.flatnonzero(in_run | (version != "9"))  # trec_eval 9 prints no line for queries added by -c
     names, columns, kinds = [], [], []
@@ -281,8 +291,8 @@ def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscore
         columns.append(column)
         kinds.append("d" if spec.long and zscores is None else "f")
     threads = available_threads()
-    return trec_text.lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
-                           threads=threads)
+    return trec_text.iter_lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
+                                threads=threads)
 
 
 def _summary_lines(slots, values: dict, in_run, options: TrecEvalOptions, zscores, value_of, *, qrels_data, run,

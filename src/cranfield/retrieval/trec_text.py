@@ -14,13 +14,13 @@ prints the NaN that 0/0 gives on x86 as ``-nan``).
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Iterator, Sequence
 
 import numpy as np
 
 from .._arrow import indices, query_block_starts
 
-__all__ = ["c_fixed4", "fixed4", "integers", "texts", "strings", "formatted", "lines", "relstrings",
+__all__ = ["c_fixed4", "fixed4", "integers", "texts", "strings", "formatted", "lines", "iter_lines", "relstrings",
            "run_text", "BLOCK_LINES"]
 
 BLOCK_LINES = 1 << 16  # lines per formatted block: small enough to stay in cache, large enough to amortise
@@ -162,10 +162,16 @@ def lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: int = 
     """The text of ``len(query_ids) × len(names)`` lines: for each query in order, one line per
     measure ``names[m]`` with its value formatted in ``columns[m]`` (Arrow strings ending in a
     newline, one per query, from :func:`fixed4`, :func:`integers` or :func:`texts`)."""
+    return "".join(iter_lines(names, query_ids, columns, threads=threads))
+
+
+def iter_lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: int = 1) -> Iterator[str]:
+    """The text of :func:`lines` in pieces of about ``threads`` × :data:`BLOCK_LINES` lines, in order
+    (a large output is written as it is formatted, never held whole)."""
     pa, pc = _pa()
     n, m = len(query_ids), len(names)
     if n == 0 or m == 0:
-        return ""
+        return
     heads = strings(np.array([f"{name:<22}" for name in names], dtype=object))
     qids = query_ids if isinstance(query_ids, pa.Array) else strings(np.asarray(query_ids, dtype=object))
     values = pa.concat_arrays([c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c for c in columns])
@@ -180,14 +186,16 @@ def lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: int = 
         return _data(joined)
 
     starts = range(0, n, per_block)
+    group = max(1, threads)
     if threads > 1 and len(starts) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            chunks = list(pool.map(block, starts))
+            for first in range(0, len(starts), group):  # a loop over groups of blocks, not lines
+                yield b"".join(pool.map(block, starts[first:first + group])).decode("utf-8")
     else:
-        chunks = [block(first) for first in starts]
-    return b"".join(chunks).decode("utf-8")
+        for first in starts:
+            yield block(first).decode("utf-8")
 
 
 def run_text(qid, docno, score: np.ndarray, tag: str) -> str:
