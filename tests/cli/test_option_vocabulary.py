@@ -156,3 +156,22 @@ def test_one_default_paired_test():
     assert set(defaults.values()) == {"t"}
     assert inspect.signature(compare).parameters["test"].default == "t"
     assert inspect.signature(retrieval_study).parameters["test"].default == "t"
+
+
+def test_one_name_for_bootstrap_resamples(capsys):
+    """`--bootstrap B` in every command that resamples; the old `--resamples` of agreement and
+    online ab still works, with a warning, as the same number, and refuses to disagree."""
+    from cranfield.cli import main
+    from cranfield.datasets import cranfield as collection
+
+    for name in ("agreement", "judges", "online ab", "calibration"):
+        assert any("--bootstrap" in longs for _, _, longs in options(COMMANDS[name])), name
+        assert not any("--resamples" in longs for _, _, longs in options(COMMANDS[name]))
+    qrels = [str(collection()["qrels_raw"]), str(collection()["qrels"])]
+    assert main(["agreement", *qrels, "--bootstrap", "20", "-f", "csv"]) == 0
+    new = capsys.readouterr()
+    assert main(["agreement", *qrels, "--resamples", "20", "-f", "csv"]) == 0
+    old = capsys.readouterr()
+    assert old.out == new.out and old.err == "cranfield: warning: --resamples is deprecated; write --bootstrap\n"
+    assert main(["agreement", *qrels, "--resamples", "20", "--bootstrap", "30"]) == 2
+    assert "disagree: give --bootstrap only" in capsys.readouterr().err
