@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 __all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted"]
@@ -100,3 +102,8 @@ def query_block_starts(qid) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     starts = np.concatenate(starts)  # ascending, chunk after chunk (np.unique would import numpy.ma: 0.05 s)
     return starts[np.concatenate(([True], starts[1:] != starts[:-1]))]
+
+
+#: Arrow's CSV message for a row with another number of fields than the header: the readers
+#: turn it into an error naming the line (row, expected, found)
+RAGGED_ROW = re.compile(r"Row #(\d+): Expected (\d+) columns, got (\d+)")

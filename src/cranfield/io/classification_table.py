@@ -19,9 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._arrow import to_numpy
+from .._arrow import RAGGED_ROW, to_numpy
 from ..errors import InputError
-from .header_text import RAGGED_ROW
 from .sources import read_all
 
 __all__ = ["read_table", "table_column", "integer_texts_of", "EXACT_INTEGERS"]

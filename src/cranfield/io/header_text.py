@@ -36,13 +36,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import csv
 
-from .._arrow import to_numpy
+from .._arrow import RAGGED_ROW, to_numpy
 from ..errors import InputError
 from .sources import open_input
 
 __all__ = ["HeaderText", "read_header_text", "utf8_column", "delimiter_for", "HEADER_LIMIT"]
 
-RAGGED_ROW = re.compile(r"Row #(\d+): Expected (\d+) columns, got (\d+)")
 HEADER_LIMIT = 1 << 20  # bytes: a header line longer than this is not a header
 _COMPRESSION_SUFFIXES = (".gz", ".bz2", ".xz", ".zst", ".lz4")
 
