@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import csv as _csv
 import io
-import re
 from dataclasses import dataclass
 from typing import Callable
 
