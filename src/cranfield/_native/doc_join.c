@@ -308,39 +308,27 @@ static int64_t table_size(Py_ssize_t n)
 }
 
 /* Relevance code of each kept row; 1 if a (query, docno) repeats among them; -1 out of memory.
- * Repeats are looked for block by block (a run lists a query's rows together: a small table per
- * query, in cache), over all rows at once when a query's rows are not together. */
+ * One pass over the rows, block by block (a run lists a query's rows together): each row is looked
+ * up in the judgments and in a small table of its block's docnos (in cache); when a query's rows are
+ * not together, repeats are looked for afterwards over all rows at once. */
 static int join_rows(const judgments *j, const column *c, const int64_t *qi, const int64_t *rows, Py_ssize_t n,
                      int64_t *out)
 {
     uint64_t *hashes = malloc(((size_t)n + 1) * sizeof(uint64_t));
-    int64_t *last_block = malloc(((size_t)j->n_queries + 1) * sizeof(int64_t));
+    char *seen_query = calloc((size_t)j->n_queries + 1, 1);
     int64_t capacity = 0;
     seen_t *table = NULL;
     int duplicate = 0, scattered = 0;
-    if (hashes == NULL || last_block == NULL)
+    if (hashes == NULL || seen_query == NULL)
         goto nomem;
-    for (Py_ssize_t q = 0; q < j->n_queries; q++)
-        last_block[q] = -1;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        const char *p;
-        int64_t len;
-        cell(c, rows ? rows[k] : k, &p, &len);
-        uint64_t h = hash_bytes(p, len);
-        hashes[k] = h;
-        int64_t found = probe(j, qi[k], p, len, h);
-        out[k] = found >= 0 ? j->rel[found] : NONPOOL;
-    }
-    for (Py_ssize_t a = 0; a < n && !duplicate && !scattered;) {
+    for (Py_ssize_t a = 0; a < n;) {
+        int64_t q = qi[a];
         Py_ssize_t b = a + 1;
-        while (b < n && qi[b] == qi[a])
+        while (b < n && qi[b] == q)
             b++;
-        if (last_block[qi[a]] >= 0) {
-            scattered = 1;
-            break;
-        }
-        last_block[qi[a]] = a;
-        int64_t size = table_size(b - a);
+        scattered |= seen_query[q];
+        seen_query[q] = 1;
+        int64_t size = table_size(b - a), mask = size - 1;
         if (size > capacity) {
             free(table);
             capacity = size;
@@ -348,10 +336,36 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             if (table == NULL)
                 goto nomem;
         }
-        duplicate = repeats(c, rows, NULL, a, b - a, hashes + a, table, size);
+        for (int64_t i = 0; i < size; i++)
+            table[i].row = -1;
+        for (Py_ssize_t k = a; k < b; k++) {
+            const char *p, *p2;
+            int64_t len, len2;
+            cell(c, rows ? rows[k] : k, &p, &len);
+            uint64_t h = hash_bytes(p, len);
+            hashes[k] = h;
+            int64_t found = probe(j, q, p, len, h);
+            out[k] = found >= 0 ? j->rel[found] : NONPOOL;
+            if (duplicate)
+                continue;
+            uint32_t tag = (uint32_t)(h >> 32);
+            int64_t i = (int64_t)(h & (uint64_t)mask);
+            for (; table[i].row >= 0; i = (i + 1) & mask) {
+                int32_t other = table[i].row;
+                if (table[i].tag != tag)
+                    continue;
+                cell(c, rows ? rows[other] : other, &p2, &len2);
+                if (len2 == len && memcmp(p, p2, (size_t)len) == 0) {
+                    duplicate = 1;
+                    break;
+                }
+            }
+            table[i].row = (int32_t)k;
+            table[i].tag = tag;
+        }
         a = b;
     }
-    if (scattered) {
+    if (scattered && !duplicate) {
         free(table);
         table = malloc((size_t)table_size(n) * sizeof(seen_t));
         if (table == NULL)
@@ -360,12 +374,12 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
     }
     free(table);
     free(hashes);
-    free(last_block);
+    free(seen_query);
     return duplicate;
 nomem:
     free(table);
     free(hashes);
-    free(last_block);
+    free(seen_query);
     return -1;
 }
 
