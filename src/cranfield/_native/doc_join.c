@@ -26,6 +26,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+
 #define NONPOOL (-1)
 #define UNJUDGED (-2)
 
@@ -52,9 +58,30 @@ static inline void cell(const column *c, int64_t row, const char **p, int64_t *n
     *n = b - a;
 }
 
+/* A word holding the last n (1 to 7) bytes of an id of `total` bytes ending at p + n, read with whole
+ * loads, overlapping ones (a byte-wise copy would stall the load that follows it): the id's last 8
+ * bytes when it has 8. Only a hash input: a function of the id's bytes, on any byte order. */
+static inline uint64_t tail_word(const char *p, int64_t n, int64_t total)
+{
+    uint64_t w;
+    if (total >= 8) {
+        memcpy(&w, p + n - 8, 8);
+        return w;
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return a | ((uint64_t)b << 32);
+    }
+    return (uint64_t)(unsigned char)p[0] | ((uint64_t)(unsigned char)p[n >> 1] << 8) |
+           ((uint64_t)(unsigned char)p[n - 1] << 16);
+}
+
 static inline uint64_t hash_bytes(const char *p, int64_t n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n, w;
+    int64_t total = n;
     while (n >= 8) {
         memcpy(&w, p, 8);
         h = (h ^ w) * 0x94D049BB133111EBULL;
@@ -62,11 +89,8 @@ static inline uint64_t hash_bytes(const char *p, int64_t n)
         p += 8;
         n -= 8;
     }
-    if (n > 0) {
-        w = 0;
-        memcpy(&w, p, (size_t)n);
-        h = (h ^ w) * 0x94D049BB133111EBULL;
-    }
+    if (n > 0)
+        h = (h ^ tail_word(p, n, total)) * 0x94D049BB133111EBULL;
     h ^= h >> 31;
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 32;
@@ -338,12 +362,19 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
         }
         for (int64_t i = 0; i < size; i++)
             table[i].row = -1;
+        const slot_t *region = j->slots + j->base[q];
+        for (Py_ssize_t k = a; k < b; k++) { /* the hashes first: the region's lines are fetched meanwhile */
+            const char *p;
+            int64_t len;
+            cell(c, rows ? rows[k] : k, &p, &len);
+            hashes[k] = hash_bytes(p, len);
+            PREFETCH(region + (hashes[k] & (uint64_t)j->mask[q]));
+        }
         for (Py_ssize_t k = a; k < b; k++) {
             const char *p, *p2;
             int64_t len, len2;
             cell(c, rows ? rows[k] : k, &p, &len);
-            uint64_t h = hash_bytes(p, len);
-            hashes[k] = h;
+            uint64_t h = hashes[k];
             int64_t found = probe(j, q, p, len, h);
             out[k] = found >= 0 ? j->rel[found] : NONPOOL;
             if (duplicate)
