@@ -150,3 +150,19 @@ def test_sliced_and_chunked_columns():
     rel, repeated = doc_join._native.join(index, np.zeros(50, np.int64), None, *doc_join._string_buffers(ids))
     expected = [(i % 3) if i % 2 == 0 else -1 for i in range(5, 55)]
     assert np.frombuffer(rel, np.int64).tolist() == expected and not repeated
+
+
+@needs_core
+def test_prepared_qrels_pickle_and_rebuild_their_index():
+    """Prepared qrels travel to Dask workers by pickle: the compiled index (a capsule) is left
+    behind and rebuilt there, with the same values."""
+    import pickle
+
+    qrels = cranfield.Qrels.from_dict({"q": {"a": 1, LONG: 2, "b": 0}})
+    run = cranfield.Run.from_dict({"q": {"a": 1.0, LONG: 1.0, "c": 2.0}})
+    evaluator = cranfield.Evaluator(qrels, ["AP", "nDCG@10"])
+    assert doc_join.native_index(evaluator._prepared) is not None
+    copy = pickle.loads(pickle.dumps(evaluator))
+    expected, got = evaluator.evaluate(run).per_query, copy.evaluate(run).per_query
+    assert {m: got[m].tolist() for m in got} == {m: expected[m].tolist() for m in expected}
+    assert doc_join.native_index(copy._prepared) is not None

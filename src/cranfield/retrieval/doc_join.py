@@ -63,19 +63,32 @@ def _string_buffers(ids):
     return offsets, data if data is not None else b"", ids.offset, len(ids), large
 
 
+class _CompiledIndex:
+    """The compiled index of one PreparedQrels. It pickles empty (a capsule does not pickle: the
+    prepared qrels are sent to Dask workers), and the receiving process builds its own."""
+
+    def __init__(self) -> None:
+        self.built, self.value = False, None
+
+    def __reduce__(self):
+        return _CompiledIndex, ()
+
+
 def native_index(prepared) -> tuple[object, bool] | None:
     """``(index, duplicate)``: the compiled index of the judgments of ``prepared`` (built once) and
     whether a (query, docno) is judged twice; None where the core is not built or declines."""
     if _native is None:
         return None
-    if "native_index" not in prepared._exact:
+    holder = prepared._exact.setdefault("native_index", _CompiledIndex())
+    if not holder.built:
         with _INDEX_LOCK:
-            if "native_index" not in prepared._exact:
+            if not holder.built:
                 column = _string_buffers(prepared.qrels.docno)
-                prepared._exact["native_index"] = None if column is None else _native.index(
+                holder.value = None if column is None else _native.index(
                     np.ascontiguousarray(prepared.q, np.int64), np.ascontiguousarray(prepared.rel, np.int64),
                     *column, len(prepared.query_ids))
-    return prepared._exact["native_index"]
+                holder.built = True
+    return holder.value
 
 
 class NativeDocs:
