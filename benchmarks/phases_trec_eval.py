@@ -64,7 +64,7 @@ def main() -> None:
         return
     start_imports = time.perf_counter()
     from cranfield.io import trec, trec_fast
-    from cranfield.retrieval import evaluate, parallel, trec_eval, trec_text
+    from cranfield.retrieval import doc_join, evaluate, parallel, ranked, trec_eval, trec_text
 
     imports = time.perf_counter() - start_imports
     if options.part_rows:
@@ -82,6 +82,10 @@ def main() -> None:
     timed(evaluate.Evaluator, "evaluate", "evaluate")
     timed(parallel, "split_run", "  split run")
     timed(evaluate.Evaluator, "rank_run", "  rank part (per thread)")
+    timed(doc_join, "native_index", "    judgment index, compiled (once)")
+    timed(doc_join.NativeDocs, "build", "    join, compiled (per thread)")
+    timed(doc_join.PackedDocs, "build", "    join, packed keys (per thread)")
+    timed(ranked, "_ranking_order", "    rank order and ties (per thread)")
     timed(evaluate.Evaluator, "results_from_view", "  measures of part (per thread)")
     timed(trec_text, "formatted", "format values")
     timed(trec_text, "lines", "assemble lines")

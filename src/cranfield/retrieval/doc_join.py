@@ -1,15 +1,20 @@
 """Joining a run's documents with the judgments: relevance of each ranked row, duplicate
 documents, and the docno order of tied rows.
 
-Two interchangeable strategies. :class:`PackedDocs` (the usual one) packs docnos into 64-bit
-words (:mod:`.doc_keys`) and joins on (query, docno) keys with numpy, verifying every match on
-the words; :class:`DictionaryDocs` dictionary-encodes docnos with Arrow: exact for any id
-(too long, non-ASCII or containing NUL) and the fallback after a hash collision. Their
+Three interchangeable strategies. :class:`NativeDocs` (the usual one where the compiled core
+is built) joins on the docno bytes in C (:mod:`cranfield._native.doc_join`), fed by the Arrow
+buffers of the column; :class:`PackedDocs` packs docnos into 64-bit words (:mod:`.doc_keys`)
+and joins on (query, docno) keys with numpy, verifying every match on the words;
+:class:`DictionaryDocs` dictionary-encodes docnos with Arrow: exact for any id (too long,
+non-ASCII or containing NUL) and the fallback after a hash collision. The three give the same
+relevance codes and tie orders; an error (a repeated docno) is always worded by the pure paths. Their
 ``prepared`` argument is the :class:`~cranfield.retrieval.ranked.PreparedQrels` of the qrels
 (:mod:`.ranked` imports this module, not the reverse).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -20,13 +25,103 @@ from .doc_keys import HashCollision, ordered, packed_keys, packed_width
 from ..measures.view import NONPOOL, UNJUDGED
 from .run import Run
 
-__all__ = ["PackedDocs", "DictionaryDocs"]
+try:
+    from .._native import doc_join as _native
+except ImportError:  # the compiled core was not built: PackedDocs and DictionaryDocs do the job
+    _native = None
+
+__all__ = ["NativeDocs", "PackedDocs", "DictionaryDocs"]
+
+_INDEX_LOCK = threading.Lock()  # the judgments' index is built once, whichever thread asks first
 
 
 def _indices(encoded) -> np.ndarray:
     """The codes of a dictionary-encoded chunked array, as one int64 array."""
     return np.concatenate([_np(chunk.indices) for chunk in encoded.chunks]).astype(np.int64) \
         if encoded.num_chunks else np.zeros(0, dtype=np.int64)
+
+
+def _string_buffers(ids):
+    """(offsets, data, offset, length, large) of Arrow strings ``ids`` as one array, for the
+    compiled core, or None (nulls, another type, too long to combine)."""
+    import pyarrow as pa
+
+    try:
+        if isinstance(ids, pa.ChunkedArray):
+            ids = ids.chunk(0) if ids.num_chunks == 1 else ids.combine_chunks()
+    except pa.ArrowException:
+        return None
+    if ids.null_count:
+        return None
+    if pa.types.is_string(ids.type) or pa.types.is_binary(ids.type):
+        large = False
+    elif pa.types.is_large_string(ids.type) or pa.types.is_large_binary(ids.type):
+        large = True
+    else:
+        return None
+    _, offsets, data = ids.buffers()
+    return offsets, data if data is not None else b"", ids.offset, len(ids), large
+
+
+class _CompiledIndex:
+    """The compiled index of one PreparedQrels. It pickles empty (a capsule does not pickle: the
+    prepared qrels are sent to Dask workers), and the receiving process builds its own."""
+
+    def __init__(self) -> None:
+        self.built, self.value = False, None
+
+    def __reduce__(self):
+        return _CompiledIndex, ()
+
+
+def native_index(prepared) -> tuple[object, bool] | None:
+    """``(index, duplicate)``: the compiled index of the judgments of ``prepared`` (built once) and
+    whether a (query, docno) is judged twice; None where the core is not built or declines."""
+    if _native is None:
+        return None
+    holder = prepared._exact.setdefault("native_index", _CompiledIndex())
+    if not holder.built:
+        with _INDEX_LOCK:
+            if not holder.built:
+                column = _string_buffers(prepared.qrels.docno)
+                holder.value = None if column is None else _native.index(
+                    np.ascontiguousarray(prepared.q, np.int64), np.ascontiguousarray(prepared.rel, np.int64),
+                    *column, len(prepared.query_ids))
+                holder.built = True
+    return holder.value
+
+
+class NativeDocs:
+    """Docnos joined on their bytes by the compiled core: relevance and the repeated-docno check in
+    one pass over the kept rows (``rows``, None for all), tie orders by byte comparison."""
+
+    def __init__(self, run: Run, rows, q_all, column, rel: np.ndarray, duplicate: bool) -> None:
+        self.run, self.rows, self.q_all, self.column, self.rel, self.duplicate = run, rows, q_all, column, rel, duplicate
+
+    @classmethod
+    def build(cls, run: Run, prepared, qi: np.ndarray, rows: np.ndarray | None, q_all: np.ndarray):
+        index = native_index(prepared)
+        column = _string_buffers(run.docno) if index is not None else None
+        if column is None:
+            return None
+        rows = None if rows is None else np.ascontiguousarray(rows, np.int64)
+        rel, duplicate = _native.join(index[0], np.ascontiguousarray(qi, np.int64), rows, *column)
+        return cls(run, rows, q_all, column, np.frombuffer(rel, dtype=np.int64), duplicate)
+
+    def check_duplicates(self, qi, rows, run, prepared) -> None:
+        if self.duplicate:  # the error, found and worded as the pure paths do
+            pure = PackedDocs.build(run, prepared, qi, rows, self.q_all) or DictionaryDocs(run, prepared, rows)
+            pure.check_duplicates(qi, rows, run, prepared)
+
+    def tie_order(self, source_rows: np.ndarray, block_id: np.ndarray) -> np.ndarray:
+        rows = source_rows if self.rows is None else self.rows[source_rows]
+        order = _native.tie_order(*self.column, np.ascontiguousarray(rows, np.int64),
+                                  np.ascontiguousarray(block_id, np.int64))
+        return np.frombuffer(order, dtype=np.int64)
+
+    def relevance(self, qi: np.ndarray) -> np.ndarray:
+        """Relevance code of each row (in the order of the rows, not ranked)."""
+        return self.rel  # (a writable array over the core's bytearray: the caller may write into it)
 
 
 class PackedDocs:

@@ -90,9 +90,7 @@ class Evaluator:
 
     def warm(self) -> None:
         """Build the judgment index that evaluations share (otherwise built by the first one)."""
-        width = self._prepared.packed_width()
-        if width is not None:
-            self._prepared.packed(width)
+        self._prepared.join_index()
         self._prepared.level_counts()
 
     def view(self, run) -> RankedView:

@@ -57,9 +57,7 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
     if parts is None or len(parts) < 2:
         return None
     prepared = evaluator._prepared
-    width = prepared.packed_width()
-    if width is not None:
-        prepared.packed(width)  # build the shared judgment index once, before the threads
+    prepared.join_index()  # build the shared judgment index once, before the threads
     prepared.level_counts()
 
     def work(part):  # memory freed by a part is reused by the next: released once, at the end

@@ -37,7 +37,7 @@ from .._arrow import query_block_starts
 from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
 from ._segments import run_starts
-from .doc_join import DictionaryDocs, PackedDocs, _indices
+from .doc_join import DictionaryDocs, NativeDocs, PackedDocs, _indices, native_index
 from . import doc_keys  # doc_keys.mix looked up when called (the tests weaken it to force collisions)
 from .doc_keys import HashCollision, KeyTable, packed_width, packed_words
 
@@ -133,8 +133,20 @@ class PreparedQrels:
     def rel_sorted(self) -> np.ndarray:
         return self._exact_encoding()["rel_sorted"]
 
+    def join_index(self) -> None:
+        """Build the judgment index that joins share (the compiled one, else the packed one), so that
+        threads find it built."""
+        if native_index(self) is None:
+            width = self.packed_width()
+            if width is not None:
+                self.packed(width)
+
     def check_duplicates(self) -> None:
-        """A (query, docno) judged twice is an error naming both lines."""
+        """A (query, docno) judged twice is an error naming both lines (found by the compiled index
+        where it is built; worded by the pure path)."""
+        native = native_index(self)
+        if native is not None and not native[1]:
+            return
         width = self.packed_width()
         packed = self.packed(width) if width is not None else None
         if packed is not None:
@@ -227,7 +239,8 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     score = run.score if rows is None else run.score[rows]
     extra = propensity if propensity is None or rows is None else propensity[rows]
     qi = q if rows is None else q[rows]
-    docs = PackedDocs.build(run, prepared, qi, rows, q) or DictionaryDocs(run, prepared, rows)
+    docs = NativeDocs.build(run, prepared, qi, rows, q) or PackedDocs.build(run, prepared, qi, rows, q) \
+        or DictionaryDocs(run, prepared, rows)
     docs.check_duplicates(qi, rows, run, prepared)
     try:
         rel = docs.relevance(qi)

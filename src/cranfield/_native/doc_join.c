@@ -1,0 +1,584 @@
+/* cranfield._native.doc_join: a run's docno column joined with prepared qrels, on the bytes.
+ *
+ * The compiled counterpart of retrieval.doc_join.PackedDocs (relevance, duplicate check, tie order),
+ * fed by the Arrow buffers of a string column (offsets, data) and the query codes:
+ *
+ *   index(q, rel, offsets, data, offset, length, large, n_queries) -> (index, duplicate): the
+ *       judgments indexed by (query code, docno bytes), built once per prepared qrels (a capsule;
+ *       the bytes are copied); duplicate: True when a (query, docno) is judged twice (the caller
+ *       words the error on the pure path);
+ *   join(index, qi, rows, offsets, data, offset, length, large) -> (rel, duplicate)
+ *       rel: int64 bytearray, the relevance code of each kept row (rows: int64 row numbers of the
+ *       kept rows, or None for all; qi: query code of each kept row): the judgment (a negative one
+ *       is UNJUDGED, -2), NONPOOL (-1) when not judged; duplicate: True when a (query, docno) occurs
+ *       twice among the kept rows (the caller then finds and words the error on the pure path);
+ *   tie_order(offsets, data, offset, length, large, rows, block) -> int64 bytearray: the permutation
+ *       putting the given rows in (block ascending, docno descending byte-wise) order; block is
+ *       non-decreasing (rows of a block are adjacent).
+ *
+ * A docno's hash mixes its bytes 8 at a time; every match is verified on the bytes (length and memcmp),
+ * so a collision costs a probe, never a wrong number. Byte-wise order is memcmp order, a prefix before
+ * the longer id (trec_eval's strcmp for ids without NUL). All loops run without the GIL.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH(address) ((void)0)
+#endif
+
+#define NONPOOL (-1)
+#define UNJUDGED (-2)
+
+/* ------------------------------------------------------------------------------ strings */
+
+typedef struct {
+    const char *data;
+    const void *offsets;
+    Py_ssize_t offset, length;
+    int large;
+} column;
+
+static inline void cell(const column *c, int64_t row, const char **p, int64_t *n)
+{
+    int64_t a, b, i = row + c->offset;
+    if (c->large) {
+        a = ((const int64_t *)c->offsets)[i];
+        b = ((const int64_t *)c->offsets)[i + 1];
+    } else {
+        a = ((const int32_t *)c->offsets)[i];
+        b = ((const int32_t *)c->offsets)[i + 1];
+    }
+    *p = c->data + a;
+    *n = b - a;
+}
+
+/* A word holding the last n (1 to 7) bytes of an id of `total` bytes ending at p + n, read with whole
+ * loads, overlapping ones (a byte-wise copy would stall the load that follows it): the id's last 8
+ * bytes when it has 8. Only a hash input: a function of the id's bytes, on any byte order. */
+static inline uint64_t tail_word(const char *p, int64_t n, int64_t total)
+{
+    uint64_t w;
+    if (total >= 8) {
+        memcpy(&w, p + n - 8, 8);
+        return w;
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return a | ((uint64_t)b << 32);
+    }
+    return (uint64_t)(unsigned char)p[0] | ((uint64_t)(unsigned char)p[n >> 1] << 8) |
+           ((uint64_t)(unsigned char)p[n - 1] << 16);
+}
+
+static inline uint64_t hash_bytes(const char *p, int64_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n, w;
+    int64_t total = n;
+    while (n >= 8) {
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x94D049BB133111EBULL;
+        h ^= h >> 29;
+        p += 8;
+        n -= 8;
+    }
+    if (n > 0)
+        h = (h ^ tail_word(p, n, total)) * 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    return h;
+}
+
+/* Check the buffers of an Arrow string column; 0 or -1 with an exception set. */
+static int column_init(column *c, Py_buffer *offsets, Py_buffer *data, Py_ssize_t offset, Py_ssize_t length,
+                       int large)
+{
+    size_t width = large ? 8 : 4;
+    c->data = (const char *)data->buf;
+    c->offsets = offsets->buf;
+    c->offset = offset;
+    c->length = length;
+    c->large = large;
+    if (offset < 0 || length < 0 || (size_t)offsets->len < (size_t)(offset + length + 1) * width) {
+        PyErr_SetString(PyExc_ValueError, "doc_join: offsets buffer too short");
+        return -1;
+    }
+    const char *first, *last;
+    int64_t n;
+    if (length == 0)
+        return 0;
+    cell(c, 0, &first, &n);
+    cell(c, length - 1, &last, &n);
+    if (first < c->data || last + n > c->data + data->len) {
+        PyErr_SetString(PyExc_ValueError, "doc_join: offsets outside the data buffer");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ index */
+
+typedef struct {
+    uint32_t tag;     /* high 32 bits of the docno's hash */
+    int32_t judgment; /* -1: empty */
+} slot_t;
+
+typedef struct {
+    Py_ssize_t n_queries, n;
+    int64_t *base, *mask; /* per query: its region of slots */
+    slot_t *slots;
+    int64_t *rel;         /* relevance code of each judgment */
+    int64_t *start;       /* n + 1 offsets of the judgments' bytes in text */
+    char *text;
+} judgments;
+
+static void judgments_free(judgments *j)
+{
+    if (j == NULL)
+        return;
+    PyMem_RawFree(j->base);
+    PyMem_RawFree(j->mask);
+    PyMem_RawFree(j->slots);
+    PyMem_RawFree(j->rel);
+    PyMem_RawFree(j->start);
+    PyMem_RawFree(j->text);
+    PyMem_RawFree(j);
+}
+
+static void capsule_free(PyObject *capsule)
+{
+    judgments_free((judgments *)PyCapsule_GetPointer(capsule, "cranfield.doc_join.judgments"));
+}
+
+static inline int64_t probe(const judgments *j, int64_t q, const char *p, int64_t n, uint64_t h)
+{
+    int64_t m = j->mask[q], i = (int64_t)(h & (uint64_t)m);
+    const slot_t *slots = j->slots + j->base[q];
+    uint32_t tag = (uint32_t)(h >> 32);
+    while (slots[i].judgment >= 0) {
+        int32_t k = slots[i].judgment;
+        if (slots[i].tag == tag && j->start[k + 1] - j->start[k] == n && memcmp(j->text + j->start[k], p, (size_t)n) == 0)
+            return k;
+        i = (i + 1) & m;
+    }
+    return -1;
+}
+
+/* 0, 1 if a (query, docno) is judged twice (stored once), or -1 (out of memory). */
+static int judgments_fill(judgments *j, const column *c, const int64_t *q, const int64_t *rel)
+{
+    Py_ssize_t n = j->n, n_queries = j->n_queries;
+    int64_t total = 0, text = 0;
+    int duplicate = 0;
+    int64_t *count = calloc((size_t)n_queries + 1, sizeof(int64_t));
+    if (count == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < n; k++)
+        count[q[k]]++;
+    for (Py_ssize_t i = 0; i < n_queries; i++) {
+        int64_t size = 8;
+        while (size < 2 * count[i]) /* load <= 1/2 */
+            size *= 2;
+        j->base[i] = total;
+        j->mask[i] = size - 1;
+        total += size;
+    }
+    free(count);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const char *p;
+        int64_t len;
+        cell(c, k, &p, &len);
+        text += len;
+    }
+    j->slots = PyMem_RawMalloc((size_t)(total + 1) * sizeof(slot_t));
+    j->text = PyMem_RawMalloc((size_t)text + 1);
+    if (j->slots == NULL || j->text == NULL)
+        return -1;
+    for (int64_t i = 0; i <= total; i++)
+        j->slots[i].judgment = -1;
+    j->start[0] = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        const char *p;
+        int64_t len;
+        cell(c, k, &p, &len);
+        memcpy(j->text + j->start[k], p, (size_t)len);
+        j->start[k + 1] = j->start[k] + len;
+        j->rel[k] = rel[k] < 0 ? UNJUDGED : rel[k];
+        uint64_t h = hash_bytes(p, len);
+        if (probe(j, q[k], p, len, h) >= 0) {
+            duplicate = 1; /* the caller words the error */
+            continue;
+        }
+        int64_t m = j->mask[q[k]], i = (int64_t)(h & (uint64_t)m);
+        slot_t *slots = j->slots + j->base[q[k]];
+        while (slots[i].judgment >= 0)
+            i = (i + 1) & m;
+        slots[i].judgment = (int32_t)k;
+        slots[i].tag = (uint32_t)(h >> 32);
+    }
+    return duplicate;
+}
+
+static PyObject *index_judgments(PyObject *self, PyObject *args)
+{
+    Py_buffer qbuf = {0}, rbuf = {0}, obuf = {0}, dbuf = {0};
+    Py_ssize_t offset, length, n_queries;
+    int large, failed = 0;
+    PyObject *result = NULL;
+    judgments *j = NULL;
+    column c;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nnpn", &qbuf, &rbuf, &obuf, &dbuf, &offset, &length, &large, &n_queries))
+        return NULL;
+    const int64_t *q = qbuf.buf, *rel = rbuf.buf;
+    if (qbuf.len != length * 8 || rbuf.len != length * 8 || length >= INT32_MAX || n_queries < 0) {
+        PyErr_SetString(PyExc_ValueError, "index: q and rel must be int64 buffers as long as the docnos");
+        goto done;
+    }
+    if (column_init(&c, &obuf, &dbuf, offset, length, large) < 0)
+        goto done;
+    for (Py_ssize_t k = 0; k < length; k++)
+        if (q[k] < 0 || q[k] >= n_queries) {
+            PyErr_SetString(PyExc_ValueError, "index: query code out of range");
+            goto done;
+        }
+    j = PyMem_RawCalloc(1, sizeof(judgments));
+    if (j == NULL)
+        goto nomem;
+    j->n = length;
+    j->n_queries = n_queries;
+    j->base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->rel = PyMem_RawMalloc(((size_t)length + 1) * sizeof(int64_t));
+    j->start = PyMem_RawMalloc(((size_t)length + 1) * sizeof(int64_t));
+    if (j->base == NULL || j->mask == NULL || j->rel == NULL || j->start == NULL)
+        goto nomem;
+    Py_BEGIN_ALLOW_THREADS
+    failed = judgments_fill(j, &c, q, rel);
+    Py_END_ALLOW_THREADS
+    if (failed < 0)
+        goto nomem;
+    PyObject *capsule = PyCapsule_New(j, "cranfield.doc_join.judgments", capsule_free);
+    if (capsule == NULL)
+        goto done;
+    j = NULL;
+    result = Py_BuildValue("(NO)", capsule, failed ? Py_True : Py_False);
+    goto done;
+nomem:
+    PyErr_NoMemory();
+done:
+    judgments_free(j);
+    PyBuffer_Release(&qbuf);
+    PyBuffer_Release(&rbuf);
+    PyBuffer_Release(&obuf);
+    PyBuffer_Release(&dbuf);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------ join */
+
+/* 1 if a docno repeats among the kept rows first .. first + n - 1 (all of one query, or any rows
+ * when `qi` is given: then (query, docno) pairs); `table` holds size slots (a power of two >= 2n),
+ * `hashes` the rows' docno hashes (indexed from 0 at first). */
+typedef struct {
+    uint32_t tag;
+    int32_t row; /* -1: empty */
+} seen_t;
+
+static int repeats(const column *c, const int64_t *rows, const int64_t *qi, Py_ssize_t first, Py_ssize_t n,
+                   const uint64_t *hashes, seen_t *table, int64_t size)
+{
+    int64_t mask = size - 1;
+    for (int64_t i = 0; i < size; i++)
+        table[i].row = -1;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        uint64_t g = hashes[k];
+        if (qi != NULL) {
+            g = (g ^ ((uint64_t)qi[first + k] * 0x9E3779B97F4A7C15ULL)) * 0xD6E8FEB86659FD93ULL;
+            g ^= g >> 32;
+        }
+        uint32_t tag = (uint32_t)(g >> 32);
+        int64_t i = (int64_t)(g & (uint64_t)mask);
+        const char *p, *p2;
+        int64_t len, len2;
+        cell(c, rows ? rows[first + k] : first + k, &p, &len);
+        for (; table[i].row >= 0; i = (i + 1) & mask) {
+            int32_t other = table[i].row;
+            if (table[i].tag != tag || (qi != NULL && qi[first + other] != qi[first + k]))
+                continue;
+            cell(c, rows ? rows[first + other] : first + other, &p2, &len2);
+            if (len2 == len && memcmp(p, p2, (size_t)len) == 0)
+                return 1;
+        }
+        table[i].row = (int32_t)k;
+        table[i].tag = tag;
+    }
+    return 0;
+}
+
+static int64_t table_size(Py_ssize_t n)
+{
+    int64_t size = 16;
+    while (size < 2 * n)
+        size *= 2;
+    return size;
+}
+
+/* Relevance code of each kept row; 1 if a (query, docno) repeats among them; -1 out of memory.
+ * One pass over the rows, block by block (a run lists a query's rows together): each row is looked
+ * up in the judgments and in a small table of its block's docnos (in cache); when a query's rows are
+ * not together, repeats are looked for afterwards over all rows at once. */
+static int join_rows(const judgments *j, const column *c, const int64_t *qi, const int64_t *rows, Py_ssize_t n,
+                     int64_t *out)
+{
+    uint64_t *hashes = malloc(((size_t)n + 1) * sizeof(uint64_t));
+    char *seen_query = calloc((size_t)j->n_queries + 1, 1);
+    int64_t capacity = 0;
+    seen_t *table = NULL;
+    int duplicate = 0, scattered = 0;
+    if (hashes == NULL || seen_query == NULL)
+        goto nomem;
+    for (Py_ssize_t a = 0; a < n;) {
+        int64_t q = qi[a];
+        Py_ssize_t b = a + 1;
+        while (b < n && qi[b] == q)
+            b++;
+        scattered |= seen_query[q];
+        seen_query[q] = 1;
+        int64_t size = table_size(b - a), mask = size - 1;
+        if (size > capacity) {
+            free(table);
+            capacity = size;
+            table = malloc((size_t)capacity * sizeof(seen_t));
+            if (table == NULL)
+                goto nomem;
+        }
+        for (int64_t i = 0; i < size; i++)
+            table[i].row = -1;
+        const slot_t *region = j->slots + j->base[q];
+        for (Py_ssize_t k = a; k < b; k++) { /* the hashes first: the region's lines are fetched meanwhile */
+            const char *p;
+            int64_t len;
+            cell(c, rows ? rows[k] : k, &p, &len);
+            hashes[k] = hash_bytes(p, len);
+            PREFETCH(region + (hashes[k] & (uint64_t)j->mask[q]));
+        }
+        for (Py_ssize_t k = a; k < b; k++) {
+            const char *p, *p2;
+            int64_t len, len2;
+            cell(c, rows ? rows[k] : k, &p, &len);
+            uint64_t h = hashes[k];
+            int64_t found = probe(j, q, p, len, h);
+            out[k] = found >= 0 ? j->rel[found] : NONPOOL;
+            if (duplicate)
+                continue;
+            uint32_t tag = (uint32_t)(h >> 32);
+            int64_t i = (int64_t)(h & (uint64_t)mask);
+            for (; table[i].row >= 0; i = (i + 1) & mask) {
+                int32_t other = table[i].row;
+                if (table[i].tag != tag)
+                    continue;
+                cell(c, rows ? rows[other] : other, &p2, &len2);
+                if (len2 == len && memcmp(p, p2, (size_t)len) == 0) {
+                    duplicate = 1;
+                    break;
+                }
+            }
+            table[i].row = (int32_t)k;
+            table[i].tag = tag;
+        }
+        a = b;
+    }
+    if (scattered && !duplicate) {
+        free(table);
+        table = malloc((size_t)table_size(n) * sizeof(seen_t));
+        if (table == NULL)
+            goto nomem;
+        duplicate = repeats(c, rows, qi, 0, n, hashes, table, table_size(n));
+    }
+    free(table);
+    free(hashes);
+    free(seen_query);
+    return duplicate;
+nomem:
+    free(table);
+    free(hashes);
+    free(seen_query);
+    return -1;
+}
+
+static PyObject *join(PyObject *self, PyObject *args)
+{
+    PyObject *capsule, *rows_obj, *result = NULL, *out = NULL;
+    Py_buffer qbuf = {0}, rowbuf = {0}, obuf = {0}, dbuf = {0};
+    Py_ssize_t offset, length;
+    int large, duplicate = 0;
+    column c;
+    if (!PyArg_ParseTuple(args, "Oy*Oy*y*nnp", &capsule, &qbuf, &rows_obj, &obuf, &dbuf, &offset, &length, &large))
+        return NULL;
+    const judgments *j = PyCapsule_GetPointer(capsule, "cranfield.doc_join.judgments");
+    if (j == NULL)
+        goto done;
+    if (rows_obj != Py_None && PyObject_GetBuffer(rows_obj, &rowbuf, PyBUF_SIMPLE) < 0)
+        goto done;
+    Py_ssize_t n = qbuf.len / 8;
+    const int64_t *qi = qbuf.buf, *rows = rows_obj != Py_None ? rowbuf.buf : NULL;
+    if (column_init(&c, &obuf, &dbuf, offset, length, large) < 0)
+        goto done;
+    if (qbuf.len % 8 || n >= INT32_MAX || (rows ? rowbuf.len != n * 8 : n != length)) {
+        PyErr_SetString(PyExc_ValueError, "join: qi and rows must be int64 buffers, one item per kept row");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (qi[k] < 0 || qi[k] >= j->n_queries || (rows && (rows[k] < 0 || rows[k] >= length))) {
+            PyErr_SetString(PyExc_ValueError, "join: query code or row out of range");
+            goto done;
+        }
+    out = PyByteArray_FromStringAndSize(NULL, n * 8);
+    if (out == NULL)
+        goto done;
+    int64_t *rel = (int64_t *)PyByteArray_AS_STRING(out);
+    Py_BEGIN_ALLOW_THREADS
+    duplicate = join_rows(j, &c, qi, rows, n, rel);
+    Py_END_ALLOW_THREADS
+    if (duplicate < 0)
+        PyErr_NoMemory();
+    else
+        result = Py_BuildValue("(OO)", out, duplicate ? Py_True : Py_False);
+done:
+    Py_XDECREF(out);
+    PyBuffer_Release(&qbuf);
+    PyBuffer_Release(&rowbuf);
+    PyBuffer_Release(&obuf);
+    PyBuffer_Release(&dbuf);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------ tie order */
+
+typedef struct {
+    const char *p;
+    int64_t n, position;
+} text_t;
+
+/* docno descending, byte-wise */
+static inline int before(const text_t *x, const text_t *y)
+{
+    int c = memcmp(x->p, y->p, (size_t)(x->n < y->n ? x->n : y->n));
+    return c > 0 || (c == 0 && x->n > y->n);
+}
+
+static void sort_texts(text_t *a, text_t *tmp, int64_t n)
+{
+    if (n < 16) {
+        for (int64_t i = 1; i < n; i++) {
+            text_t x = a[i];
+            int64_t k = i;
+            while (k > 0 && before(&x, &a[k - 1])) {
+                a[k] = a[k - 1];
+                k--;
+            }
+            a[k] = x;
+        }
+        return;
+    }
+    int64_t h = n / 2;
+    sort_texts(a, tmp, h);
+    sort_texts(a + h, tmp, n - h);
+    if (!before(&a[h], &a[h - 1]))
+        return;
+    memcpy(tmp, a, (size_t)h * sizeof(text_t));
+    int64_t i = 0, k = h, o = 0;
+    while (i < h && k < n)
+        a[o++] = before(&a[k], &tmp[i]) ? a[k++] : tmp[i++];
+    while (i < h)
+        a[o++] = tmp[i++];
+}
+
+static PyObject *tie_order(PyObject *self, PyObject *args)
+{
+    Py_buffer obuf = {0}, dbuf = {0}, rbuf = {0}, bbuf = {0};
+    Py_ssize_t offset, length;
+    int large;
+    PyObject *out = NULL;
+    text_t *texts = NULL, *tmp = NULL;
+    column c;
+    if (!PyArg_ParseTuple(args, "y*y*nnpy*y*", &obuf, &dbuf, &offset, &length, &large, &rbuf, &bbuf))
+        return NULL;
+    Py_ssize_t m = rbuf.len / 8;
+    const int64_t *rows = rbuf.buf, *block = bbuf.buf;
+    if (column_init(&c, &obuf, &dbuf, offset, length, large) < 0)
+        goto done;
+    if (rbuf.len % 8 || bbuf.len != rbuf.len) {
+        PyErr_SetString(PyExc_ValueError, "tie_order: rows and block must be int64 buffers of one length");
+        goto done;
+    }
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (rows[k] < 0 || rows[k] >= length || (k && block[k] < block[k - 1])) {
+            PyErr_SetString(PyExc_ValueError, "tie_order: row out of range or blocks not in order");
+            goto done;
+        }
+    texts = PyMem_RawMalloc(((size_t)m + 1) * sizeof(text_t));
+    tmp = PyMem_RawMalloc(((size_t)m + 1) * sizeof(text_t));
+    out = PyByteArray_FromStringAndSize(NULL, m * 8);
+    if (texts == NULL || tmp == NULL || out == NULL) {
+        if (out == NULL && !PyErr_Occurred())
+            PyErr_NoMemory();
+        else if (out != NULL)
+            PyErr_NoMemory();
+        Py_CLEAR(out);
+        goto done;
+    }
+    int64_t *order = (int64_t *)PyByteArray_AS_STRING(out);
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t k = 0; k < m; k++) {
+        cell(&c, rows[k], &texts[k].p, &texts[k].n);
+        texts[k].position = k;
+    }
+    for (Py_ssize_t i = 0; i < m;) {
+        Py_ssize_t k = i + 1;
+        while (k < m && block[k] == block[i])
+            k++;
+        sort_texts(texts + i, tmp, k - i);
+        i = k;
+    }
+    for (Py_ssize_t k = 0; k < m; k++)
+        order[k] = texts[k].position;
+    Py_END_ALLOW_THREADS
+done:
+    PyMem_RawFree(texts);
+    PyMem_RawFree(tmp);
+    PyBuffer_Release(&obuf);
+    PyBuffer_Release(&dbuf);
+    PyBuffer_Release(&rbuf);
+    PyBuffer_Release(&bbuf);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"index", index_judgments, METH_VARARGS,
+     "index(q, rel, offsets, data, offset, length, large, n_queries) -> (index capsule for join(), duplicate)."},
+    {"join", join, METH_VARARGS,
+     "join(index, qi, rows, offsets, data, offset, length, large) -> (rel int64 bytearray, duplicate)."},
+    {"tie_order", tie_order, METH_VARARGS,
+     "tie_order(offsets, data, offset, length, large, rows, block) -> int64 bytearray permutation."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "cranfield._native.doc_join",
+    "A run's docnos joined with prepared qrels on their bytes (see doc_join.c).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit_doc_join(void)
+{
+    return PyModule_Create(&module);
+}

@@ -1,0 +1,168 @@
+"""The compiled run ⋈ qrels join (``cranfield._native.doc_join``) against the pure paths.
+
+``NativeDocs`` joins a file run's docnos with the judgments on their bytes and orders tied rows
+in C; forcing the core off (``doc_join._native = None``) runs ``PackedDocs`` / ``DictionaryDocs``,
+the reference. Every input must give the same per-query values (``==``) or the same error (type,
+text, line): a repeated docno is only detected by the core, the pure path words the error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cranfield
+from cranfield.retrieval import doc_join
+
+MEASURES = ["AP", "nDCG@10", "P@5", "R@100", "RR", "bpref", "RPrec", "NumRet", "NumRelRet", "ERR@20"]
+OPTIONS = [{}, {"complete": True}, {"max_results": 3}, {"judged_only": True}, {"relevance_level": 2}]
+
+needs_core = pytest.mark.skipif(doc_join._native is None, reason="the compiled core is not built")
+
+# ASCII and not, prefixes of each other (byte-wise order), longer than one and than four 64-bit words
+# (the packed path's limit is 32 bytes), a control character
+LONG = "x" * 40
+IDS = ["d", "d1", "d10", "d2", "D", "a", "é", "e\u0301", "日本", "ß", "x\x01", "zz", "0", "😀", "abcdefgh",
+       "abcdefghi", "abcdefgh" * 2, LONG, LONG + "a", LONG[:-1] + "é", "WSJ870101-0001", "WSJ870101-0002"]
+QIDS = ["q1", "q2", "q10", "é", "7", "absent"]
+SCORES = ["0", "1", "2.5", "-3", "0.1", "1e308", "-0", "7"]
+
+
+@contextlib.contextmanager
+def pure_path():
+    core = doc_join._native
+    doc_join._native = None
+    try:
+        yield
+    finally:
+        doc_join._native = core
+
+
+def _outcome(qrels: str, run: str, options: dict):
+    try:
+        result = cranfield.Evaluator(qrels, MEASURES, **options).evaluate(run)
+    except Exception as error:  # noqa: BLE001 - the error itself is compared
+        return type(error), str(error), getattr(error, "line", None)
+    return list(result.query_ids), {m: result.per_query[m].tolist() for m in MEASURES}, dict(result.mean)
+
+
+def both(qrels_lines: list[str], run_lines: list[str], options: dict):
+    with tempfile.TemporaryDirectory() as folder:
+        qrels, run = Path(folder) / "qrels", Path(folder) / "run"
+        qrels.write_text("".join(qrels_lines), encoding="utf-8")
+        run.write_text("".join(run_lines), encoding="utf-8")
+        native = _outcome(str(qrels), str(run), options)
+        with pure_path():
+            pure = _outcome(str(qrels), str(run), options)
+    return native, pure
+
+
+judgments = st.lists(st.tuples(st.sampled_from(QIDS[:-1]), st.sampled_from(IDS), st.integers(-1, 3)),
+                     min_size=1, max_size=30)
+rows = st.lists(st.tuples(st.sampled_from(QIDS), st.sampled_from(IDS), st.sampled_from(SCORES)), min_size=1,
+                max_size=40)
+
+
+@needs_core
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(qrels=judgments, run=rows, options=st.sampled_from(OPTIONS), grouped=st.booleans())
+def test_random_runs_same_values_or_errors(qrels, run, options, grouped):
+    """Ties (few distinct scores), unicode and long docnos, queries absent from the qrels, a query's
+    rows together or scattered, repeated docnos in the run or the qrels: the same values or error."""
+    if grouped:
+        run = sorted(run, key=lambda row: QIDS.index(row[0]))
+    qrels_lines = [f"{q} 0 {d} {r}\n" for q, d, r in qrels]
+    run_lines = [f"{q} Q0 {d} {i} {s} tag\n" for i, (q, d, s) in enumerate(run)]
+    native, pure = both(qrels_lines, run_lines, options)
+    assert native == pure
+
+
+def _unique(seq):
+    return list(dict.fromkeys(seq))
+
+
+@needs_core
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(qrels=judgments, run=rows, options=st.sampled_from(OPTIONS))
+def test_random_runs_without_repeats_give_values(qrels, run, options):
+    """Without repeated (query, docno) pairs the join succeeds on both paths, with equal values."""
+    qrels = _unique([(q, d) for q, d, _ in qrels])
+    run = _unique([(q, d) for q, d, _ in run])
+    qrels_lines = [f"{q} 0 {d} {i % 4 - 1}\n" for i, (q, d) in enumerate(qrels)]
+    run_lines = [f"{q} Q0 {d} {i} {SCORES[i % 3]} tag\n" for i, (q, d) in enumerate(run)]
+    native, pure = both(qrels_lines, run_lines, options)
+    assert native == pure
+    if not isinstance(native[0], type):
+        assert isinstance(native[0], list)
+
+
+@needs_core
+@pytest.mark.parametrize("kind", ["run", "qrels", "run scattered", "run long"])
+def test_repeated_docno_same_error(kind):
+    docno = LONG if kind == "run long" else "d7"
+    qrels = [f"1 0 d{i} 1\n" for i in range(20)] + [f"2 0 d{i} 1\n" for i in range(5)]
+    run = [f"1 Q0 d{i} {i} {-i} t\n" for i in range(20)] + [f"2 Q0 d{i} {i} 1 t\n" for i in range(5)]
+    if kind == "qrels":
+        qrels.append("1 0 d7 0\n")
+    elif kind == "run scattered":
+        run.append(f"1 Q0 {docno} 9 -9 t\n")  # query 1 again, after query 2
+    else:
+        run.insert(20, f"1 Q0 {docno} 9 -9 t\n")
+        run.insert(3, f"1 Q0 {docno} 9 -9 t\n")
+    native, pure = both(qrels, run, {})
+    assert native == pure
+    assert native[0] is cranfield.InputError and docno in native[1]
+
+
+@needs_core
+def test_the_core_joins_and_orders_ties():
+    """The compiled path is the one taken (not a silent decline), and its tie order is byte-wise
+    descending within each block."""
+    ids = pa.array(["b", "a", LONG, "é", "aa", "z", "y"])
+    offsets, data = ids.buffers()[1:]
+    order = np.frombuffer(doc_join._native.tie_order(offsets, data, 0, len(ids), False,
+                                                     np.arange(7, dtype=np.int64),
+                                                     np.array([1, 1, 1, 1, 1, 2, 2], dtype=np.int64)), np.int64)
+    assert order.tolist() == [3, 2, 0, 4, 1, 5, 6]  # é (0xC3) > x... > b > aa > a; then z > y
+    large = pa.array(["b", "a", LONG, "é", "aa", "z", "y"], pa.large_string())
+    again = doc_join._native.tie_order(*large.buffers()[1:], 0, 7, True, np.arange(7, dtype=np.int64),
+                                       np.array([1, 1, 1, 1, 1, 2, 2], dtype=np.int64))
+    assert np.frombuffer(again, np.int64).tolist() == order.tolist()
+    evaluator = cranfield.Evaluator(cranfield.Qrels.from_dict({"q": {"a": 1, LONG: 2}}), ["AP"])
+    assert doc_join.native_index(evaluator._prepared) is not None
+
+
+@needs_core
+def test_sliced_and_chunked_columns():
+    """Runs cut into parts (Arrow slices with an offset, several chunks) join as the whole."""
+    qrels = cranfield.Qrels.from_dict({"q": {f"d{i}": i % 3 for i in range(0, 60, 2)}})
+    evaluator = cranfield.Evaluator(qrels, ["AP"])
+    index, duplicate = doc_join.native_index(evaluator._prepared)
+    assert not duplicate
+    ids = pa.chunked_array([[f"d{i}" for i in range(30)], [f"d{i}" for i in range(30, 60)]]).slice(5, 50)
+    rel, repeated = doc_join._native.join(index, np.zeros(50, np.int64), None, *doc_join._string_buffers(ids))
+    expected = [(i % 3) if i % 2 == 0 else -1 for i in range(5, 55)]
+    assert np.frombuffer(rel, np.int64).tolist() == expected and not repeated
+
+
+@needs_core
+def test_prepared_qrels_pickle_and_rebuild_their_index():
+    """Prepared qrels travel to Dask workers by pickle: the compiled index (a capsule) is left
+    behind and rebuilt there, with the same values."""
+    import pickle
+
+    qrels = cranfield.Qrels.from_dict({"q": {"a": 1, LONG: 2, "b": 0}})
+    run = cranfield.Run.from_dict({"q": {"a": 1.0, LONG: 1.0, "c": 2.0}})
+    evaluator = cranfield.Evaluator(qrels, ["AP", "nDCG@10"])
+    assert doc_join.native_index(evaluator._prepared) is not None
+    copy = pickle.loads(pickle.dumps(evaluator))
+    expected, got = evaluator.evaluate(run).per_query, copy.evaluate(run).per_query
+    assert {m: got[m].tolist() for m in got} == {m: expected[m].tolist() for m in expected}
+    assert doc_join.native_index(copy._prepared) is not None
