@@ -22,6 +22,11 @@ from ._columns import (
 )
 from .doc_keys import longest_bytes
 
+try:  # the compiled core (setup.py builds it); without it, dicts take the Python path
+    from .._native import dict_run as _dict_run
+except ImportError:  # pragma: no cover - a source tree that was not built
+    _dict_run = None
+
 __all__ = ["TrecTable"]
 
 
@@ -127,11 +132,37 @@ class TrecTable:
 
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None):
-        """From ``{qid: {docno: value}}``."""
+        """From ``{qid: {docno: value}}``: the columns built by the compiled core when it takes the
+        dict (:meth:`_from_native_dict`), else by the checks of :mod:`cranfield.io.values`."""
+        native = cls._from_native_dict(mapping, name=name)
+        if native is not None:
+            return native
         source = f"{cls.__name__.lower()} dict"
         # ids and values checked by io.values (int64 relevance kept exact, finite float64 scores)
         qids, docnos, values = columns_from_dict(mapping, source=source, value_field=cls.value_field)
         return cls(qids, docnos, values, source=source, name=name)
+
+    @classmethod
+    def _from_native_dict(cls, mapping, *, name: str | None):
+        """The columns of a dict from :mod:`cranfield._native.dict_run` (which checks ids and values as
+        :mod:`cranfield.io.values` does: exact str ids, finite float / int64 scores, exact int64
+        relevances), or None when the core is absent or declines the dict (then the Python path
+        builds the same columns or raises its error)."""
+        if _dict_run is None or type(mapping) is not dict:
+            return None
+        relevance = cls.value_dtype is np.int64
+        out = _dict_run.columns(mapping, relevance)
+        if out is None:
+            return None
+        import pyarrow as pa
+
+        qids, counts, docnos, values = out
+        counts = np.frombuffer(counts, dtype=np.int64)
+        qid = pa.array(qids, pa.string()).take(pa.array(np.repeat(np.arange(len(qids)), counts)))
+        return cls(pa.chunked_array([qid]), pa.chunked_array([pa.array(docnos, pa.string())]),
+                   np.frombuffer(values, dtype=np.int64 if relevance else np.float64),
+                   source=f"{cls.__name__.lower()} dict", name=name, _trusted=True,
+                   _query_starts=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64))
 
     @classmethod
     def from_frame(cls, frame, *, qid: str = "qid", docno: str = "docno", value: str | None = None,
