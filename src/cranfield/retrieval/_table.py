@@ -82,6 +82,12 @@ class TrecTable:
         return self._lines
 
     _line_offset = 0  # rows of a slice start after this many lines of the source
+    #: no (qid, docno) pair repeats, by construction (a dict's exact str keys, rows of checked qrels):
+    #: the duplicate check has nothing to find
+    distinct_pairs = False
+    #: the docno of each row as the Python str it came from (a dict's keys), or None: the compiled dict
+    #: index reads them with their cached hashes instead of converting the Arrow column back
+    docno_objects: "list | None" = None
 
     def longest_docno(self) -> int:
         """Length in bytes of the longest docno (computed once; a slice keeps its source's)."""
@@ -105,6 +111,8 @@ class TrecTable:
         part.qid = self.qid.slice(start, stop - start)
         part.docno = self.docno.slice(start, stop - start)
         part.values = self.values[start:stop]
+        if self.docno_objects is not None:
+            part.docno_objects = self.docno_objects[start:stop]
         if self._query_starts is not None:
             inside = self._query_starts[np.searchsorted(self._query_starts, start, side="right"):
                                         np.searchsorted(self._query_starts, stop, side="left")] - start
@@ -159,10 +167,13 @@ class TrecTable:
         qids, counts, docnos, values = out
         counts = np.frombuffer(counts, dtype=np.int64)
         qid = pa.array(qids, pa.string()).take(pa.array(np.repeat(np.arange(len(qids)), counts)))
-        return cls(pa.chunked_array([qid]), pa.chunked_array([pa.array(docnos, pa.string())]),
-                   np.frombuffer(values, dtype=np.int64 if relevance else np.float64),
-                   source=f"{cls.__name__.lower()} dict", name=name, _trusted=True,
-                   _query_starts=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64))
+        table = cls(pa.chunked_array([qid]), pa.chunked_array([pa.array(docnos, pa.string())]),
+                    np.frombuffer(values, dtype=np.int64 if relevance else np.float64),
+                    source=f"{cls.__name__.lower()} dict", name=name, _trusted=True,
+                    _query_starts=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64))
+        table.distinct_pairs = True  # distinct str keys of one dict: distinct UTF-8 ids (no lone surrogate)
+        table.docno_objects = docnos
+        return table
 
     @classmethod
     def from_frame(cls, frame, *, qid: str = "qid", docno: str = "docno", value: str | None = None,

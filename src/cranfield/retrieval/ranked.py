@@ -105,7 +105,7 @@ class PreparedQrels:
         object of :mod:`cranfield._native.dict_run`)."""
         if "dict_index" not in self._exact:
             self._exact["dict_index"] = _dict_run.index(self.query_ids.tolist(), np.ascontiguousarray(self.q, np.int64),
-                                                        self.qrels.docno.to_pylist(),
+                                                        self.qrels.docno_objects or self.qrels.docno.to_pylist(),
                                                         np.ascontiguousarray(self.rel, np.int64))
         return self._exact["dict_index"]
 
@@ -133,8 +133,19 @@ class PreparedQrels:
     def rel_sorted(self) -> np.ndarray:
         return self._exact_encoding()["rel_sorted"]
 
+    def release_index(self) -> None:
+        """Drop the whole-qrels judgment indexes (packed keys and their hash table, the exact docno
+        encoding, the dict index), rebuilt if asked for again: the block-wise path ranks each
+        piece against its own queries' judgments and never reads them (about 50 bytes a judgment)."""
+        self._packed.clear()
+        for key in ("dictionary", "d", "sort", "keys_sorted", "rel_sorted", "dict_index"):
+            self._exact.pop(key, None)
+
     def check_duplicates(self) -> None:
-        """A (query, docno) judged twice is an error naming both lines."""
+        """A (query, docno) judged twice is an error naming both lines (none can be in qrels whose
+        pairs are distinct by construction: a dict's exact str keys, a part of checked qrels)."""
+        if self.qrels.distinct_pairs:
+            return
         width = self.packed_width()
         packed = self.packed(width) if width is not None else None
         if packed is not None:
