@@ -80,3 +80,19 @@ def test_block_wise_duplicate_judgment_still_raised(tmp_path):
     run_path.write_text("q1 Q0 d1 1 2.0 r\nq2 Q0 d1 1 1.0 r\n")
     with pytest.raises(InputError, match=r"qrels.txt:4: field docno: duplicate judgment .*line 1"):
         cranfield.evaluate_large(str(qrels_path), str(run_path), ["AP"], batch_rows=1)
+
+
+@pytest.mark.skipif(_table._dict_run is None, reason="the compiled core is not built")
+def test_core_string_buffers_are_valid_arrow():
+    """The qid and docno columns the core writes as Arrow buffers are valid string arrays equal to
+    pyarrow's own conversion; the fallback (text beyond int32 offsets) builds the same."""
+    import pyarrow as pa
+
+    mapping = {"q1": {"d": 1, "日本": 2, "e\u0301": 0}, "é": {"x\x01": -3}, "q0": {}, "😀": {"😀": 7}}
+    table = Qrels.from_dict(mapping)
+    for column in (table.qid, table.docno):
+        column.validate(full=True)
+    assert table.qid.to_pylist() == ["q1", "q1", "q1", "é", "😀"]
+    assert table.docno.to_pylist() == ["d", "日本", "e\u0301", "x\x01", "😀"]
+    fallback = _table._strings(None, 5, ["q1", "é", "😀"], np.array([3, 1, 1]))
+    assert fallback.equals(pa.chunked_array([table.qid.chunk(0)]).chunk(0))

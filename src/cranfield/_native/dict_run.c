@@ -10,8 +10,9 @@
  *       grouped by query code and in trec_eval's rank order within a query (score descending,
  *       ties by docno descending, byte-wise on the UTF-8 text); counts: rows of each query code.
  *
- *   columns(run) -> (qids, counts, docnos, scores) or None: Run.from_dict's columns;
- *   columns(qrels, True) -> (qids, counts, docnos, rels) or None: Qrels.from_dict's (int64 rels).
+ *   columns(run) -> (qids, counts, docnos, scores, qid_rows, docno_rows) or None: Run.from_dict's
+ *       columns (*_rows: Arrow string buffers);
+ *   columns(qrels, True) -> the same for Qrels.from_dict (int64 rels).
  *
  * rank() and columns() accept only what Run.from_dict accepts without question: an exact dict of exact dicts,
  * exact str ids (not empty, no ASCII whitespace, no NUL, encodable as UTF-8) and exact float
@@ -720,12 +721,51 @@ static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject
     return n == PyList_GET_SIZE(qids) && k == PyList_GET_SIZE(docnos);
 }
 
+/* The Arrow string array of the ids in `ids` (checked by id_ok), each repeated repeat[i] times
+ * (once without `repeat`): (offsets as int32 bytes, UTF-8 text), or None when the text passes
+ * int32 offsets (the caller converts the list then). */
+static PyObject *arrow_strings(PyObject *ids, const int64_t *repeat)
+{
+    Py_ssize_t n = PyList_GET_SIZE(ids), rows = 0, size, text = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t times = repeat ? repeat[i] : 1;
+        if (utf8(PyList_GET_ITEM(ids, i), &size) == NULL)
+            return NULL;
+        rows += times;
+        text += times * size;
+        if (text > INT32_MAX)
+            Py_RETURN_NONE;
+    }
+    PyObject *offsets = PyByteArray_FromStringAndSize(NULL, (rows + 1) * (Py_ssize_t)sizeof(int32_t));
+    PyObject *data = PyByteArray_FromStringAndSize(NULL, text);
+    PyObject *result = NULL;
+    if (offsets != NULL && data != NULL) {
+        int32_t *o = (int32_t *)PyByteArray_AS_STRING(offsets);
+        char *d = PyByteArray_AS_STRING(data);
+        Py_ssize_t row = 0, at = 0;
+        o[0] = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const char *bytes = utf8(PyList_GET_ITEM(ids, i), &size);
+            for (int64_t t = repeat ? repeat[i] : 1; t > 0; t--) {
+                memcpy(d + at, bytes, (size_t)size);
+                at += size;
+                o[++row] = (int32_t)at;
+            }
+        }
+        result = PyTuple_Pack(2, offsets, data);
+    }
+    Py_XDECREF(offsets);
+    Py_XDECREF(data);
+    return result;
+}
+
 /* columns(mapping, relevance=False) -> (qids, counts, docnos, values) or None: the columns of
  * Run.from_dict (relevance false: every value a score, as float64 bytes) or Qrels.from_dict
  * (relevance true: every value an exact int within int64, as int64 bytes; a bool, a float or a
  * subclass declines) -- the ids of the queries with rows, their numbers of rows as int64 bytes,
- * every docno, every value, in the dict's order -- checked as rank() checks them; None to let
- * the Python path run (an empty mapping included). */
+ * every docno, every value, in the dict's order; then the qid of every row and the docnos as
+ * Arrow string buffers (see arrow_strings) -- checked as rank() checks them; None to let the
+ * Python path run (an empty mapping included). */
 static PyObject *run_columns(PyObject *self, PyObject *args)
 {
     PyObject *run;
@@ -750,9 +790,14 @@ static PyObject *run_columns(PyObject *self, PyObject *args)
     values = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)8); /* int64 or float64 */
     if (qids && docnos && counts && values) {
         if (fill_columns(run, qids, (int64_t *)PyByteArray_AS_STRING(counts), docnos,
-                         PyByteArray_AS_STRING(values), relevance))
-            result = PyTuple_Pack(4, qids, counts, docnos, values);
-        else
+                         PyByteArray_AS_STRING(values), relevance)) {
+            PyObject *qid_rows = arrow_strings(qids, (const int64_t *)PyByteArray_AS_STRING(counts));
+            PyObject *docno_rows = qid_rows ? arrow_strings(docnos, NULL) : NULL;
+            if (docno_rows != NULL)
+                result = PyTuple_Pack(6, qids, counts, docnos, values, qid_rows, docno_rows);
+            Py_XDECREF(qid_rows);
+            Py_XDECREF(docno_rows);
+        } else
             result = Py_NewRef(Py_None); /* (unfilled list items are NULL: freed as such) */
     }
     Py_XDECREF(qids);
@@ -768,7 +813,8 @@ static PyMethodDef methods[] = {
     {"rank", rank_run, METH_VARARGS,
      "rank(run, index) -> (rel, counts) int64 bytearrays, or None to let the Python path run."},
     {"columns", run_columns, METH_VARARGS,
-     "columns(mapping, relevance=False) -> (qids, counts, docnos, values) of Run.from_dict (float64 scores) "
+     "columns(mapping, relevance=False) -> (qids, counts, docnos, values, qid_rows, docno_rows) of Run.from_dict "
+     "(float64 scores) "
      "or Qrels.from_dict (relevance: int64), or None to let the Python path run."},
     {NULL, NULL, 0, NULL},
 };

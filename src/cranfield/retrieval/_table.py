@@ -164,10 +164,10 @@ class TrecTable:
             return None
         import pyarrow as pa
 
-        qids, counts, docnos, values = out
+        qids, counts, docnos, values, qid_rows, docno_rows = out
         counts = np.frombuffer(counts, dtype=np.int64)
-        qid = pa.array(qids, pa.string()).take(pa.array(np.repeat(np.arange(len(qids)), counts)))
-        table = cls(pa.chunked_array([qid]), pa.chunked_array([pa.array(docnos, pa.string())]),
+        table = cls(pa.chunked_array([_strings(qid_rows, int(counts.sum()), qids, counts)]),
+                    pa.chunked_array([_strings(docno_rows, len(docnos), docnos)]),
                     np.frombuffer(values, dtype=np.int64 if relevance else np.float64),
                     source=f"{cls.__name__.lower()} dict", name=name, _trusted=True,
                     _query_starts=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64))
@@ -247,3 +247,15 @@ class TrecTable:
         name = f" {self.name!r}" if self.name else ""
         return f"<{type(self).__name__}{name}: {len(self)} rows, {len(self.query_ids)} queries, from {self.source}>"
 
+
+
+def _strings(buffers, n: int, ids: list, repeat: np.ndarray | None = None):
+    """An Arrow string array of ``n`` rows from the core's (int32 offsets, UTF-8 text) buffers, or
+    of ``ids`` (each repeated ``repeat`` times) where the text passes int32 offsets (None)."""
+    import pyarrow as pa
+
+    if buffers is not None:
+        offsets, text = buffers
+        return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(text))
+    strings = pa.array(ids, pa.string())
+    return strings if repeat is None else strings.take(pa.array(np.repeat(np.arange(len(ids)), repeat)))
