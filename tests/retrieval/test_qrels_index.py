@@ -96,3 +96,27 @@ def test_core_string_buffers_are_valid_arrow():
     assert table.docno.to_pylist() == ["d", "日本", "e\u0301", "x\x01", "😀"]
     fallback = _table._strings(None, 5, ["q1", "é", "😀"], np.array([3, 1, 1]))
     assert fallback.equals(pa.chunked_array([table.qid.chunk(0)]).chunk(0))
+
+
+@pytest.mark.skipif(_table._dict_run is None, reason="the compiled core is not built")
+@pytest.mark.parametrize("seed", range(5))
+def test_dict_query_codes_as_the_encoded_columns(seed):
+    """prepare_qrels of dict qrels (query codes from the dict's queries, sorted as str) == that of
+    the same columns encoded by Arrow (byte-wise sort): non-ASCII ids, prefixes, astral characters."""
+    from cranfield.retrieval.ranked import prepare_qrels
+
+    rng = np.random.default_rng(seed)
+    ids = ["q", "q1", "q10", "q2", "Q", "é", "e\u0301", "日本", "😀", "\uffff", "\U0010ffff", "z", "0", "ß", "\x7f"]
+    chosen = rng.choice(len(ids), size=int(rng.integers(1, len(ids))), replace=False)
+    mapping = {ids[i]: {f"d{d}": int(rng.integers(-1, 3)) for d in rng.choice(9, int(rng.integers(0, 4)), replace=False)}
+               for i in chosen}
+    if not any(mapping.values()):
+        mapping[ids[chosen[0]]] = {"d": 1}
+    table = Qrels.from_dict(mapping)
+    assert table.sorted_query_codes() is not None
+    native = prepare_qrels(table)
+    encoded = prepare_qrels(Qrels(table.qid, table.docno, table.rel, source="qrels dict"))
+    assert native.query_ids.tolist() == encoded.query_ids.tolist()
+    assert native.q.tolist() == encoded.q.tolist() and native.q.dtype == encoded.q.dtype
+    assert native.query_index.equals(encoded.query_index)
+    assert table.slice(0, 1).sorted_query_codes() is None

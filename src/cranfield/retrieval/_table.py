@@ -101,6 +101,20 @@ class TrecTable:
             self._query_starts = query_block_starts(self.qid)
         return self._query_starts
 
+    _query_blocks = None  # (distinct query ids, rows of each) of a dict's rows, grouped by query
+
+    def sorted_query_codes(self) -> "tuple[np.ndarray, np.ndarray] | None":
+        """(distinct query ids sorted byte-wise as an object array, the code of each row's query in
+        that order) when known without looking at the rows (a dict's columns from the core), else
+        None. Python sorts str by code point: the order of their UTF-8 bytes."""
+        if self._query_blocks is None:
+            return None
+        qids, counts = self._query_blocks
+        order = sorted(range(len(qids)), key=qids.__getitem__)
+        code = np.empty(len(qids), dtype=np.int64)
+        code[order] = np.arange(len(qids))
+        return np.asarray([qids[i] for i in order], dtype=object), np.repeat(code, counts)
+
     def line_of(self, index: int) -> int:
         return int(index) + 1 + self._line_offset if self._lines is None else int(self._lines[index])
 
@@ -111,6 +125,7 @@ class TrecTable:
         part.qid = self.qid.slice(start, stop - start)
         part.docno = self.docno.slice(start, stop - start)
         part.values = self.values[start:stop]
+        part._query_blocks = None
         if self.docno_objects is not None:
             part.docno_objects = self.docno_objects[start:stop]
         if self._query_starts is not None:
@@ -173,6 +188,7 @@ class TrecTable:
                     _query_starts=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64))
         table.distinct_pairs = True  # distinct str keys of one dict: distinct UTF-8 ids (no lone surrogate)
         table.docno_objects = docnos
+        table._query_blocks = (qids, counts)
         return table
 
     @classmethod

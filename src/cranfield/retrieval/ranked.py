@@ -186,14 +186,21 @@ def prepare_qrels(qrels: Qrels) -> PreparedQrels:
 
     if len(qrels) == 0:
         raise InputError("no judgments", source=qrels.source)
-    q_encoded = qrels.qid.dictionary_encode()
-    q_dict = q_encoded.chunk(0).dictionary if q_encoded.num_chunks else None
-    order = _np(pc.sort_indices(q_dict))
-    rank_of_code = np.empty(len(order), dtype=np.int64)
-    rank_of_code[order] = np.arange(len(order))
-    q = rank_of_code[_indices(q_encoded)]
-    query_index = q_dict.take(_indices_array(order))
-    query_ids = np.asarray(query_index.to_pylist(), dtype=object)
+    known = qrels.sorted_query_codes()  # a dict's queries: sorted as str, without encoding the rows
+    if known is not None:
+        import pyarrow as pa
+
+        query_ids, q = known
+        query_index = pa.array(query_ids, pa.string())
+    else:
+        q_encoded = qrels.qid.dictionary_encode()
+        q_dict = q_encoded.chunk(0).dictionary if q_encoded.num_chunks else None
+        order = _np(pc.sort_indices(q_dict))
+        rank_of_code = np.empty(len(order), dtype=np.int64)
+        rank_of_code[order] = np.arange(len(order))
+        q = rank_of_code[_indices(q_encoded)]
+        query_index = q_dict.take(_indices_array(order))
+        query_ids = np.asarray(query_index.to_pylist(), dtype=object)
     prepared = PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=query_index, q=q, rel=qrels.rel)
     prepared.check_duplicates()
     return prepared
