@@ -90,6 +90,22 @@ static int id_ok(PyObject *s)
     return 1;
 }
 
+/* 1 and *out set if `v` is an exact int (not a bool, not a subclass) within int64, else 0 (no
+ * exception left set): a relevance taken as is. */
+static int int64_ok(PyObject *v, int64_t *out)
+{
+    if (!PyLong_CheckExact(v))
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = (int64_t)x;
+    return 1;
+}
+
 /* 1 and *out set if `v` is a score taken as is (finite float, int within int64), else 0. */
 static int score_ok(PyObject *v, double *out)
 {
@@ -100,13 +116,8 @@ static int score_ok(PyObject *v, double *out)
         *out = d;
         return 1;
     }
-    if (PyLong_CheckExact(v)) {
-        int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-        if (overflow || (x == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return 0;
-        }
+    int64_t x;
+    if (int64_ok(v, &x)) {
         *out = (double)x; /* as numpy's int64 -> float64 (round to nearest) */
         return 1;
     }
@@ -678,22 +689,6 @@ done:
 
 /* ------------------------------------------------------------------------------ columns */
 
-/* 1 and *out set if `v` is a relevance taken as is (an exact int within int64: not a bool, not a
- * float), else 0. */
-static int relevance_ok(PyObject *v, int64_t *out)
-{
-    if (!PyLong_CheckExact(v))
-        return 0;
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    *out = (int64_t)x;
-    return 1;
-}
-
 /* Fill the columns of columns(): 1 done, 0 declined. `values` holds float64 scores, or int64
  * relevances when `relevance` is set. */
 static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject *docnos, void *values, int relevance)
@@ -713,7 +708,7 @@ static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject
         while (PyDict_Next(docs, &inner, &docno, &value)) {
             if (k >= PyList_GET_SIZE(docnos) || !id_ok(docno))
                 return 0;
-            if (relevance ? !relevance_ok(value, (int64_t *)values + k) : !score_ok(value, (double *)values + k))
+            if (relevance ? !int64_ok(value, (int64_t *)values + k) : !score_ok(value, (double *)values + k))
                 return 0;
             PyList_SET_ITEM(docnos, k++, Py_NewRef(docno));
         }

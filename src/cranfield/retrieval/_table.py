@@ -87,7 +87,7 @@ class TrecTable:
     distinct_pairs = False
     #: the docno of each row as the Python str it came from (a dict's keys), or None: the compiled dict
     #: index reads them with their cached hashes instead of converting the Arrow column back
-    docno_objects: "list | None" = None
+    docno_objects: list | None = None
 
     def longest_docno(self) -> int:
         """Length in bytes of the longest docno (computed once; a slice keeps its source's)."""
@@ -103,7 +103,7 @@ class TrecTable:
 
     _query_blocks = None  # (distinct query ids, rows of each) of a dict's rows, grouped by query
 
-    def sorted_query_codes(self) -> "tuple[np.ndarray, np.ndarray] | None":
+    def sorted_query_codes(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(distinct query ids sorted byte-wise as an object array, the code of each row's query in
         that order) when known without looking at the rows (a dict's columns from the core), else
         None. Python sorts str by code point: the order of their UTF-8 bytes."""
