@@ -237,7 +237,7 @@ def test_three_sets_on_the_command_line(tmp_path, capsys):
         path = tmp_path / f"s{i}.qrels"
         path.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in qrels.items() for d, r in docs.items()))
         paths.append(str(path))
-    code = main(["agreement", *paths, "--missing", "keep", "--per-query", "-f", "tsv", "--bootstrap", "20"])
+    code = main(["agreement", *paths, "--missing", "keep", "--per-query", "-f", "tsv", "--resamples", "20"])
     out = capsys.readouterr().out
     assert code == 0
     assert "Fleiss' kappa\tall" in out and "percentage agreement\ts0.qrels vs s2.qrels" in out

@@ -160,7 +160,7 @@ def test_agreement_command(capsys):
 
     data = datasets.cranfield()
     code, out, err = run(["agreement", data["qrels_raw"], data["qrels"], "--name", "raw", "--name", "graded",
-                          "--runs", data["runs"]["bm25"], "--runs", data["runs"]["tfidf"], "--bootstrap", "50",
+                          "--runs", data["runs"]["bm25"], "--runs", data["runs"]["tfidf"], "--resamples", "50",
                           "-f", "json"], capsys)
     assert code == 0, err
     document = json.loads(out)
@@ -169,7 +169,7 @@ def test_agreement_command(capsys):
     assert document["rankings"]["kendall_tau"] == [[1.0, 1.0], [1.0, 1.0]]
     code, out, err = run(["agreement", data["qrels"]], capsys)
     assert code == 2 and "at least two" in err
-    code, out, err = run(["agreement", data["qrels_raw"], data["qrels"], "-f", "markdown", "--bootstrap", "0"], capsys)
+    code, out, err = run(["agreement", data["qrels_raw"], data["qrels"], "-f", "markdown", "--resamples", "0"], capsys)
     assert code == 0 and "| Cohen's kappa |" in out
 
 

@@ -67,7 +67,7 @@ def test_ab_outputs(log_file, capsys):
     status, out, err = _run(["online", "ab", path, "--unit", "user", "--test", "welch", "--covariate",
                              str(log_file / "pre.csv"), "-m", "clicks", "-f", "markdown"], capsys)
     assert status == 0 and "CUPED" in out, err
-    status, out, err = _run(["online", "ab", path, "--test", "bootstrap", "--bootstrap", "200", "-m", "ctr"], capsys)
+    status, out, err = _run(["online", "ab", path, "--test", "bootstrap", "--resamples", "200", "-m", "ctr"], capsys)
     assert status == 0 and "200 resamples, seed 0" in out, err
 
 

@@ -79,7 +79,7 @@ def test_cli_quantiles(tmp_path, capsys):
     columns = random_log_columns(8, n_users=200, lift=0.1)
     pd.DataFrame(columns).to_csv(tmp_path / "clicks.csv", index=False)
     status = cranfield.cli.main(["online", "ab", str(tmp_path / "clicks.csv"), "--unit", "user", "--quantile", "0.5",
-                                 "--quantile", "0.9", "-m", "ttfc", "--bootstrap", "300", "-f", "json"])
+                                 "--quantile", "0.9", "-m", "ttfc", "--resamples", "300", "-f", "json"])
     out, _ = capsys.readouterr()
     expected = quantile_ab_test(ClickLog.from_columns(**columns), metrics=["ttfc"], unit="user", quantiles=[0.5, 0.9],
                                 n_resamples=300, random_state=0)

@@ -243,8 +243,8 @@ def click_log(tmp_path_factory):
 
 
 def test_ab_bootstrap_of_one_resample_is_a_usage_error(click_log, capsys):
-    status, _, err = _cli(["online", "ab", click_log, "--test", "bootstrap", "--bootstrap", "1", "-m", "ctr"], capsys)
-    assert status == 2 and err.startswith("cranfield: error: --bootstrap: expected a whole number >= 2"), err
+    status, _, err = _cli(["online", "ab", click_log, "--test", "bootstrap", "--resamples", "1", "-m", "ctr"], capsys)
+    assert status == 2 and err.startswith("cranfield: error: --resamples: expected a whole number >= 2"), err
 
 
 @settings(max_examples=10, deadline=None)
@@ -283,9 +283,9 @@ def test_a_bootstrap_over_one_query_is_a_usage_error(tmp_path, capsys):
     (tmp_path / "a").write_text("1 0 d1 1\n1 0 d2 0\n")
     (tmp_path / "b").write_text("1 0 d1 0\n1 0 d2 1\n")
     status, _, err = _cli(["agreement", tmp_path / "a", tmp_path / "b"], capsys)
-    assert status == 2 and err.startswith("cranfield: error: --bootstrap: a bootstrap interval over queries needs "
+    assert status == 2 and err.startswith("cranfield: error: --resamples: a bootstrap interval over queries needs "
                                           "at least 2 queries"), err
-    status, _, err = _cli(["agreement", tmp_path / "a", tmp_path / "b", "--bootstrap", "0"], capsys)
+    status, _, err = _cli(["agreement", tmp_path / "a", tmp_path / "b", "--resamples", "0"], capsys)
     assert status == 0, err
 
 

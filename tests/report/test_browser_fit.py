@@ -90,7 +90,7 @@ def pages(tmp_path_factory, retrieval_study, detection_study):
     _main(["pool", *runs, "--depth", "10", "-o", str(folder / "pool.qrels"), "--html", str(folder / "pool.html")])
     _main(["reusability", qrels, *runs, "--depth", "10", "-m", "AP", "-m", "P@10",
            "--html", str(folder / "reusability.html")])
-    _main(["agreement", raw, qrels, "--runs", runs[0], "--runs", runs[1], "--per-query", "--bootstrap", "50",
+    _main(["agreement", raw, qrels, "--runs", runs[0], "--runs", runs[1], "--per-query", "--resamples", "50",
            "--html", str(folder / "agreement.html")])
     return folder
 

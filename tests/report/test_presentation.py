@@ -118,7 +118,7 @@ def test_agreement_per_query_table_is_in_natural_order(tmp_path, capsys):
     other = tmp_path / "other.txt"
     other.write_text("".join(f"{q} 0 d{d} {int(d < 2)}\n" for q in ["100", "10", "2", "1", "q10", "q2"]
                              for d in range(4)))
-    assert cranfield.cli.main(["agreement", qrels, str(other), "--per-query", "--bootstrap", "50"]) == 0
+    assert cranfield.cli.main(["agreement", qrels, str(other), "--per-query", "--resamples", "50"]) == 0
     out = capsys.readouterr().out
     rows = [line.split("│")[1].strip() for line in out.splitlines() if line.startswith("│")]
     listed = [r for r in rows if r in EXPECTED]

@@ -176,7 +176,7 @@ COMMANDS = [
     ("online metrics", lambda f: ["online", "metrics", f["clicks"], "--unit", "user"], frozenset({"settings"}), "-f"),
     ("online ab", lambda f: ["online", "ab", f["clicks"], "--unit", "user"], frozenset({"settings", "expected", "confidence"}), "-f"),
     ("online power", lambda f: ["online", "power", "--baseline", "0.3", "--mde", "0.02"], frozenset({"settings"}), "-f"),
-    ("agreement", lambda f: ["agreement", f["qrels"], f["qrels2"], *(x for r in f["runs"] for x in ("--runs", r)), "--bootstrap", "100"],
+    ("agreement", lambda f: ["agreement", f["qrels"], f["qrels2"], *(x for r in f["runs"] for x in ("--runs", r)), "--resamples", "100"],
      frozenset({"settings"}), "-f"),
     ("reusability", lambda f: ["reusability", f["qrels"], *f["runs"], "--depth", "3"], frozenset({"settings"}), "-f"),
 ]

@@ -318,11 +318,11 @@ def ab_cases() -> list:
         Case("ab-welch", (*ab, "--test", "welch"), log, accepted(_check_ab(_welch))),
         Case("ab-mannwhitney", (*ab, "--test", "mannwhitney"), log, accepted(_check_ab(_mann_whitney))),
         Case("ab-srm", ab, log, accepted(_check_srm)),
-        Case("ab-bootstrap-2", (*ab, "--test", "bootstrap", "--bootstrap", "2"), log, accepted(_check_bootstrap_two),
+        Case("ab-bootstrap-2", (*ab, "--test", "bootstrap", "--resamples", "2"), log, accepted(_check_bootstrap_two),
              cause=4),
-        Case("ab-bootstrap-1", (*ab, "--test", "bootstrap", "--bootstrap", "1"), log, refused("--bootstrap"), cause=4),
-        Case("ab-bootstrap-0", (*ab, "--test", "bootstrap", "--bootstrap", "0"), log, refused("--bootstrap"), cause=4),
-        Case("ab-bootstrap-float", (*ab, "--test", "bootstrap", "--bootstrap", "2.5"), log, refused("--bootstrap"),
+        Case("ab-bootstrap-1", (*ab, "--test", "bootstrap", "--resamples", "1"), log, refused("--resamples"), cause=4),
+        Case("ab-bootstrap-0", (*ab, "--test", "bootstrap", "--resamples", "0"), log, refused("--resamples"), cause=4),
+        Case("ab-bootstrap-float", (*ab, "--test", "bootstrap", "--resamples", "2.5"), log, refused("--resamples"),
              cause=4),
         Case("ab-control-missing", (*ab, "--control", "Z"), log, refused("--control"), cause=4),
         Case("ab-split-missing-variant", (*ab, "--split", "A=0.5,C=0.5"), log, refused("c.csv", "variant"), cause=4),
@@ -554,7 +554,7 @@ def _check_tied_ranks(document):
 
 
 def agreement_cases() -> list:
-    two = ("agreement", "a.qrels", "b.qrels", "--bootstrap", "0", "-f", "json")
+    two = ("agreement", "a.qrels", "b.qrels", "--resamples", "0", "-f", "json")
     files = {"a.qrels": QRELS_A, "b.qrels": QRELS_B}
     cases = [
         Case("agreement-cohen", two, files, accepted(_check_agreement(
@@ -564,24 +564,24 @@ def agreement_cases() -> list:
                                                            weights="quadratic")))),
         Case("agreement-krippendorff-ordinal", two, files,
              accepted(_check_agreement("krippendorff_alpha_ordinal", _krippendorff("ordinal", QRELS_A, QRELS_B)))),
-        Case("agreement-fleiss-3", ("agreement", "a.qrels", "b.qrels", "c.qrels", "--bootstrap", "0", "-f", "json"),
+        Case("agreement-fleiss-3", ("agreement", "a.qrels", "b.qrels", "c.qrels", "--resamples", "0", "-f", "json"),
              {**files, "c.qrels": QRELS_C},
              accepted(_check_agreement("fleiss_kappa", _fleiss(QRELS_A, QRELS_B, QRELS_C)))),
         Case("agreement-runs-tied-rationals",
              ("agreement", "t.qrels", "t2.qrels", "--runs", "x.run", "--runs", "y.run", "--runs", "z.run",
-              "--bootstrap", "0", "--missing", "keep", "-f", "json"),
+              "--resamples", "0", "--missing", "keep", "-f", "json"),
              {"t.qrels": QRELS_TIE, "t2.qrels": QRELS_TIE2, "x.run": RUN_X, "y.run": RUN_Y, "z.run": RUN_Z},
              accepted(_check_tied_ranks), cause=2),
         Case("agreement-one-query-bootstrap", ("agreement", "a1.qrels", "b1.qrels"),
-             {"a1.qrels": "1 0 d1 1\n1 0 d2 0\n", "b1.qrels": "1 0 d1 0\n1 0 d2 1\n"}, refused("--bootstrap"),
+             {"a1.qrels": "1 0 d1 1\n1 0 d2 0\n", "b1.qrels": "1 0 d1 0\n1 0 d2 1\n"}, refused("--resamples"),
              cause=4),
-        Case("agreement-resamples-1", (*two[:3], "--bootstrap", "1"), files, refused("--bootstrap"), cause=4),
+        Case("agreement-resamples-1", (*two[:3], "--resamples", "1"), files, refused("--resamples"), cause=4),
         Case("agreement-confidence-nan", (*two, "--confidence", "nan"), files, refused("--confidence"), cause=4),
         Case("agreement-confidence-1", (*two, "--confidence", "1"), files, refused("--confidence"), cause=4),
         Case("agreement-level-float", (*two, "-l", "1.5"), files, refused("-l"), cause=4),
         Case("agreement-utf16", two, {**files, "b.qrels": QRELS_B.encode("utf-16")}, refused("b.qrels", "UTF-16"),
              cause=7),
-        Case("agreement-directory", ("agreement", "a.qrels", "dir", "--bootstrap", "0"),
+        Case("agreement-directory", ("agreement", "a.qrels", "dir", "--resamples", "0"),
              {**files, "dir/sub/x.qrels": QRELS_B}, refused("dir"), cause=7),
         Case("agreement-run-as-qrels", two, {**files, "b.qrels": RUN_X}, refused("b.qrels:1", "swapped"), cause=7),
         Case("agreement-control-char", two, {**files, "b.qrels": QRELS_B.replace("1 0 d2 1", "1 0 d\x012 1")},
@@ -867,7 +867,7 @@ def endless_cases() -> list:
     input_cap = {"CRANFIELD_MAX_INPUT_BYTES": "1000000"}
     commands = {
         "labels": (("aggregate-labels", "{}", "-o", "-"), labels_text(), b"q9,d9,w9,1\n"),
-        "agreement": (("agreement", "a.qrels", "{}", "--bootstrap", "0"), QRELS_B, b"9 0 d9 1\n"),
+        "agreement": (("agreement", "a.qrels", "{}", "--resamples", "0"), QRELS_B, b"9 0 d9 1\n"),
         "classify": (("classify", "{}", "--truth", "y", "--score", "s"), table_text(CLASSIFY), b"1,0.5\n"),
         "regression": (("regression", "{}", "--truth", "y", "--pred", "p"), table_text(REGRESSION), b"1,2\n"),
         "reusability": (("reusability", "t.qrels", "x.run", "{}"), RUN_Y, b"3 Q0 d9 1 1 y\n"),

@@ -33,10 +33,12 @@ def _write(folder, files: dict) -> None:
 
 
 def _one_line(err: str) -> str:
-    """The error the user reads: cranfield's one line (click's usage errors too, naming the option
-    as typed)."""
+    """The error the user reads: cranfield's one line, or click's own usage error (its last line,
+    which names the option as typed)."""
     lines = err.strip().splitlines()
     assert "Traceback" not in err and "internal error" not in err, err
+    if lines and lines[0].startswith("Usage: ") and lines[-1].startswith("Error: "):
+        return lines[-1]
     assert len(lines) == 1 and lines[0].startswith("cranfield: "), err
     return lines[0]
 

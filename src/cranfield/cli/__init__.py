@@ -171,12 +171,6 @@ def _main(argv: list[str] | None) -> int:
         return 2
     except click.exceptions.Exit as exit_:
         return exit_.exit_code
-    except click.exceptions.NoArgsIsHelpError as error:  # a group without its command: its help
-        error.show()
-        return 2
-    except click.UsageError as error:  # a bad option or argument: one line, in the user's option names
-        _say(f"cranfield: error: {_usage_line(error)}")
-        return 2
     except click.ClickException as error:
         try:
             error.show()
@@ -213,15 +207,6 @@ def _main(argv: list[str] | None) -> int:
     finally:
         token.var.reset(token)
     return 0
-
-
-def _usage_line(error: click.UsageError) -> str:
-    """click's message for a bad command line as one line: the command, the message (naming the
-    option as the user typed it) and where the help is."""
-    command = error.ctx.command_path if error.ctx is not None else "cranfield"
-    message = " ".join(error.format_message().split())
-    sub = command.partition(" ")[2]
-    return f"{sub + ': ' if sub else ''}{message} (see '{command} -h')"
 
 
 def run() -> None:  # pragma: no cover - used by ``python -m cranfield``

@@ -12,7 +12,6 @@ import sys
 from typing import Iterator
 
 import click
-from click.core import ParameterSource
 
 from ..errors import CranfieldError, UsageError
 from ..io.atomic import write_text_output
@@ -121,12 +120,10 @@ def renamed_option(old: str, param: str, metavar: str = "COL"):
 def take_renamed(param: str, value, flag: str, *, required: bool = True):
     """``value`` of option ``flag``, or the value of its deprecated spelling (with a warning on
     standard error); neither is an error naming ``flag`` when ``required``."""
-    context = click.get_current_context()
-    found = context.meta.get(_RENAMED, {}).get(param)
+    found = click.get_current_context().meta.get(_RENAMED, {}).get(param)
     if found is not None:
         old, given = found
-        explicit = context.get_parameter_source(param) not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
-        if value is not None and explicit and value != given:
+        if value is not None and value != given:
             raise UsageError(f"{flag} {value} and {old} {given} (its deprecated spelling) disagree: give {flag} only")
         click.echo(f"cranfield: warning: {old} is deprecated; write {flag}", err=True)
         value = given
@@ -160,7 +157,7 @@ _LIBRARY_NAMES = {"random_state": "seed", "n_resamples": "resamples", "n_permuta
 
 
 def option_of(name: str) -> str | None:
-    """The running command's option for the library parameter ``name`` (``--bootstrap`` for
+    """The running command's option for the library parameter ``name`` (``--resamples`` for
     ``resamples``, ``--seed`` for ``random_state``), or None: how :mod:`cranfield._params` errors
     name the user's option."""
     context = click.get_current_context(silent=True)

@@ -9,7 +9,7 @@ from ..errors import UsageError
 from ..io.atomic import check_output, write_text_output
 from ..judgments.from_files import aggregate_label_file, agreement_from_files
 from ..report.agreement import agreement_html, per_query_table, render_agreement
-from ._options import html_option, renamed_option, take_renamed, write_html_report
+from ._options import html_option, write_html_report
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 _CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -29,9 +29,8 @@ _CONTEXT = {"help_option_names": ["-h", "--help"]}
               help="Least label counted as relevant (overlap of relevant sets; ranking measure).")
 @click.option("--name", "names", multiple=True, metavar="LABEL",
               help="Name of each QRELS in order (repeatable). Default: the file names.")
-@click.option("--bootstrap", "resamples", type=int, default=1000, show_default=True, metavar="B",
+@click.option("--resamples", type=int, default=1000, show_default=True,
               help="Bootstrap resamples of the queries for the intervals (0: none).")
-@renamed_option("--resamples", "resamples", metavar="B")
 @click.option("--confidence", type=float, default=0.95, show_default=True, help="Confidence of the intervals.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the bootstrap.")
 @click.option("-q", "--per-query", is_flag=True, help="Also print every statistic per query.")
@@ -55,7 +54,6 @@ def agreement_command(qrels, runs, measure, missing, relevance_level, names, res
       cranfield agreement primary.qrels secondary.qrels --runs bm25.run --runs tfidf.run -m nDCG@10
       cranfield agreement $(cranfield datasets --path qrels_raw) $(cranfield datasets --path qrels) --name raw --name graded
     """
-    resamples = take_renamed("resamples", resamples, "--bootstrap")
     if len(qrels) < 2:
         raise UsageError(f"expected at least two QRELS files, found {len(qrels)}")
     if names and len(names) != len(qrels):

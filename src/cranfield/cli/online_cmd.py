@@ -20,7 +20,7 @@ from ..plots import save_figure
 from ..plots.online import lift_plot, power_curve_plot
 from ..report.online import ab_table, online_document, srm_table
 from ._inputs import _registering_inputs
-from ._options import html_option, renamed_option, take_renamed, write_html_report
+from ._options import html_option, write_html_report
 
 FORMATS = ("table", "json", "csv", "tsv", "markdown")
 
@@ -176,9 +176,7 @@ def _finite(value):
 @click.option("--cuped", "cuped", type=click.Choice(("welch", "delta")), default="welch", show_default=True,
               help="With --covariate: adjust the per-unit values and use Welch's t (welch), or adjust the ratio "
                    "metric itself by the delta method, z test (delta).")
-@click.option("--bootstrap", "resamples", type=int, default=1000, show_default=True, metavar="B",
-              help="Bootstrap resamples (--test bootstrap, --quantile).")
-@renamed_option("--resamples", "resamples", metavar="B")
+@click.option("--resamples", type=int, default=2000, show_default=True, help="Bootstrap resamples.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 @click.option("--plot", metavar="FILE", type=click.Path(dir_okay=False), help="Write the lift plot (PNG, SVG, PDF).")
 @click.option("--html", metavar="FILE", type=click.Path(dir_okay=False), help="Write an HTML report of the test.")
@@ -206,11 +204,10 @@ def ab(log, control, test, alpha, correction, split, srm_alpha, covariate, cuped
       cranfield online ab clicks.parquet --unit user --split control=0.5,new=0.5 --control control
       cranfield online ab clicks.csv --unit user --test welch --covariate pre_period.csv -m clicks
       cranfield online ab clicks.csv --unit user --covariate pre_period.csv --cuped delta -m ctr
-      cranfield online ab clicks.csv --test bootstrap --bootstrap 5000 --seed 7 --plot lift.svg --html ab.html
+      cranfield online ab clicks.csv --test bootstrap --resamples 5000 --seed 7 --plot lift.svg --html ab.html
       cranfield online ab clicks.csv --unit user --sequential --tau 0.01 -m ctr
       cranfield online ab clicks.csv --quantile 0.5 --quantile 0.9 -m ttfc
     """
-    resamples = take_renamed("resamples", resamples, "--bootstrap")
     for path in (plot, html):
         if path is not None:
             check_output(path)
