@@ -6,7 +6,8 @@
 Qrels: 1,000 queries x about 20 judgments (grades 0-2); run: the same queries x 100 documents
 with distinct scores. Timed per call, best of ``--calls`` calls after one warm-up call, in this
 process: ``cranfield.evaluate(qrels, run, measures)``; ``cranfield.Evaluator`` (qrels prepared
-once, as in a loop); pytrec_eval's ``RelevanceEvaluator`` (prepared once, as its users do) and
+once, as in a loop) and the preparation alone (``Evaluator(qrels, measures)``: the dict qrels'
+columns, query codes and duplicate check, the part of a one-shot call a loop does once); pytrec_eval's ``RelevanceEvaluator`` (prepared once, as its users do) and
 ranx's ``evaluate`` (Qrels and Run built per call, as its docs show; its numba compile excluded).
 Values are checked equal (``==``, per query, all five measures) to pytrec_eval's. The header says
 whether the compiled dict path (``cranfield._native.dict_run``, built by ``pip install`` or
@@ -65,6 +66,9 @@ def main() -> None:
     rows = [("cranfield.evaluate", best(lambda: cranfield.evaluate(qrels, run, MEASURES), args.calls))]
     evaluator = cranfield.Evaluator(qrels, MEASURES)
     rows.append(("cranfield.Evaluator (prepared)", best(lambda: evaluator.evaluate(run), args.calls)))
+    # the one-shot call's share that prepares the dict qrels (columns, query codes, duplicate check)
+    rows.append(("cranfield.Evaluator(qrels): preparation only", best(lambda: cranfield.Evaluator(qrels, MEASURES),
+                                                               args.calls)))
     reference = None
     try:
         import pytrec_eval

@@ -21,8 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cranfield
-from cranfield.retrieval import ranked
+from cranfield.retrieval import _table, ranked
 from cranfield.retrieval import run as run_module
+from cranfield.retrieval.qrels import Qrels
 from cranfield.retrieval.run import Run
 
 MEASURES = ["AP", "nDCG@10", "P@5", "P@10", "R@100", "RR", "bpref", "RPrec", "NumRet", "NumRelRet", "NumRel",
@@ -60,14 +61,14 @@ def both(qrels, run, **options):
 
 @contextlib.contextmanager
 def python_path():
-    """The compiled core off (ranking and Run.from_dict's columns), without a function fixture
+    """The compiled core off (ranking and the dict columns of Run.from_dict and Qrels.from_dict), without a function fixture
     (hypothesis)."""
     core = ranked._dict_run
-    ranked._dict_run = run_module._dict_run = None
+    ranked._dict_run = run_module._dict_run = _table._dict_run = None
     try:
         yield
     finally:
-        ranked._dict_run = run_module._dict_run = core
+        ranked._dict_run = run_module._dict_run = _table._dict_run = core
 
 
 def assert_same(qrels, run, **options):
@@ -282,3 +283,59 @@ def test_run_from_dict_same_columns(run, bad, where, as_key, spoil):
     assert native == python
     if not spoil and keys:  # a good dict: the core built the columns itself
         assert run_module._dict_run.columns(run) is not None
+
+
+class _Str(str):
+    pass
+
+
+class _Int(int):
+    pass
+
+
+# relevances: exact ints (near the int64 limits and beyond), and what the core must decline for
+# the Python path to take or refuse (bools, whole and fractional floats, numpy ints, int subclasses,
+# None, text)
+RELS = st.one_of(st.integers(-3, 3), st.integers(2**63 - 3, 2**63 + 2), st.integers(-2**63 - 2, -2**63 + 2),
+                 st.sampled_from([True, False, 1.0, -2.0, 0.5, math.nan, 2.0**63, np.int64(2), np.int32(-1),
+                                  np.uint64(2**64 - 1), np.bool_(True), _Int(1), None, "1"]))
+QREL_IDS = st.one_of(st.sampled_from(IDS), st.sampled_from(["", "a b", "x\x00", _Str("d"), 7, -1, 2.5, None, True]))
+
+
+def _qrels_columns(qrels):
+    try:
+        table = Qrels.from_dict(qrels)
+    except Exception as error:  # noqa: BLE001 - the error itself is compared
+        return type(error), str(error)
+    return (table.qid.to_pylist(), table.docno.to_pylist(), table.rel.tolist(), table.rel.dtype, table.lines.tolist(),
+            table.query_starts().tolist(), table.name, table.source, len(table.qid.chunks), table.qid.type,
+            table.docno.type)
+
+
+@needs_core
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(qrels=st.dictionaries(st.one_of(st.sampled_from(QIDS), QREL_IDS),
+                             st.dictionaries(st.one_of(st.sampled_from(IDS), st.sampled_from(IDS), QREL_IDS),
+                                             st.one_of(st.integers(-2, 4), st.integers(-2, 4), RELS), max_size=6),
+                             max_size=5))
+def test_qrels_from_dict_same_columns(qrels):
+    """Qrels.from_dict's columns from the core == the Python path's (ids, int64 relevances, rows,
+    query blocks), or the same error text; bools, floats, numpy and subclassed values decline."""
+    native = _qrels_columns(qrels)
+    with python_path():
+        python = _qrels_columns(qrels)
+    assert native == python
+
+
+@needs_core
+def test_qrels_from_dict_takes_the_core():
+    """A plain int dict is built by the core (int64 kept exact at both limits); a bool, a float or a
+    numpy int declines (the Python path refuses the bool and keeps the others' values)."""
+    good = {"q1": {"d1": 2**63 - 1, "d2": -2**63, "d3": 0}, "q2": {}, "q0": {"d9": -1}}
+    assert _table._dict_run.columns(good, True) is not None
+    assert Qrels.from_dict(good).rel.tolist() == [2**63 - 1, -2**63, 0, -1]
+    for bad in (True, 1.0, np.int64(1), _Int(1), 2**63, -2**63 - 1):
+        assert _table._dict_run.columns({"q": {"d": bad}}, True) is None
+    assert _table._dict_run.columns({"q": {"d": 1.5}}) is not None  # scores take floats
+    with pytest.raises(cranfield.errors.InputError, match="True"):
+        Qrels.from_dict({"q": {"d": True}})

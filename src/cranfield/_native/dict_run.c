@@ -10,11 +10,13 @@
  *       grouped by query code and in trec_eval's rank order within a query (score descending,
  *       ties by docno descending, byte-wise on the UTF-8 text); counts: rows of each query code.
  *
- *   columns(run) -> (qids, counts, docnos, scores) or None: Run.from_dict's columns.
+ *   columns(run) -> (qids, counts, docnos, scores, qid_rows, docno_rows) or None: Run.from_dict's
+ *       columns (*_rows: Arrow string buffers);
+ *   columns(qrels, True) -> the same for Qrels.from_dict (int64 rels).
  *
  * rank() and columns() accept only what Run.from_dict accepts without question: an exact dict of exact dicts,
  * exact str ids (not empty, no ASCII whitespace, no NUL, encodable as UTF-8) and exact float
- * (finite) or int (within int64) scores. On anything else (a bad value, a subclass, an empty run,
+ * (finite) or int (within int64) scores (relevances: exact ints within int64 only). On anything else (a bad value, a subclass, an empty run,
  * no query in common) it returns None and the Python path runs: that path raises its own error
  * with its own text, so the two can never disagree on an error.
  *
@@ -88,6 +90,22 @@ static int id_ok(PyObject *s)
     return 1;
 }
 
+/* 1 and *out set if `v` is an exact int (not a bool, not a subclass) within int64, else 0 (no
+ * exception left set): a relevance taken as is. */
+static int int64_ok(PyObject *v, int64_t *out)
+{
+    if (!PyLong_CheckExact(v))
+        return 0;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow || (x == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return 0;
+    }
+    *out = (int64_t)x;
+    return 1;
+}
+
 /* 1 and *out set if `v` is a score taken as is (finite float, int within int64), else 0. */
 static int score_ok(PyObject *v, double *out)
 {
@@ -98,13 +116,8 @@ static int score_ok(PyObject *v, double *out)
         *out = d;
         return 1;
     }
-    if (PyLong_CheckExact(v)) {
-        int overflow = 0;
-        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-        if (overflow || (x == -1 && PyErr_Occurred())) {
-            PyErr_Clear();
-            return 0;
-        }
+    int64_t x;
+    if (int64_ok(v, &x)) {
         *out = (double)x; /* as numpy's int64 -> float64 (round to nearest) */
         return 1;
     }
@@ -676,8 +689,9 @@ done:
 
 /* ------------------------------------------------------------------------------ columns */
 
-/* Fill the columns of columns(): 1 done, 0 declined. */
-static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject *docnos, double *scores)
+/* Fill the columns of columns(): 1 done, 0 declined. `values` holds float64 scores, or int64
+ * relevances when `relevance` is set. */
+static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject *docnos, void *values, int relevance)
 {
     Py_ssize_t pos = 0, n = 0, k = 0;
     PyObject *qid, *docs, *docno, *value;
@@ -692,7 +706,9 @@ static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject
         counts[n++] = PyDict_GET_SIZE(docs);
         Py_ssize_t inner = 0;
         while (PyDict_Next(docs, &inner, &docno, &value)) {
-            if (k >= PyList_GET_SIZE(docnos) || !id_ok(docno) || !score_ok(value, &scores[k]))
+            if (k >= PyList_GET_SIZE(docnos) || !id_ok(docno))
+                return 0;
+            if (relevance ? !int64_ok(value, (int64_t *)values + k) : !score_ok(value, (double *)values + k))
                 return 0;
             PyList_SET_ITEM(docnos, k++, Py_NewRef(docno));
         }
@@ -700,16 +716,61 @@ static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject
     return n == PyList_GET_SIZE(qids) && k == PyList_GET_SIZE(docnos);
 }
 
-/* columns(run) -> (qids, counts, docnos, scores) or None: the columns of Run.from_dict (the ids of
- * the queries with rows, their numbers of rows as int64 bytes, every docno, every score as
- * float64 bytes, in the dict's order), checked as rank() checks them; None to let the Python path
- * run (an empty run included). */
-static PyObject *run_columns(PyObject *self, PyObject *run)
+/* The Arrow string array of the ids in `ids` (checked by id_ok), each repeated repeat[i] times
+ * (once without `repeat`): (offsets as int32 bytes, UTF-8 text), or None when the text passes
+ * int32 offsets (the caller converts the list then). */
+static PyObject *arrow_strings(PyObject *ids, const int64_t *repeat)
 {
+    Py_ssize_t n = PyList_GET_SIZE(ids), rows = 0, size, text = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t times = repeat ? repeat[i] : 1;
+        if (utf8(PyList_GET_ITEM(ids, i), &size) == NULL)
+            return NULL;
+        rows += times;
+        text += times * size;
+        if (text > INT32_MAX)
+            Py_RETURN_NONE;
+    }
+    PyObject *offsets = PyByteArray_FromStringAndSize(NULL, (rows + 1) * (Py_ssize_t)sizeof(int32_t));
+    PyObject *data = PyByteArray_FromStringAndSize(NULL, text);
+    PyObject *result = NULL;
+    if (offsets != NULL && data != NULL) {
+        int32_t *o = (int32_t *)PyByteArray_AS_STRING(offsets);
+        char *d = PyByteArray_AS_STRING(data);
+        Py_ssize_t row = 0, at = 0;
+        o[0] = 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const char *bytes = utf8(PyList_GET_ITEM(ids, i), &size);
+            for (int64_t t = repeat ? repeat[i] : 1; t > 0; t--) {
+                memcpy(d + at, bytes, (size_t)size);
+                at += size;
+                o[++row] = (int32_t)at;
+            }
+        }
+        result = PyTuple_Pack(2, offsets, data);
+    }
+    Py_XDECREF(offsets);
+    Py_XDECREF(data);
+    return result;
+}
+
+/* columns(mapping, relevance=False) -> (qids, counts, docnos, values) or None: the columns of
+ * Run.from_dict (relevance false: every value a score, as float64 bytes) or Qrels.from_dict
+ * (relevance true: every value an exact int within int64, as int64 bytes; a bool, a float or a
+ * subclass declines) -- the ids of the queries with rows, their numbers of rows as int64 bytes,
+ * every docno, every value, in the dict's order; then the qid of every row and the docnos as
+ * Arrow string buffers (see arrow_strings) -- checked as rank() checks them; None to let the
+ * Python path run (an empty mapping included). */
+static PyObject *run_columns(PyObject *self, PyObject *args)
+{
+    PyObject *run;
+    int relevance = 0;
+    if (!PyArg_ParseTuple(args, "O|p", &run, &relevance))
+        return NULL;
     if (!PyDict_CheckExact(run))
         Py_RETURN_NONE;
     Py_ssize_t pos = 0, n_queries = 0, rows = 0;
-    PyObject *qid, *docs, *qids = NULL, *docnos = NULL, *counts = NULL, *scores = NULL, *result = NULL;
+    PyObject *qid, *docs, *qids = NULL, *docnos = NULL, *counts = NULL, *values = NULL, *result = NULL;
     while (PyDict_Next(run, &pos, &qid, &docs)) {
         if (!PyDict_CheckExact(docs))
             Py_RETURN_NONE;
@@ -721,18 +782,23 @@ static PyObject *run_columns(PyObject *self, PyObject *run)
     qids = PyList_New(n_queries);
     docnos = PyList_New(rows);
     counts = PyByteArray_FromStringAndSize(NULL, n_queries * (Py_ssize_t)sizeof(int64_t));
-    scores = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)sizeof(double));
-    if (qids && docnos && counts && scores) {
+    values = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)8); /* int64 or float64 */
+    if (qids && docnos && counts && values) {
         if (fill_columns(run, qids, (int64_t *)PyByteArray_AS_STRING(counts), docnos,
-                         (double *)PyByteArray_AS_STRING(scores)))
-            result = PyTuple_Pack(4, qids, counts, docnos, scores);
-        else
+                         PyByteArray_AS_STRING(values), relevance)) {
+            PyObject *qid_rows = arrow_strings(qids, (const int64_t *)PyByteArray_AS_STRING(counts));
+            PyObject *docno_rows = qid_rows ? arrow_strings(docnos, NULL) : NULL;
+            if (docno_rows != NULL)
+                result = PyTuple_Pack(6, qids, counts, docnos, values, qid_rows, docno_rows);
+            Py_XDECREF(qid_rows);
+            Py_XDECREF(docno_rows);
+        } else
             result = Py_NewRef(Py_None); /* (unfilled list items are NULL: freed as such) */
     }
     Py_XDECREF(qids);
     Py_XDECREF(docnos);
     Py_XDECREF(counts);
-    Py_XDECREF(scores);
+    Py_XDECREF(values);
     return result;
 }
 
@@ -741,8 +807,10 @@ static PyMethodDef methods[] = {
      "index(query_ids, q, docnos, rel) -> the judgments, indexed for rank() (a capsule)."},
     {"rank", rank_run, METH_VARARGS,
      "rank(run, index) -> (rel, counts) int64 bytearrays, or None to let the Python path run."},
-    {"columns", run_columns, METH_O,
-     "columns(run) -> (qids, counts, docnos, scores) of Run.from_dict, or None to let the Python path run."},
+    {"columns", run_columns, METH_VARARGS,
+     "columns(mapping, relevance=False) -> (qids, counts, docnos, values, qid_rows, docno_rows) of Run.from_dict "
+     "(float64 scores) "
+     "or Qrels.from_dict (relevance: int64), or None to let the Python path run."},
     {NULL, NULL, 0, NULL},
 };
 

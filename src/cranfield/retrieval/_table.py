@@ -22,6 +22,11 @@ from ._columns import (
 )
 from .doc_keys import longest_bytes
 
+try:  # the compiled core (setup.py builds it); without it, dicts take the Python path
+    from .._native import dict_run as _dict_run
+except ImportError:  # pragma: no cover - a source tree that was not built
+    _dict_run = None
+
 __all__ = ["TrecTable"]
 
 
@@ -77,6 +82,12 @@ class TrecTable:
         return self._lines
 
     _line_offset = 0  # rows of a slice start after this many lines of the source
+    #: no (qid, docno) pair repeats, by construction (a dict's exact str keys, rows of checked qrels):
+    #: the duplicate check has nothing to find
+    distinct_pairs = False
+    #: the docno of each row as the Python str it came from (a dict's keys), or None: the compiled dict
+    #: index reads them with their cached hashes instead of converting the Arrow column back
+    docno_objects: list | None = None
 
     def longest_docno(self) -> int:
         """Length in bytes of the longest docno (computed once; a slice keeps its source's)."""
@@ -90,6 +101,20 @@ class TrecTable:
             self._query_starts = query_block_starts(self.qid)
         return self._query_starts
 
+    _query_blocks = None  # (distinct query ids, rows of each) of a dict's rows, grouped by query
+
+    def sorted_query_codes(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(distinct query ids sorted byte-wise as an object array, the code of each row's query in
+        that order) when known without looking at the rows (a dict's columns from the core), else
+        None. Python sorts str by code point: the order of their UTF-8 bytes."""
+        if self._query_blocks is None:
+            return None
+        qids, counts = self._query_blocks
+        order = sorted(range(len(qids)), key=qids.__getitem__)
+        code = np.empty(len(qids), dtype=np.int64)
+        code[order] = np.arange(len(qids))
+        return np.asarray([qids[i] for i in order], dtype=object), np.repeat(code, counts)
+
     def line_of(self, index: int) -> int:
         return int(index) + 1 + self._line_offset if self._lines is None else int(self._lines[index])
 
@@ -100,6 +125,9 @@ class TrecTable:
         part.qid = self.qid.slice(start, stop - start)
         part.docno = self.docno.slice(start, stop - start)
         part.values = self.values[start:stop]
+        part._query_blocks = None
+        if self.docno_objects is not None:
+            part.docno_objects = self.docno_objects[start:stop]
         if self._query_starts is not None:
             inside = self._query_starts[np.searchsorted(self._query_starts, start, side="right"):
                                         np.searchsorted(self._query_starts, stop, side="left")] - start
@@ -127,11 +155,41 @@ class TrecTable:
 
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None):
-        """From ``{qid: {docno: value}}``."""
+        """From ``{qid: {docno: value}}``: the columns built by the compiled core when it takes the
+        dict (:meth:`_from_native_dict`), else by the checks of :mod:`cranfield.io.values`."""
+        native = cls._from_native_dict(mapping, name=name)
+        if native is not None:
+            return native
         source = f"{cls.__name__.lower()} dict"
         # ids and values checked by io.values (int64 relevance kept exact, finite float64 scores)
         qids, docnos, values = columns_from_dict(mapping, source=source, value_field=cls.value_field)
         return cls(qids, docnos, values, source=source, name=name)
+
+    @classmethod
+    def _from_native_dict(cls, mapping, *, name: str | None):
+        """The columns of a dict from :mod:`cranfield._native.dict_run` (which checks ids and values as
+        :mod:`cranfield.io.values` does: exact str ids, finite float / int64 scores, exact int64
+        relevances), or None when the core is absent or declines the dict (then the Python path
+        builds the same columns or raises its error)."""
+        if _dict_run is None or type(mapping) is not dict:
+            return None
+        relevance = cls.value_dtype is np.int64
+        out = _dict_run.columns(mapping, relevance)
+        if out is None:
+            return None
+        import pyarrow as pa
+
+        qids, counts, docnos, values, qid_rows, docno_rows = out
+        counts = np.frombuffer(counts, dtype=np.int64)
+        table = cls(pa.chunked_array([_strings(qid_rows, int(counts.sum()), qids, counts)]),
+                    pa.chunked_array([_strings(docno_rows, len(docnos), docnos)]),
+                    np.frombuffer(values, dtype=np.int64 if relevance else np.float64),
+                    source=f"{cls.__name__.lower()} dict", name=name, _trusted=True,
+                    _query_starts=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64))
+        table.distinct_pairs = True  # distinct str keys of one dict: distinct UTF-8 ids (no lone surrogate)
+        table.docno_objects = docnos
+        table._query_blocks = (qids, counts)
+        return table
 
     @classmethod
     def from_frame(cls, frame, *, qid: str = "qid", docno: str = "docno", value: str | None = None,
@@ -205,3 +263,15 @@ class TrecTable:
         name = f" {self.name!r}" if self.name else ""
         return f"<{type(self).__name__}{name}: {len(self)} rows, {len(self.query_ids)} queries, from {self.source}>"
 
+
+
+def _strings(buffers, n: int, ids: list, repeat: np.ndarray | None = None):
+    """An Arrow string array of ``n`` rows from the core's (int32 offsets, UTF-8 text) buffers, or
+    of ``ids`` (each repeated ``repeat`` times) where the text passes int32 offsets (None)."""
+    import pyarrow as pa
+
+    if buffers is not None:
+        offsets, text = buffers
+        return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(text))
+    strings = pa.array(ids, pa.string())
+    return strings if repeat is None else strings.take(pa.array(np.repeat(np.arange(len(ids)), repeat)))

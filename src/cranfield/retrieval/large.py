@@ -31,6 +31,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import InputError, UsageError
+from .._arrow import release_unused_memory
 from .._threads import available_threads
 from ..io.blocks import Block, input_size, iter_run_blocks
 from ..io.parquet import NAME_KEY, is_parquet
@@ -85,6 +86,10 @@ def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows
     batch_rows = block_rows() if batch_rows is None else batch_rows
     if batch_rows < 1:
         raise UsageError(f"batch_rows must be ≥ 1, found {batch_rows}")
+    # each piece is ranked against its own queries' judgments (PieceEvaluator): the whole-qrels index
+    # that the duplicate check built is not read again (about 1 GB at 20M judgments)
+    evaluator._prepared.release_index()
+    release_unused_memory()
     with _Progress(path, enabled=progress) as bar:
         try:
             partials = _grouped(evaluator, path, batch_rows, dialect, bar, extras)

@@ -127,6 +127,7 @@ class PieceEvaluator:
         subset = Qrels(take_sorted(qrels.qid, rows), take_sorted(qrels.docno, rows), qrels.rel[rows],
                        source=qrels.source, _trusted=True,
                        lines=self.lines[rows] if self.lines is not None else rows + (1 + self.line_offset))
+        subset.distinct_pairs = True  # rows of qrels checked whole when they were prepared
         piece_evaluator = copy.copy(self.evaluator)  # shallow: only the prepared qrels differ
         piece_evaluator._prepared = prepare_qrels(subset)
         return evaluate_piece(piece_evaluator, run, levels=self.levels, extras=extras)

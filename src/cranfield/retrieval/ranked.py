@@ -105,7 +105,7 @@ class PreparedQrels:
         object of :mod:`cranfield._native.dict_run`)."""
         if "dict_index" not in self._exact:
             self._exact["dict_index"] = _dict_run.index(self.query_ids.tolist(), np.ascontiguousarray(self.q, np.int64),
-                                                        self.qrels.docno.to_pylist(),
+                                                        self.qrels.docno_objects or self.qrels.docno.to_pylist(),
                                                         np.ascontiguousarray(self.rel, np.int64))
         return self._exact["dict_index"]
 
@@ -141,9 +141,21 @@ class PreparedQrels:
             if width is not None:
                 self.packed(width)
 
+    def release_index(self) -> None:
+        """Drop the whole-qrels judgment indexes (the compiled index, packed keys and their hash
+        table, the exact docno encoding, the dict index), rebuilt if asked for again: the block-wise
+        path ranks each piece against its own queries' judgments and never reads them (about 50
+        bytes a judgment)."""
+        self._packed.clear()
+        for key in ("native_index", "dictionary", "d", "sort", "keys_sorted", "rel_sorted", "dict_index"):
+            self._exact.pop(key, None)
+
     def check_duplicates(self) -> None:
-        """A (query, docno) judged twice is an error naming both lines (found by the compiled index
-        where it is built; worded by the pure path)."""
+        """A (query, docno) judged twice is an error naming both lines (none can be in qrels whose
+        pairs are distinct by construction: a dict's exact str keys, a part of checked qrels; else
+        found by the compiled index where it is built; worded by the pure path)."""
+        if self.qrels.distinct_pairs:
+            return
         native = native_index(self)
         if native is not None and not native[1]:
             return
@@ -187,14 +199,21 @@ def prepare_qrels(qrels: Qrels) -> PreparedQrels:
 
     if len(qrels) == 0:
         raise InputError("no judgments", source=qrels.source)
-    q_encoded = qrels.qid.dictionary_encode()
-    q_dict = q_encoded.chunk(0).dictionary if q_encoded.num_chunks else None
-    order = _np(pc.sort_indices(q_dict))
-    rank_of_code = np.empty(len(order), dtype=np.int64)
-    rank_of_code[order] = np.arange(len(order))
-    q = rank_of_code[_indices(q_encoded)]
-    query_index = q_dict.take(_indices_array(order))
-    query_ids = np.asarray(query_index.to_pylist(), dtype=object)
+    known = qrels.sorted_query_codes()  # a dict's queries: sorted as str, without encoding the rows
+    if known is not None:
+        import pyarrow as pa
+
+        query_ids, q = known
+        query_index = pa.array(query_ids, pa.string())
+    else:
+        q_encoded = qrels.qid.dictionary_encode()
+        q_dict = q_encoded.chunk(0).dictionary if q_encoded.num_chunks else None
+        order = _np(pc.sort_indices(q_dict))
+        rank_of_code = np.empty(len(order), dtype=np.int64)
+        rank_of_code[order] = np.arange(len(order))
+        q = rank_of_code[_indices(q_encoded)]
+        query_index = q_dict.take(_indices_array(order))
+        query_ids = np.asarray(query_index.to_pylist(), dtype=object)
     prepared = PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=query_index, q=q, rel=qrels.rel)
     prepared.check_duplicates()
     return prepared

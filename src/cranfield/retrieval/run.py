@@ -10,12 +10,7 @@ import numpy as np
 from .._arrow import query_block_starts
 from ..io.ecosystem import run_source
 from ..io.trec_grammar import check_dialect
-from ._table import TrecTable
-
-try:  # the compiled core (setup.py builds it); without it, dict runs take the Python path
-    from .._native import dict_run as _dict_run
-except ImportError:  # pragma: no cover - a source tree that was not built
-    _dict_run = None
+from ._table import TrecTable, _dict_run  # noqa: F401 (_dict_run: the compiled core, re-exported for ranked.py)
 
 __all__ = ["Run", "read_run", "drop_self"]
 
@@ -50,8 +45,8 @@ class Run(TrecTable):
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None) -> "Run":
         """From ``{qid: {docno: score}}``: its columns built by the compiled core when it takes the
-        dict (:func:`_native_columns`), else by the checks of :mod:`cranfield.io.values`."""
-        run = _native_columns(cls, mapping) or super().from_dict(mapping, name=name)
+        dict, else by the checks of :mod:`cranfield.io.values` (see :meth:`TrecTable.from_dict`)."""
+        run = super().from_dict(mapping, name=name)
         run.name = name or "run"
         return run
 
@@ -70,25 +65,6 @@ class Run(TrecTable):
         self._write_lines(path, (f"{q} Q0 {d} {r} {s!r} {label}\n" for q, d, r, s in
                                  zip(table.column("qid").to_pylist(), table.column("docno").to_pylist(),
                                      ranks.tolist(), table.column("score").to_pylist())))
-
-def _native_columns(cls, mapping) -> Run | None:
-    """A dict run's columns from :mod:`cranfield._native.dict_run` (which checks ids and scores as
-    :mod:`cranfield.io.values` does), or None when the core is absent or declines the dict (then
-    the Python path builds the same columns or raises its error)."""
-    if _dict_run is None or type(mapping) is not dict:
-        return None
-    out = _dict_run.columns(mapping)
-    if out is None:
-        return None
-    import pyarrow as pa
-
-    qids, counts, docnos, scores = out
-    counts = np.frombuffer(counts, dtype=np.int64)
-    qid = pa.array(qids, pa.string()).take(pa.array(np.repeat(np.arange(len(qids)), counts)))
-    return cls(pa.chunked_array([qid]), pa.chunked_array([pa.array(docnos, pa.string())]),
-               np.frombuffer(scores, dtype=np.float64), source="run dict", _trusted=True,
-               _query_starts=np.concatenate(([0], np.cumsum(counts)[:-1])).astype(np.int64))
-
 
 def read_run(source, *, name: str | None = None, dialect: str = "cranfield") -> Run:
     """A run from a file path, '-', a ``{qid: {docno: score}}`` dict, a DataFrame or Arrow
