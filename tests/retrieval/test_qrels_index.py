@@ -25,6 +25,11 @@ def _data(seed=3, n_queries=30):
     return qrels, run
 
 
+def _indexed(prepared) -> bool:
+    """Whether a whole-qrels judgment index is built: the compiled one or the packed one."""
+    return bool(prepared._packed) or "native_index" in prepared._exact
+
+
 def _values(results):
     return list(results.query_ids), {m: results.per_query[m].tolist() for m in MEASURES}, dict(results.mean)
 
@@ -35,10 +40,10 @@ def test_dict_qrels_skip_the_index():
     same values as the same qrels read from a file (which builds and checks it)."""
     qrels, run = _data()
     evaluator = cranfield.Evaluator(qrels, MEASURES)
-    assert evaluator.qrels.distinct_pairs and not evaluator._prepared._packed
+    assert evaluator.qrels.distinct_pairs and not _indexed(evaluator._prepared)
     assert evaluator.qrels.docno_objects == evaluator.qrels.docno.to_pylist()
     reference = cranfield.Evaluator(Qrels(evaluator.qrels.qid, evaluator.qrels.docno, evaluator.qrels.rel), MEASURES)
-    assert not reference.qrels.distinct_pairs and reference._prepared._packed
+    assert not reference.qrels.distinct_pairs and _indexed(reference._prepared)
     assert _values(evaluator.evaluate(run)) == _values(reference.evaluate(run))
     part = evaluator.qrels.slice(3, 20)
     assert part.docno_objects == part.docno.to_pylist()
@@ -65,10 +70,10 @@ def test_block_wise_path_releases_the_index(tmp_path, grouped):
     qrels_path = tmp_path / "qrels.txt"
     qrels_path.write_text("".join(f"{q} 0 {d} {r}\n" for q, docs in qrels.items() for d, r in docs.items()))
     evaluator = cranfield.Evaluator(str(qrels_path), MEASURES)
-    assert evaluator._prepared._packed  # built by the duplicate check of a file's qrels
+    assert _indexed(evaluator._prepared)  # built by the duplicate check of a file's qrels
     expected = _values(evaluator.evaluate(str(path)))
     assert _values(evaluate_path(evaluator, str(path), batch_rows=37)) == expected
-    assert not evaluator._prepared._packed
+    assert not _indexed(evaluator._prepared)
     assert _values(evaluator.evaluate(str(path))) == expected
     assert _values(evaluator.evaluate(run)) == expected
 
