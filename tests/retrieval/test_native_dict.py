@@ -1,7 +1,7 @@
 """The compiled dict-run path (``cranfield._native.dict_run``) against the Python path.
 
 ``Evaluator.evaluate`` ranks a ``{qid: {docno: score}}`` dict with the compiled core when it is
-built; forcing it off (``_dict_run = None`` in ranked and run) runs ``Run.from_dict`` + ``rank``, the
+built; forcing it off (``_dict_run`` in ranked and ``_dict_columns`` in _table set to None) runs ``Run.from_dict`` + ``rank``, the
 reference. On every input both must give the same per-query values (``==``) and aggregates, or
 the same error (type and text): the core declines whatever it does not take as is, so the Python
 path raises its own error.
@@ -63,12 +63,12 @@ def both(qrels, run, **options):
 def python_path():
     """The compiled core off (ranking and the dict columns of Run.from_dict and Qrels.from_dict), without a function fixture
     (hypothesis)."""
-    core = ranked._dict_run
-    ranked._dict_run = run_module._dict_run = _table._dict_run = None
+    cores = ranked._dict_run, _table._dict_columns
+    ranked._dict_run = _table._dict_columns = None
     try:
         yield
     finally:
-        ranked._dict_run = run_module._dict_run = _table._dict_run = core
+        ranked._dict_run, _table._dict_columns = cores
 
 
 def assert_same(qrels, run, **options):
@@ -204,6 +204,7 @@ def test_core_imports_in_ci():
         pytest.skip("outside CI the core may be unbuilt (a source checkout)")
     module = importlib.import_module("cranfield._native.dict_run")
     assert hasattr(module, "rank") and hasattr(module, "index")
+    assert hasattr(importlib.import_module("cranfield._native.dict_columns"), "columns")
 
 
 
@@ -282,7 +283,7 @@ def test_run_from_dict_same_columns(run, bad, where, as_key, spoil):
         python = _columns(run)
     assert native == python
     if not spoil and keys:  # a good dict: the core built the columns itself
-        assert run_module._dict_run.columns(run) is not None
+        assert _table._dict_columns.columns(run) is not None
 
 
 class _Str(str):
@@ -332,10 +333,10 @@ def test_qrels_from_dict_takes_the_core():
     """A plain int dict is built by the core (int64 kept exact at both limits); a bool, a float or a
     numpy int declines (the Python path refuses the bool and keeps the others' values)."""
     good = {"q1": {"d1": 2**63 - 1, "d2": -2**63, "d3": 0}, "q2": {}, "q0": {"d9": -1}}
-    assert _table._dict_run.columns(good, True) is not None
+    assert _table._dict_columns.columns(good, True) is not None
     assert Qrels.from_dict(good).rel.tolist() == [2**63 - 1, -2**63, 0, -1]
     for bad in (True, 1.0, np.int64(1), _Int(1), 2**63, -2**63 - 1):
-        assert _table._dict_run.columns({"q": {"d": bad}}, True) is None
-    assert _table._dict_run.columns({"q": {"d": 1.5}}) is not None  # scores take floats
+        assert _table._dict_columns.columns({"q": {"d": bad}}, True) is None
+    assert _table._dict_columns.columns({"q": {"d": 1.5}}) is not None  # scores take floats
     with pytest.raises(cranfield.errors.InputError, match="True"):
         Qrels.from_dict({"q": {"d": True}})

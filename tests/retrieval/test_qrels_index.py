@@ -34,7 +34,7 @@ def _values(results):
     return list(results.query_ids), {m: results.per_query[m].tolist() for m in MEASURES}, dict(results.mean)
 
 
-@pytest.mark.skipif(_table._dict_run is None, reason="the compiled core is not built")
+@pytest.mark.skipif(_table._dict_columns is None, reason="the compiled core is not built")
 def test_dict_qrels_skip_the_index():
     """Dict qrels from the core: distinct pairs, no packed index built by the duplicate check, the
     same values as the same qrels read from a file (which builds and checks it)."""
@@ -87,7 +87,7 @@ def test_block_wise_duplicate_judgment_still_raised(tmp_path):
         cranfield.evaluate_large(str(qrels_path), str(run_path), ["AP"], batch_rows=1)
 
 
-@pytest.mark.skipif(_table._dict_run is None, reason="the compiled core is not built")
+@pytest.mark.skipif(_table._dict_columns is None, reason="the compiled core is not built")
 def test_core_string_buffers_are_valid_arrow():
     """The qid and docno columns the core writes as Arrow buffers are valid string arrays equal to
     pyarrow's own conversion; the fallback (text beyond int32 offsets) builds the same."""
@@ -103,7 +103,7 @@ def test_core_string_buffers_are_valid_arrow():
     assert fallback.equals(pa.chunked_array([table.qid.chunk(0)]).chunk(0))
 
 
-@pytest.mark.skipif(_table._dict_run is None, reason="the compiled core is not built")
+@pytest.mark.skipif(_table._dict_columns is None, reason="the compiled core is not built")
 @pytest.mark.parametrize("seed", range(5))
 def test_dict_query_codes_as_the_encoded_columns(seed):
     """prepare_qrels of dict qrels (query codes from the dict's queries, sorted as str) == that of

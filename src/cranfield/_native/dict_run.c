@@ -10,11 +10,9 @@
  *       grouped by query code and in trec_eval's rank order within a query (score descending,
  *       ties by docno descending, byte-wise on the UTF-8 text); counts: rows of each query code.
  *
- *   columns(run) -> (qids, counts, docnos, scores, qid_rows, docno_rows) or None: Run.from_dict's
- *       columns (*_rows: Arrow string buffers);
- *   columns(qrels, True) -> the same for Qrels.from_dict (int64 rels).
+ * (The dict's columns, for Run.from_dict and Qrels.from_dict, are dict_columns.c's.)
  *
- * rank() and columns() accept only what Run.from_dict accepts without question: an exact dict of exact dicts,
+ * rank() accepts only what Run.from_dict accepts without question: an exact dict of exact dicts,
  * exact str ids (not empty, no ASCII whitespace, no NUL, encodable as UTF-8) and exact float
  * (finite) or int (within int64) scores (relevances: exact ints within int64 only). On anything else (a bad value, a subclass, an empty run,
  * no query in common) it returns None and the Python path runs: that path raises its own error
@@ -37,133 +35,11 @@
 #define NONPOOL (-1)
 #define UNJUDGED (-2)
 
-typedef struct {
-    double score;
-    uint32_t row; /* row within its query */
-} item;
 
-/* ------------------------------------------------------------------------------ checks */
-
-/* 1 if `s` is an id every path accepts as is (exact str, not empty, no ASCII blank or NUL, UTF-8
- * encodable), else 0 (the caller declines; no exception is left set). */
-static const unsigned char BLANK[256] = {[0] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
-
-static int id_ok(PyObject *s)
-{
-    if (!PyUnicode_CheckExact(s))
-        return 0;
-    if (PyUnicode_IS_COMPACT_ASCII(s)) { /* the usual id: its bytes follow the header */
-        const unsigned char *c = (const unsigned char *)(((PyASCIIObject *)s) + 1);
-        Py_ssize_t n = ((PyASCIIObject *)s)->length;
-        unsigned char blank = 0;
-        for (Py_ssize_t i = 0; i < n; i++)
-            blank |= BLANK[c[i]];
-        return n > 0 && !blank;
-    }
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(s) < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-#endif
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    if (n == 0)
-        return 0;
-    int kind = PyUnicode_KIND(s);
-    const void *data = PyUnicode_DATA(s);
-    if (kind == PyUnicode_1BYTE_KIND) {
-        const unsigned char *c = (const unsigned char *)data;
-        for (Py_ssize_t i = 0; i < n; i++)
-            if (c[i] <= ' ' && (c[i] == ' ' || (c[i] >= '\t' && c[i] <= '\r') || c[i] == 0))
-                return 0;
-    } else {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c <= ' ' && (c == ' ' || (c >= '\t' && c <= '\r') || c == 0))
-                return 0;
-        }
-    }
-    if (!PyUnicode_IS_ASCII(s) && PyUnicode_AsUTF8AndSize(s, NULL) == NULL) { /* lone surrogates */
-        PyErr_Clear();
-        return 0;
-    }
-    return 1;
-}
-
-/* 1 and *out set if `v` is an exact int (not a bool, not a subclass) within int64, else 0 (no
- * exception left set): a relevance taken as is. */
-static int int64_ok(PyObject *v, int64_t *out)
-{
-    if (!PyLong_CheckExact(v))
-        return 0;
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return 0;
-    }
-    *out = (int64_t)x;
-    return 1;
-}
-
-/* 1 and *out set if `v` is a score taken as is (finite float, int within int64), else 0. */
-static int score_ok(PyObject *v, double *out)
-{
-    if (PyFloat_CheckExact(v)) {
-        double d = PyFloat_AS_DOUBLE(v);
-        if (!isfinite(d))
-            return 0;
-        *out = d;
-        return 1;
-    }
-    int64_t x;
-    if (int64_ok(v, &x)) {
-        *out = (double)x; /* as numpy's int64 -> float64 (round to nearest) */
-        return 1;
-    }
-    return 0;
-}
-
-/* The UTF-8 text of an id already checked by id_ok (cached in the object). */
-static const char *utf8(PyObject *s, Py_ssize_t *size)
-{
-    if (PyUnicode_IS_ASCII(s)) {
-        *size = PyUnicode_GET_LENGTH(s);
-        return (const char *)PyUnicode_DATA(s);
-    }
-    return PyUnicode_AsUTF8AndSize(s, size);
-}
+#include "dict_ids.h"
+#include "merge_sort.h"
 
 /* ------------------------------------------------------------------------------ sorting */
-
-/* A merge sort of items (insertion sort below 24 items) ordered by BEFORE(a, b); `tmp` holds n items. */
-#define DEFINE_SORT(name, BEFORE)                                                               \
-    static void name(item *a, item *tmp, Py_ssize_t n, void *ctx)                                \
-    {                                                                                           \
-        if (n < 24) {                                                                           \
-            for (Py_ssize_t i = 1; i < n; i++) {                                                \
-                item x = a[i];                                                                  \
-                Py_ssize_t j = i;                                                               \
-                while (j > 0 && BEFORE(&x, &a[j - 1], ctx)) {                                   \
-                    a[j] = a[j - 1];                                                            \
-                    j--;                                                                        \
-                }                                                                               \
-                a[j] = x;                                                                       \
-            }                                                                                   \
-            return;                                                                             \
-        }                                                                                       \
-        Py_ssize_t h = n / 2;                                                                   \
-        name(a, tmp, h, ctx);                                                                   \
-        name(a + h, tmp, n - h, ctx);                                                           \
-        if (!BEFORE(&a[h], &a[h - 1], ctx))                                                     \
-            return; /* already in order */                                                      \
-        memcpy(tmp, a, (size_t)h * sizeof(item));                                               \
-        Py_ssize_t i = 0, j = h, k = 0;                                                         \
-        while (i < h && j < n)                                                                  \
-            a[k++] = BEFORE(&a[j], &tmp[i], ctx) ? a[j++] : tmp[i++];                           \
-        while (i < h)                                                                           \
-            a[k++] = tmp[i++];                                                                  \
-    }
 
 #define SCORE_BEFORE(x, y, ctx) ((x)->score > (y)->score)
 DEFINE_SORT(sort_by_score, SCORE_BEFORE)
@@ -687,130 +563,11 @@ done:
     return result;
 }
 
-/* ------------------------------------------------------------------------------ columns */
-
-/* Fill the columns of columns(): 1 done, 0 declined. `values` holds float64 scores, or int64
- * relevances when `relevance` is set. */
-static int fill_columns(PyObject *run, PyObject *qids, int64_t *counts, PyObject *docnos, void *values, int relevance)
-{
-    Py_ssize_t pos = 0, n = 0, k = 0;
-    PyObject *qid, *docs, *docno, *value;
-    while (PyDict_Next(run, &pos, &qid, &docs)) {
-        if (!PyDict_CheckExact(docs))
-            return 0;
-        if (PyDict_GET_SIZE(docs) == 0)
-            continue;
-        if (!id_ok(qid) || n >= PyList_GET_SIZE(qids))
-            return 0;
-        PyList_SET_ITEM(qids, n, Py_NewRef(qid));
-        counts[n++] = PyDict_GET_SIZE(docs);
-        Py_ssize_t inner = 0;
-        while (PyDict_Next(docs, &inner, &docno, &value)) {
-            if (k >= PyList_GET_SIZE(docnos) || !id_ok(docno))
-                return 0;
-            if (relevance ? !int64_ok(value, (int64_t *)values + k) : !score_ok(value, (double *)values + k))
-                return 0;
-            PyList_SET_ITEM(docnos, k++, Py_NewRef(docno));
-        }
-    }
-    return n == PyList_GET_SIZE(qids) && k == PyList_GET_SIZE(docnos);
-}
-
-/* The Arrow string array of the ids in `ids` (checked by id_ok), each repeated repeat[i] times
- * (once without `repeat`): (offsets as int32 bytes, UTF-8 text), or None when the text passes
- * int32 offsets (the caller converts the list then). */
-static PyObject *arrow_strings(PyObject *ids, const int64_t *repeat)
-{
-    Py_ssize_t n = PyList_GET_SIZE(ids), rows = 0, size, text = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        int64_t times = repeat ? repeat[i] : 1;
-        if (utf8(PyList_GET_ITEM(ids, i), &size) == NULL)
-            return NULL;
-        rows += times;
-        text += times * size;
-        if (text > INT32_MAX)
-            Py_RETURN_NONE;
-    }
-    PyObject *offsets = PyByteArray_FromStringAndSize(NULL, (rows + 1) * (Py_ssize_t)sizeof(int32_t));
-    PyObject *data = PyByteArray_FromStringAndSize(NULL, text);
-    PyObject *result = NULL;
-    if (offsets != NULL && data != NULL) {
-        int32_t *o = (int32_t *)PyByteArray_AS_STRING(offsets);
-        char *d = PyByteArray_AS_STRING(data);
-        Py_ssize_t row = 0, at = 0;
-        o[0] = 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            const char *bytes = utf8(PyList_GET_ITEM(ids, i), &size);
-            for (int64_t t = repeat ? repeat[i] : 1; t > 0; t--) {
-                memcpy(d + at, bytes, (size_t)size);
-                at += size;
-                o[++row] = (int32_t)at;
-            }
-        }
-        result = PyTuple_Pack(2, offsets, data);
-    }
-    Py_XDECREF(offsets);
-    Py_XDECREF(data);
-    return result;
-}
-
-/* columns(mapping, relevance=False) -> (qids, counts, docnos, values) or None: the columns of
- * Run.from_dict (relevance false: every value a score, as float64 bytes) or Qrels.from_dict
- * (relevance true: every value an exact int within int64, as int64 bytes; a bool, a float or a
- * subclass declines) -- the ids of the queries with rows, their numbers of rows as int64 bytes,
- * every docno, every value, in the dict's order; then the qid of every row and the docnos as
- * Arrow string buffers (see arrow_strings) -- checked as rank() checks them; None to let the
- * Python path run (an empty mapping included). */
-static PyObject *run_columns(PyObject *self, PyObject *args)
-{
-    PyObject *run;
-    int relevance = 0;
-    if (!PyArg_ParseTuple(args, "O|p", &run, &relevance))
-        return NULL;
-    if (!PyDict_CheckExact(run))
-        Py_RETURN_NONE;
-    Py_ssize_t pos = 0, n_queries = 0, rows = 0;
-    PyObject *qid, *docs, *qids = NULL, *docnos = NULL, *counts = NULL, *values = NULL, *result = NULL;
-    while (PyDict_Next(run, &pos, &qid, &docs)) {
-        if (!PyDict_CheckExact(docs))
-            Py_RETURN_NONE;
-        n_queries += PyDict_GET_SIZE(docs) > 0;
-        rows += PyDict_GET_SIZE(docs);
-    }
-    if (rows == 0)
-        Py_RETURN_NONE;
-    qids = PyList_New(n_queries);
-    docnos = PyList_New(rows);
-    counts = PyByteArray_FromStringAndSize(NULL, n_queries * (Py_ssize_t)sizeof(int64_t));
-    values = PyByteArray_FromStringAndSize(NULL, rows * (Py_ssize_t)8); /* int64 or float64 */
-    if (qids && docnos && counts && values) {
-        if (fill_columns(run, qids, (int64_t *)PyByteArray_AS_STRING(counts), docnos,
-                         PyByteArray_AS_STRING(values), relevance)) {
-            PyObject *qid_rows = arrow_strings(qids, (const int64_t *)PyByteArray_AS_STRING(counts));
-            PyObject *docno_rows = qid_rows ? arrow_strings(docnos, NULL) : NULL;
-            if (docno_rows != NULL)
-                result = PyTuple_Pack(6, qids, counts, docnos, values, qid_rows, docno_rows);
-            Py_XDECREF(qid_rows);
-            Py_XDECREF(docno_rows);
-        } else
-            result = Py_NewRef(Py_None); /* (unfilled list items are NULL: freed as such) */
-    }
-    Py_XDECREF(qids);
-    Py_XDECREF(docnos);
-    Py_XDECREF(counts);
-    Py_XDECREF(values);
-    return result;
-}
-
 static PyMethodDef methods[] = {
     {"index", index_judgments, METH_VARARGS,
      "index(query_ids, q, docnos, rel) -> the judgments, indexed for rank() (a capsule)."},
     {"rank", rank_run, METH_VARARGS,
      "rank(run, index) -> (rel, counts) int64 bytearrays, or None to let the Python path run."},
-    {"columns", run_columns, METH_VARARGS,
-     "columns(mapping, relevance=False) -> (qids, counts, docnos, values, qid_rows, docno_rows) of Run.from_dict "
-     "(float64 scores) "
-     "or Qrels.from_dict (relevance: int64), or None to let the Python path run."},
     {NULL, NULL, 0, NULL},
 };
 

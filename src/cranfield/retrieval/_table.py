@@ -23,9 +23,9 @@ from ._columns import (
 from .doc_keys import longest_bytes
 
 try:  # the compiled core (setup.py builds it); without it, dicts take the Python path
-    from .._native import dict_run as _dict_run
+    from .._native import dict_columns as _dict_columns
 except ImportError:  # pragma: no cover - a source tree that was not built
-    _dict_run = None
+    _dict_columns = None
 
 __all__ = ["TrecTable"]
 
@@ -167,14 +167,14 @@ class TrecTable:
 
     @classmethod
     def _from_native_dict(cls, mapping, *, name: str | None):
-        """The columns of a dict from :mod:`cranfield._native.dict_run` (which checks ids and values as
+        """The columns of a dict from :mod:`cranfield._native.dict_columns` (which checks ids and values as
         :mod:`cranfield.io.values` does: exact str ids, finite float / int64 scores, exact int64
         relevances), or None when the core is absent or declines the dict (then the Python path
         builds the same columns or raises its error)."""
-        if _dict_run is None or type(mapping) is not dict:
+        if _dict_columns is None or type(mapping) is not dict:
             return None
         relevance = cls.value_dtype is np.int64
-        out = _dict_run.columns(mapping, relevance)
+        out = _dict_columns.columns(mapping, relevance)
         if out is None:
             return None
         import pyarrow as pa

@@ -24,7 +24,12 @@ import numpy as np
 
 from ..errors import InputError
 from .qrels import Qrels
-from .run import Run, _dict_run  # _dict_run: the compiled core, None where it was not built
+from .run import Run
+
+try:  # the compiled core (setup.py builds it); without it, dict runs take the Python path
+    from .._native import dict_run as _dict_run
+except ImportError:  # pragma: no cover - a source tree that was not built
+    _dict_run = None
 
 __all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "rank_dict", "ranked_view", "query_codes",
            "query_block_starts", "NONPOOL", "UNJUDGED"]

@@ -10,7 +10,7 @@ import numpy as np
 from .._arrow import query_block_starts
 from ..io.ecosystem import run_source
 from ..io.trec_grammar import check_dialect
-from ._table import TrecTable, _dict_run  # noqa: F401 (_dict_run: the compiled core, re-exported for ranked.py)
+from ._table import TrecTable
 
 __all__ = ["Run", "read_run", "drop_self"]
 
