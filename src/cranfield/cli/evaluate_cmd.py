@@ -68,7 +68,7 @@ def command(qrels, runs, measures, per_query, fmt, output, aggregate, names, qre
     from ..retrieval.evaluate import DEFAULT_MEASURES, Evaluator, evaluate_runs
     from ..report.progress import steps
     from ..retrieval.large import evaluate_path, use_low_memory
-    from ..report.inputs import read_qrels_file, read_run_file, tabular_input, unique_names
+    from ..retrieval.inputs import read_qrels_file, read_run_file, tabular_input, unique_names
 
     use_jemalloc()  # memory that does not grow with the threads
 
