@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 import numpy as np
@@ -38,6 +39,22 @@ def _chunk_to_numpy(chunk) -> np.ndarray:
         bits = np.frombuffer(chunk.buffers()[1], dtype=np.uint8)
         return np.unpackbits(bits, bitorder="little")[chunk.offset: chunk.offset + len(chunk)].astype(bool)
     return chunk.to_numpy(zero_copy_only=False)
+
+
+def use_jemalloc() -> None:
+    """Arrow's jemalloc pool for this command's process, where pyarrow has one (unless
+    ``ARROW_DEFAULT_MEMORY_POOL`` chooses). Arrow's default, mimalloc, keeps the blocks each thread
+    freed, so the peak memory grows with the threads; measured with ``cranfield trec_eval -q -m
+    all_trec`` on 10M lines read block-wise: 628 / 750 MB with 2 / 8 threads (mimalloc), 602 /
+    623 MB (jemalloc), the same CPU time."""
+    if os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
+        return
+    import pyarrow as pa  # lazy (start-up): the commands call this before their engine imports pyarrow
+
+    try:
+        pa.set_memory_pool(pa.jemalloc_memory_pool())
+    except NotImplementedError:  # a pyarrow built without jemalloc: keep its default
+        pass
 
 
 def release_unused_memory() -> None:

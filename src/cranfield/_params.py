@@ -47,7 +47,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
-from . import errors
+from ._option_names import display_name, option_names, set_option_resolver
 from .errors import UsageError
 
 __all__ = ["Interval", "Choice", "Count", "Seed", "Optional", "validate_params", "option_names",
@@ -56,43 +56,6 @@ __all__ = ["Interval", "Choice", "Count", "Seed", "Optional", "validate_params",
            "as_generator",
            "seed_int"]
 
-_NAMES: ContextVar[dict | None] = ContextVar("cranfield_option_names", default=None)
-_RESOLVER: ContextVar[Callable[[str], str | None] | None] = ContextVar("cranfield_option_resolver", default=None)
-
-
-@contextlib.contextmanager
-def option_names(**names: str) -> Iterator[None]:
-    """Within the block, errors about the library parameter ``key`` name ``names[key]`` instead
-    (the command line's option, e.g. ``option_names(p1="--baseline")``)."""
-    merged = dict(_NAMES.get() or {})
-    merged.update(names)
-    token = _NAMES.set(merged)
-    try:
-        yield
-    finally:
-        _NAMES.reset(token)
-
-
-def set_option_resolver(resolver: Callable[[str], str | None] | None):
-    """Install ``resolver(name) -> option name or None`` (the command line's: the running
-    command's options); returns a token for ``_RESOLVER.reset``."""
-    return _RESOLVER.set(resolver)
-
-
-def display_name(name: str) -> str:
-    """The name the user knows parameter ``name`` by (see :func:`option_names`)."""
-    names = _NAMES.get()
-    if names and name in names:
-        return names[name]
-    resolver = _RESOLVER.get()
-    if resolver is not None:
-        found = resolver(name)
-        if found:
-            return found
-    return name
-
-
-errors.set_display_name(display_name)  # hand-written UsageErrors name the user's option too
 
 
 def _shown(value: Any) -> str:

@@ -27,7 +27,7 @@ import threading
 import click
 
 from .._version import __version__
-from .._params import set_option_resolver
+from .._option_names import set_option_resolver
 from ..errors import CranfieldError, Interrupted
 from ._inputs import OUTPUT_PARAMETERS, _registering_inputs, input_paths  # noqa: F401  (the online group, tests)
 
@@ -160,10 +160,15 @@ def main(argv: list[str] | None = None) -> int:
             signal.signal(signum, handler)
 
 
-def _main(argv: list[str] | None) -> int:
-    from ._options import option_of  # lazy (start-up): _options loads io.atomic, which --version does not need
+def _option_of(name: str) -> "str | None":
+    """The running command's option for library parameter ``name`` (see ``_options.option_of``)."""
+    from ._options import option_of  # lazy (start-up): _options loads io.atomic and numpy, which --version does not need
 
-    token = set_option_resolver(option_of)  # library checks name the command's options
+    return option_of(name)
+
+
+def _main(argv: list[str] | None) -> int:
+    token = set_option_resolver(_option_of)  # library checks name the command's options
     try:
         cli.main(args=argv, prog_name="cranfield", standalone_mode=False)
     except CranfieldError as error:

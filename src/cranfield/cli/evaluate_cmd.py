@@ -19,7 +19,7 @@ from ..errors import UsageError
 from ..io.atomic import write_text_output
 from ..io.json_text import json_text
 from ._options import cli_terms, evaluate_options, evaluation_options, input_options, run_specs
-from .trec_eval_cmd import use_jemalloc
+from .._arrow import use_jemalloc
 
 FORMATS = ("table", "csv", "tsv", "json", "markdown", "latex")
 UNJUDGED_MEASURES = ("Unjudged@10", "Unjudged@100", "Unjudged@1000")  # --unjudged

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import itertools
-import os
 
 import click
 
+from .._arrow import use_jemalloc
 from ..io.atomic import atomic_write, write_text_output
 
 
@@ -68,19 +68,3 @@ def write_pieces(pieces, output) -> None:
     with atomic_write(output) as handle:
         for piece in itertools.chain([first], pieces):
             handle.write(piece)
-
-
-def use_jemalloc() -> None:
-    """Arrow's jemalloc pool for this command's process, where pyarrow has one (unless
-    ``ARROW_DEFAULT_MEMORY_POOL`` chooses). Arrow's default, mimalloc, keeps the blocks each thread
-    freed, so the peak memory grows with the threads; measured with ``cranfield trec_eval -q -m
-    all_trec`` on 10M lines read block-wise: 628 / 750 MB with 2 / 8 threads (mimalloc), 602 /
-    623 MB (jemalloc), the same CPU time."""
-    if os.environ.get("ARROW_DEFAULT_MEMORY_POOL"):
-        return
-    import pyarrow as pa  # lazy (start-up): imported by the evaluation engine just before, free here
-
-    try:
-        pa.set_memory_pool(pa.jemalloc_memory_pool())
-    except NotImplementedError:  # a pyarrow built without jemalloc: keep its default
-        pass
