@@ -37,11 +37,10 @@ def _ranx_to_dict(run) -> dict:
             queries, documents, scores = [], [], []
             for q in typed:
                 inner = typed[q]
-                ids, values, i = [], np.empty(len(inner)), 0
-                for d in inner:
+                ids, values = [], np.empty(len(inner))
+                for i, d in enumerate(inner):
                     ids.append(d)
                     values[i] = inner[d]
-                    i += 1
                 queries.append(q)
                 documents.append("\n".join(ids))
                 scores.append(values)
