@@ -36,14 +36,12 @@ cranfield.errors.UsageError: --correction: expected one of none, bonferroni, fou
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import math
 import numbers
-from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import numpy as np
 
