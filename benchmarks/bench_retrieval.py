@@ -339,7 +339,9 @@ def main(argv: list[str] | None = None) -> None:
 
     sys.path.insert(0, str(HERE))
     import make_data
+    from _machine import ensure_bytecode
 
+    ensure_bytecode("numpy", "pyarrow")  # the cranfield-cli row starts as an installed cranfield
     OUT_DIR.mkdir(exist_ok=True)
     load_start = os.getloadavg()[0]
     env = dict(os.environ)
