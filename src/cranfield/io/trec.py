@@ -195,7 +195,7 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
         parts = list(iter_parsed(path, kind, dialect=dialect))
         qid = pa.chunked_array([c for p in parts for c in _chunks_of(p.qid)], type=pa.string())
         docno = pa.chunked_array([c for p in parts for c in _chunks_of(p.docno)], type=pa.string())
-        value = parts[0].value if len(parts) == 1 else np.concatenate([p.value for p in parts])
+        value = parts[0].value if len(parts) == 1 else _concatenate([p.value for p in parts])
         contiguous = all(p.lines is None for p in parts) and sum(map(len, parts)) == parts[-1].first + \
             parts[-1].n_lines - 1
         lines = None if contiguous else np.concatenate(
@@ -211,6 +211,30 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
                            query_starts=starts, longest_docno=longest, subtopic=subtopic)
     finally:
         release_unused_memory()
+
+
+#: values of this many bytes or more are copied together by the threads (smaller: one np.concatenate)
+THREADED_COPY_BYTES = 1 << 24
+
+
+def _concatenate(arrays: list[np.ndarray]) -> np.ndarray:
+    """``np.concatenate(arrays)``, the copy shared by the threads: the time of a large copy into
+    new memory is mostly the kernel's page faults, which run in parallel (measured at 10M rows:
+    0.17 s in one thread)."""
+    threads = min(available_threads(), len(arrays))
+    if threads < 2 or sum(a.nbytes for a in arrays) < THREADED_COPY_BYTES:
+        return np.concatenate(arrays)
+    from concurrent.futures import ThreadPoolExecutor
+
+    out = np.empty(sum(a.size for a in arrays), dtype=arrays[0].dtype)
+    ends = np.cumsum([a.size for a in arrays])
+
+    def copy(i: int) -> None:
+        out[ends[i] - arrays[i].size:ends[i]] = arrays[i]
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(copy, range(len(arrays))))
+    return out
 
 
 def _chunks_of(array):

@@ -47,13 +47,14 @@ def split_run(run, parts: int):
 def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=None) -> Results | None:
     """Results of ``evaluator`` on ``run`` computed by ``threads`` threads, or None when the
     run is not suited (not grouped by query). ``extras``: see :meth:`.Evaluator.evaluate`."""
-    # more parts than threads: each part's temporaries are smaller, so the peak memory is lower;
-    # a multiple of the threads, so that they finish together. From 8 threads on, parts grow with
+    # more parts than threads (at least 4 a thread): each part's temporaries are smaller, so the
+    # peak memory is lower (1M rows, 2 threads, all_trec: 204 MB with 4 parts, 179 MB with 8); a
+    # multiple of the threads, so that they finish together. From 8 threads on, parts grow with
     # the threads: the ~100 numpy calls per part hold the GIL between them, and with many threads
     # small parts spend their time waiting for it (measured: benchmarks/phases_trec_eval.py); but
     # the threads' parts together stay within IN_FLIGHT_ROWS (the memory does not grow with them)
     rows = min(PART_ROWS * max(1, threads // 4), IN_FLIGHT_ROWS // threads)
-    parts = split_run(run, threads * max(2, -(-len(run) // (rows * threads))))
+    parts = split_run(run, threads * max(4, -(-len(run) // (rows * threads))))
     if parts is None or len(parts) < 2:
         return None
     prepared = evaluator._prepared
