@@ -1,6 +1,6 @@
 """The whole-qrels judgment index: not built for qrels whose pairs are distinct by construction (a
-dict taken by the compiled core), released by the block-wise path (which never reads it), rebuilt
-on demand; the duplicate check and every value unchanged."""
+dict taken by the compiled core), kept by the block-wise path where it is the compiled one, else
+released (the pieces then rank against their own judgments), rebuilt on demand; the duplicate check and every value unchanged."""
 
 from __future__ import annotations
 
@@ -57,10 +57,16 @@ def test_dict_duplicates_still_raise():
     assert not Qrels.from_dict({"q": {1: 1, "2": 0}}).distinct_pairs
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled-index", "own-judgments"])
 @pytest.mark.parametrize("grouped", [True, False])
-def test_block_wise_path_releases_the_index(tmp_path, grouped):
-    """evaluate_path drops the whole-qrels index (its pieces rank against their own queries), gives
-    the in-memory values, and the evaluator still evaluates in memory afterwards (index rebuilt)."""
+def test_block_wise_path_index(tmp_path, monkeypatch, grouped, compiled):
+    """evaluate_path ranks its pieces against the whole-qrels compiled index where it is built (kept);
+    otherwise each against its own queries' judgments, the whole-qrels indexes dropped. Either way the
+    in-memory values, and the evaluator still evaluates in memory afterwards (index rebuilt)."""
+    from cranfield.retrieval import doc_join, large
+
+    if not compiled:
+        monkeypatch.setattr(large, "native_index", lambda prepared: None)
     qrels, run = _data(seed=5)
     path = tmp_path / "run.txt"
     rows = [(q, d, s) for q, docs in run.items() for d, s in docs.items()]
@@ -73,7 +79,7 @@ def test_block_wise_path_releases_the_index(tmp_path, grouped):
     assert _indexed(evaluator._prepared)  # built by the duplicate check of a file's qrels
     expected = _values(evaluator.evaluate(str(path)))
     assert _values(evaluate_path(evaluator, str(path), batch_rows=37)) == expected
-    assert not _indexed(evaluator._prepared)
+    assert _indexed(evaluator._prepared) == (compiled and doc_join._native is not None)
     assert _values(evaluator.evaluate(str(path))) == expected
     assert _values(evaluator.evaluate(run)) == expected
 

@@ -58,18 +58,21 @@ def _cranfield(args: list[str], folder, monkeypatch) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-@pytest.fixture
-def pieces(monkeypatch):
-    """The rows of each piece handed to the evaluator by the block-wise path."""
+@pytest.fixture(params=["compiled-index", "own-judgments"])
+def pieces(request, monkeypatch):
+    """The rows of each piece handed to the evaluator by the block-wise path; the pieces ranked
+    against the whole qrels' compiled index (where built) or each against its own judgments."""
     sizes: list[int] = []
-    evaluate = large.PieceEvaluator.evaluate
+    add = large._Pieces.add
 
-    def recording(self, run, **kwargs):
+    def recording(self, run):
         sizes.append(len(run))
-        return evaluate(self, run, **kwargs)
+        return add(self, run)
 
-    monkeypatch.setattr(large.PieceEvaluator, "evaluate", recording)
+    monkeypatch.setattr(large._Pieces, "add", recording)
     monkeypatch.setattr(large, "MIN_BLOCK_BYTES", 1)
+    if request.param == "own-judgments":
+        monkeypatch.setattr(large, "native_index", lambda prepared: None)
     return sizes
 
 

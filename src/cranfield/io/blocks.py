@@ -36,6 +36,7 @@ class Block:
     first: int
     position: int  # bytes (text) or rows (Parquet) consumed so far, for progress
     tag: str | None = None  # run tag of the block's first row (text)
+    query_starts: np.ndarray | None = None  # first row of each run of equal query ids, if known
 
     def __len__(self) -> int:
         return len(self.score)
@@ -82,7 +83,7 @@ def iter_run_blocks(path: "str | os.PathLike", *, block_bytes: int = 1 << 26, ba
     for parsed in iter_parsed(path, "run", dialect=dialect, chunk_bytes=block_bytes, general=general,
                               positions=positions):
         yield Block(_array(parsed.qid), _array(parsed.docno), parsed.value, parsed.lines, parsed.first,
-                    positions[-1], parsed.tag)
+                    positions[-1], parsed.tag, parsed.query_starts)
 
 
 def _array(values):

@@ -40,7 +40,8 @@ from ..io.trec_grammar import check_dialect
 from ..measures.base import Measure
 from .evaluate import DEFAULT_MEASURES, Evaluator
 from ._segments import run_starts
-from .partial import Partial, PieceEvaluator, combine, missing_piece, query_codes, seen_mask
+from .doc_join import native_index
+from .partial import Partial, PieceEvaluator, combine, evaluate_piece, missing_piece, query_codes, seen_mask
 from .results import Results
 from .run import Run
 
@@ -86,10 +87,6 @@ def evaluate_path(evaluator: Evaluator, path: "str | os.PathLike", *, batch_rows
     batch_rows = block_rows() if batch_rows is None else batch_rows
     if batch_rows < 1:
         raise UsageError(f"batch_rows must be ≥ 1, found {batch_rows}")
-    # each piece is ranked against its own queries' judgments (PieceEvaluator): the whole-qrels index
-    # that the duplicate check built is not read again (about 1 GB at 20M judgments)
-    evaluator._prepared.release_index()
-    release_unused_memory()
     with _Progress(path, enabled=progress) as bar:
         try:
             partials = _grouped(evaluator, path, batch_rows, dialect, bar, extras)
@@ -179,7 +176,16 @@ def _blocks(path, batch_rows: int, dialect: str):
             stop = min(len(block), start + batch_rows)
             yield Block(block.qid.slice(start, stop - start), block.docno.slice(start, stop - start),
                         block.score[start:stop], lines[start:stop], block.first + start,
-                        block.position, block.tag)
+                        block.position, block.tag, _sliced_starts(block.query_starts, start, stop))
+
+
+def _sliced_starts(starts: "np.ndarray | None", start: int, stop: int) -> "np.ndarray | None":
+    """The query starts of rows ``start:stop`` of a block whose starts are ``starts`` (its first
+    row starts a run of equal ids, whether or not a query starts there)."""
+    if starts is None:
+        return None
+    inside = starts[(starts > start) & (starts < stop)] - start
+    return np.concatenate(([0], inside)).astype(np.int64, copy=False)
 
 
 def _run_of(qid, docno, score, lines, source: str) -> Run:
@@ -192,9 +198,32 @@ def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, ext
     Each block's rows up to its last query are evaluated together with the query carried from
     the previous block; the last query is carried (it may go on in the next block): a piece
     evaluated holds at most ``batch_rows`` rows plus those of one query."""
-    with _Pieces(PieceEvaluator(evaluator), extras, available_threads()) as pieces:
+    with _Pieces(_piece_evaluator(evaluator), extras, available_threads()) as pieces:
         _pieces_of_grouped(evaluator._prepared, _blocks(path, batch_rows, dialect), pieces, str(path), bar)
         return pieces.finish()
+
+
+class _IndexedPieces:
+    """Pieces ranked against the whole qrels' compiled judgment index, as the in-memory path ranks
+    its parts: one hash lookup a row, whatever the size of the qrels."""
+
+    def __init__(self, evaluator: Evaluator) -> None:
+        self.evaluator = evaluator
+
+    def evaluate(self, run: Run, *, extras=None) -> Partial | None:
+        return evaluate_piece(self.evaluator, run, extras=extras, known=True)  # pieces hold judged queries
+
+
+def _piece_evaluator(evaluator: Evaluator):
+    """What ranks the pieces: the whole-qrels compiled index where it is built (the duplicate check
+    built it); else each piece against its own queries' judgments (:class:`PieceEvaluator`: the
+    other whole-qrels indexes cost time in proportion to the qrels at every piece), the
+    whole-qrels indexes then released (about 50 bytes a judgment)."""
+    if native_index(evaluator._prepared) is not None:
+        return _IndexedPieces(evaluator)
+    evaluator._prepared.release_index()
+    release_unused_memory()
+    return PieceEvaluator(evaluator)
 
 
 def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) -> None:
@@ -205,7 +234,7 @@ def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) ->
     carry = None  # (qid, docno, score, lines) of the last query of the previous block
     carry_code = -1
     for block in blocks:
-        codes = query_codes(block.qid, prepared.query_index)
+        codes = query_codes(block.qid, prepared.query_index, block.query_starts)
         lines = block.line_numbers()
         starts = run_starts(codes)
         heads = codes[starts]
@@ -241,7 +270,7 @@ class _Pieces:
     only after the whole file was read, so that a bad line further down wins, as when the whole
     file is read first; of two such errors, that of the piece earlier in the file."""
 
-    def __init__(self, evaluator: PieceEvaluator, extras=None, threads: int = 1) -> None:
+    def __init__(self, evaluator, extras=None, threads: int = 1) -> None:
         from collections import deque
         from concurrent.futures import ThreadPoolExecutor
 
@@ -337,7 +366,7 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
             for writer in writers.values():
                 writer.close()
         bar.restart("evaluating parts", total=len(writers), unit="parts")
-        with _Pieces(PieceEvaluator(evaluator), extras, available_threads()) as pieces:
+        with _Pieces(_piece_evaluator(evaluator), extras, available_threads()) as pieces:
             for i, p in enumerate(sorted(writers)):
                 table = pq.read_table(os.path.join(folder, f"part-{p:05d}.parquet"))
                 pieces.add(Run(table.column("qid"), table.column("docno"), table.column("score").to_numpy(),

@@ -73,17 +73,18 @@ def _partial_from_view(evaluator, view: RankedView, extras=None) -> Partial:
 
 
 def evaluate_piece(evaluator, run: Run, *, levels: np.ndarray | None = None,
-                   complete: bool = False, extras=None) -> Partial | None:
+                   complete: bool = False, extras=None, known: bool = False) -> Partial | None:
     """Evaluate a piece of a run holding whole queries (None if no query is in the qrels).
 
     ``complete`` applies trec_eval's ``-c`` to this piece's qrels (use it only when the evaluator's
     qrels are the part of the qrels that goes with this piece). ``extras(view)``: more per-query
     columns read from the piece's ranked view, as :meth:`.Evaluator.evaluate` takes them; they are
-    gathered by :func:`combine` with the measures' values."""
+    gathered by :func:`combine` with the measures' values. ``known``: the caller knows that some
+    query of the piece is in the qrels (not looked up again)."""
     import pyarrow.compute as pc
 
     prepared = evaluator._prepared
-    if len(run) == 0 or not pc.any(pc.is_in(run.qid, value_set=prepared.query_index)).as_py():
+    if len(run) == 0 or not (known or pc.any(pc.is_in(run.qid, value_set=prepared.query_index)).as_py()):
         return None
     view = evaluator.rank_run(run, complete=complete)
     return _partial_from_view(evaluator, _widen(view, levels), extras)
