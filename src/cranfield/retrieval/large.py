@@ -252,7 +252,9 @@ def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) ->
             continue
         done = [carry] if carry is not None else []
         take = np.flatnonzero(codes[:last] >= 0)
-        if take.size:
+        if take.size == last:  # every query judged (the usual case): slices, no copy
+            done.append((block.qid.slice(0, last), block.docno.slice(0, last), block.score[:last], lines[:last]))
+        elif take.size:
             index = pa.array(take)
             done.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
         if done:
