@@ -37,6 +37,7 @@ MEASURES = [
     "RnDCG", "RnDCG(gains={0:1,1:-2,2:0.5,3:7})", "RnDCG(gains={1:3,2:3,3:1})", "RnDCG(ideal=trec_eval)",
     "infAP", "infAP(rel=2)", "infAP(rel=0)", "Bpref", "Bpref(rel=3)", "GMBpref",
     "IPrec@0", "IPrec@0.3", "IPrec@1", "IPrec(rel=2)@0.5", "IPrec(rounding=nearest)@0.5", "IPrec11",
+    "NumRelRet", "NumRelRet(rel=2)", "NumNonRelJudgedRet", "NumNonRelJudgedRet(rel=0)",
 ]
 # every measure also on the condensed list (unjudged documents removed)
 ALL = [parse_measure(m) for m in MEASURES] + [Measure(parse_measure(m).name, {**dict(parse_measure(m).params),
@@ -129,28 +130,50 @@ def test_the_log2_table_is_numpys_log2_of_any_array():
             assert np.log2(k + 2.0).tobytes() == table[k].tobytes()
 
 
+I = np.int64
+GOOD_GAIN = (np.zeros(2, I), np.array([0, 2]), np.array([0, 1]), np.ones(2), np.ones(4), np.ones(1), np.array([1]),
+             np.array([1]))
+GOOD_BINARY = (np.zeros(3, I), np.array([0, 3]), 1, np.zeros(1, I), np.zeros(1, I), np.ones(4))
+
+
+def _with(args, index, value):
+    return args[:index] + (value,) + args[index + 1:]
+
+
 @built
 @pytest.mark.parametrize("call", [
-    lambda m: m.infap(np.zeros(3, np.int32), np.array([0, 3]), 1, np.zeros(1, np.int64)),
-    lambda m: m.infap(np.zeros(3), np.array([0, 3]), 1, np.zeros(1, np.int64)),
-    lambda m: m.infap(np.zeros(3, np.int64), np.array([0, 4]), 1, np.zeros(1, np.int64)),
-    lambda m: m.infap(np.zeros(3, np.int64), np.array([2, 1]), 1, np.zeros(1, np.int64)),
-    lambda m: m.infap(np.zeros(3, np.int64), np.array([0, 3]), 1, np.zeros(2, np.int64)),
-    lambda m: m.bpref(np.zeros(3, np.int64), np.zeros((1, 2), np.int64)[0], 1, np.zeros(1, np.int64), b"x"),
-    lambda m: m.bing(np.zeros(3, np.int64), np.array([0, 3]), 1, np.zeros(1, np.int64), np.zeros(2)),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 0, np.zeros(3, np.int32))),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 0, np.zeros(3))),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 0, np.zeros(6, I)[::2])),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 1, np.array([0, 4]))),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 1, np.array([2, 1]))),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 1, np.zeros(0, I))),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 3, np.zeros(2, I))),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 4, b"x")),
+    lambda m: m.binary_pass(*_with(GOOD_BINARY, 5, np.ones(2))),
+    lambda m: m.binary_pass(*GOOD_BINARY[:5]),
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 0, np.array([5, 0]))),  # a code above every level
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 2, np.array([1, 0]))),  # levels not ascending
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 3, np.ones(3))),
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 4, np.ones(1))),  # too few logarithms
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 5, np.ones(1, np.float32))),
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 6, np.array([2]))),  # ideal lengths do not sum up
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 6, np.array([-1]))),
+    lambda m: m.gain_pass(*_with(GOOD_GAIN, 7, np.array([1, 1]))),
     lambda m: m.segment_cumsum(np.zeros(3), np.array([2, 2])),
-    lambda m: m.dcg_running(np.array([5]), np.array([0, 1]), np.array([0, 1]), np.ones(2), np.ones(4)),
-    lambda m: m.g(np.zeros(2, np.int64), np.array([0, 2]), np.array([1, 0]), np.ones(2), np.ones(1), np.ones(1, np.int64)),
-    lambda m: m.g(np.zeros(2, np.int64), np.array([0, 2]), np.array([0, 1]), np.ones(2), np.ones(1), np.array([2])),
-    lambda m: m.rndcg(np.zeros(2, np.int64), np.array([0, 2]), np.array([0, 1]), np.ones(2), np.ones(1),
-                      np.ones(2), np.array([2]), np.array([1])),
-    lambda m: m.ndcg_rel(np.zeros(2, np.int64), np.array([0, 2]), np.array([0, 1]), np.ones(2), np.ones(1),
-                         np.ones(1), np.array([1])),
-    lambda m: m.iprec_suffix(np.zeros(4, np.int64)[::2], np.array([0, 2]), 1),
+    lambda m: m.segment_cumsum(np.zeros(3), np.array([4, -1])),
 ])
 def test_wrong_arrays_are_refused_with_an_exception(call):
     with pytest.raises((TypeError, ValueError, IndexError, BufferError)):
         call(_compiled._module)
+
+
+@built
+def test_good_arguments_are_accepted():
+    """The refusals above are of the one changed argument: the unchanged call runs."""
+    module = _compiled._module
+    assert len(module.gain_pass(*GOOD_GAIN)) == 7 and len(module.binary_pass(*GOOD_BINARY)) == 6
+    assert np.frombuffer(module.segment_cumsum(np.arange(3.0), np.array([2, 1]))).tolist() == [0, 0, 1, 2]
 
 
 def test_the_compiled_kernels_are_built_in_ci():

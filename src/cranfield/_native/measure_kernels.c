@@ -254,119 +254,7 @@ done:
     return out;
 }
 
-/* dcg_running(rel, offsets, level_values, level_gain, logs): out[0] = 0, then per query the running
- * sums of gain / logs[rank - 1] (0 where the gain is 0), from the first document's (ndcg.py). */
-static PyObject *dcg_running(PyObject *self, PyObject *args)
-{
-    PyObject *rel, *offsets, *values, *gain, *logs_obj, *out = NULL;
-    held h = {0};
-    segs s;
-    gains g = {0};
-    const double *logs;
-    double *o;
-    int bad = 0;
-    if (!PyArg_ParseTuple(args, "OOOOO", &rel, &offsets, &values, &gain, &logs_obj))
-        return NULL;
-    if (take_segs(&s, &h, rel, offsets) < 0 || take_gains(&g, &h, values, gain) < 0 ||
-        !(logs = take_logs(&h, logs_obj, s.longest)) || !(out = new_array(s.n + 1, (void **)&o)))
-        goto done;
-    Py_BEGIN_ALLOW_THREADS
-    memset(o, 0, (size_t)(s.n + 1) * sizeof(double));
-    for (Py_ssize_t q = 0; q < s.nq; q++) {
-        const int64_t a = s.off[q], n = s.off[q + 1] - a;
-        double sum = 0.0;
-        for (int64_t i = 0; i < n; i++) {
-            double gi = gain_of(&g, s.rel[a + i], &bad);
-            double d = gi != 0 ? gi / logs[i] : 0.0;
-            sum = i ? sum + d : d;
-            o[a + i + 1] = sum;
-        }
-    }
-    Py_END_ALLOW_THREADS
-done:
-    release(&h);
-    return finish(out, &g, bad);
-}
-
-/* ------------------------------------------------------------------------------ G (gain.py) */
-
-typedef struct {
-    double *arg, *gain, *sum_ideal;
-    int64_t *q;
-} g_out;
-
-/* Per document with a non-zero gain: 2 + running cost - running gain, its gain and query; per query
- * the sum of its ideal gains (from 0.0). Returns the number of documents written. */
-static Py_ssize_t g_loop(const segs *s, const gains *g, const double *ideal, const int64_t *ideal_len, g_out *o,
-                         int write, int *bad)
-{
-    Py_ssize_t k = 0, start = 0;
-    for (Py_ssize_t q = 0; q < s->nq; q++) {
-        const int64_t a = s->off[q], n = s->off[q + 1] - a, L = ideal_len[q];
-        const double *id = ideal + start;
-        double gain_sum = 0.0, cost_sum = 0.0, t = 0.0;
-        start += L;
-        for (int64_t i = 0; i < n; i++) {
-            double gi = gain_of(g, s->rel[a + i], bad);
-            double cost = i < L ? ((id[i] >= 1.0 || id[i] != id[i]) ? id[i] : 1.0) : 1.0;
-            gain_sum = i ? gain_sum + gi : gi;
-            cost_sum = i ? cost_sum + cost : cost;
-            if (gi != 0) {
-                if (write) {
-                    o->arg[k] = 2.0 + cost_sum - gain_sum;
-                    o->gain[k] = gi;
-                    o->q[k] = q;
-                }
-                k++;
-            }
-        }
-        if (write) {
-            for (int64_t j = 0; j < L; j++)
-                t += id[j];
-            o->sum_ideal[q] = t;
-        }
-    }
-    return k;
-}
-
-/* g(rel, offsets, level_values, level_gain, ideal, ideal_len) -> (args, gains, queries, sum_ideal):
- * G = Σ_q gains / log2(args) / sum_ideal, the log2 taken by numpy. */
-static PyObject *g_measure(PyObject *self, PyObject *args)
-{
-    PyObject *rel, *offsets, *values, *gain, *ideal_obj, *len_obj, *result = NULL;
-    PyObject *arrays[4] = {NULL, NULL, NULL, NULL};
-    held h = {0};
-    segs s;
-    gains g = {0};
-    const double *ideal;
-    const int64_t *ideal_len;
-    int64_t longest;
-    g_out o;
-    int bad = 0;
-    Py_ssize_t k = 0;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &rel, &offsets, &values, &gain, &ideal_obj, &len_obj))
-        return NULL;
-    if (take_segs(&s, &h, rel, offsets) < 0 || take_gains(&g, &h, values, gain) < 0 ||
-        !(ideal = take_ideal(&h, ideal_obj, len_obj, s.nq, &ideal_len, &longest)))
-        goto done;
-    Py_BEGIN_ALLOW_THREADS
-    k = g_loop(&s, &g, ideal, ideal_len, &o, 0, &bad);
-    Py_END_ALLOW_THREADS
-    if (!(arrays[0] = new_array(k, (void **)&o.arg)) || !(arrays[1] = new_array(k, (void **)&o.gain)) ||
-        !(arrays[2] = new_array(k, (void **)&o.q)) || !(arrays[3] = new_array(s.nq, (void **)&o.sum_ideal)))
-        goto done;
-    Py_BEGIN_ALLOW_THREADS
-    g_loop(&s, &g, ideal, ideal_len, &o, 1, &bad);
-    Py_END_ALLOW_THREADS
-    result = PyTuple_Pack(4, arrays[0], arrays[1], arrays[2], arrays[3]);
-done:
-    for (int i = 0; i < 4; i++)
-        Py_XDECREF(arrays[i]);
-    release(&h);
-    return finish(result, &g, bad);
-}
-
-/* ------------------------------------------------------------------------------ nDCGRel, RnDCG (ndcg.py) */
+/* ------------------------------------------------------------------------------ the gain pass */
 
 typedef struct {
     segs s;
@@ -375,265 +263,246 @@ typedef struct {
     const int64_t *ideal_len, *num_rel;
 } gain_args;
 
-/* Parse (rel, offsets, level_values, level_gain, logs, ideal, ideal_len[, num_rel]); 0 or -1. */
-static int take_gain_args(gain_args *a, held *h, PyObject *args, int with_num_rel)
+/* One query's state in the gain pass: the running DCG (from the first document's term, as
+ * np.add.accumulate), the running ideal DCG (j terms), G's running gain and cost, nDCGRel's and
+ * RnDCG's sums; next: RnDCG's next R-level, a rank where the ideal gain changes, or L. */
+typedef struct {
+    const double *id, *logs;
+    int64_t L, j, next, rel_ret, cost_ranks;
+    double dcg, idcg, gain_sum, cost_sum, rel_total, r_total, r_count;
+} query_state;
+
+static inline void ideal_to(query_state *t, int64_t upto)
 {
-    PyObject *rel, *offsets, *values, *gain, *logs, *ideal, *ideal_len, *num_rel = NULL;
-    int64_t longest;
-    a->g.dense = NULL;
-    if (!PyArg_ParseTuple(args, with_num_rel ? "OOOOOOOO" : "OOOOOOO", &rel, &offsets, &values, &gain, &logs, &ideal,
-                          &ideal_len, &num_rel))
-        return -1;
-    if (take_segs(&a->s, h, rel, offsets) < 0 || take_gains(&a->g, h, values, gain) < 0 ||
-        !(a->ideal = take_ideal(h, ideal, ideal_len, a->s.nq, &a->ideal_len, &longest)) ||
-        !(a->logs = take_logs(h, logs, longest > a->s.longest ? longest : a->s.longest)))
-        return -1;
-    a->num_rel = NULL;
-    if (with_num_rel && !(a->num_rel = take(h, num_rel, 'q', "num_rel", a->s.nq, NULL)))
-        return -1;
-    return 0;
+    for (; t->j < upto; t->j++)
+        t->idcg = t->j ? t->idcg + t->id[t->j] / t->logs[t->j] : t->id[t->j] / t->logs[t->j];
 }
 
-/* The running ideal DCG (from the first term), advanced to `upto` terms. */
-static inline void ideal_to(const double *id, const double *logs, int64_t upto, int64_t *j, double *idcg)
+/* RnDCG at the R-level t->next (the ideal gain changes there, or it is L), then the next one. */
+static inline void r_level(query_state *t)
 {
-    for (; *j < upto; (*j)++)
-        *idcg = *j ? *idcg + id[*j] / logs[*j] : id[*j] / logs[*j];
-}
-
-static void ndcg_rel_loop(const gain_args *a, double *out, int *bad)
-{
-    Py_ssize_t start = 0;
-    for (Py_ssize_t q = 0; q < a->s.nq; q++) {
-        const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off, L = a->ideal_len[q];
-        const double *id = a->ideal + start;
-        double dcg = 0.0, idcg = 0.0, total = 0.0;
-        int64_t j = 0, rel_ret = 0;
-        start += L;
-        for (int64_t i = 0; i < n; i++) {
-            double gi = gain_of(&a->g, a->s.rel[off + i], bad);
-            double d = gi != 0 ? gi / a->logs[i] : 0.0;
-            dcg = i ? dcg + d : d;
-            if (gi > 0 && L > 0) {
-                ideal_to(id, a->logs, i + 1 < L ? i + 1 : L, &j, &idcg);
-                total += dcg / idcg;
-                rel_ret++;
-            }
-        }
-        ideal_to(id, a->logs, L, &j, &idcg);
-        double missing = (double)(L - rel_ret) * dcg;
-        total = total + (idcg != 0 ? missing / idcg : 0.0);
-        out[q] = total > 0 ? (L != 0 ? total / (double)L : 0.0) : 0.0;
+    ideal_to(t, t->next);
+    if (t->idcg > 0) {
+        t->r_total += t->dcg / t->idcg;
+        t->r_count += 1;
     }
+    int64_t p = t->next + 1;
+    while (p < t->L && t->id[p] == t->id[p - 1])
+        p++;
+    t->next = t->next < t->L ? p : INT64_MAX;
 }
 
-static void rndcg_loop(const gain_args *a, double *out, int *bad)
+/* G's running cost to `ranks` ranks: max(ideal gain, 1) in the ideal list, 1 past it (added one by
+ * one, or at once where that is the same: an integer sum staying below 2^53). */
+static inline void cost_to(query_state *t, int64_t ranks)
 {
-    Py_ssize_t start = 0;
-    for (Py_ssize_t q = 0; q < a->s.nq; q++) {
-        const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off, L = a->ideal_len[q];
-        const double *id = a->ideal + start;
-        double dcg = 0.0, idcg = 0.0, total = 0.0, count = 0.0;
-        int64_t i = 0, j = 0;
-        start += L;
-        for (int64_t b = 1; b <= L; b++) { /* the ranks where the ideal gain changes, then L */
-            if (b < L && id[b] == id[b - 1])
-                continue;
-            for (; i < b && i < n; i++) {
-                double gi = gain_of(&a->g, a->s.rel[off + i], bad);
-                dcg = dcg + (gi != 0 ? gi / a->logs[i] : 0.0);
-            }
-            ideal_to(id, a->logs, b, &j, &idcg);
-            if (idcg > 0) {
-                total += dcg / idcg;
-                count += 1;
-            }
-        }
-        if (L > 0 && L + 1 < n) { /* trec_eval adds the whole ranking's nDCG */
-            for (; i < n; i++) {
-                double gi = gain_of(&a->g, a->s.rel[off + i], bad);
-                dcg = dcg + (gi != 0 ? gi / a->logs[i] : 0.0);
-            }
-            total += idcg != 0 ? dcg / idcg : 0.0;
-            count += 1;
-        }
-        double value = count != 0 ? total / count : 0.0;
-        out[q] = a->num_rel[q] > 0 ? value : 0.0;
+    for (; t->cost_ranks < ranks && t->cost_ranks < t->L; t->cost_ranks++) {
+        double x = t->id[t->cost_ranks];
+        t->cost_sum += (x >= 1.0 || x != x) ? x : 1.0;
     }
+    int64_t k = ranks - t->cost_ranks;
+    if (k <= 0)
+        return;
+    if (t->cost_sum >= 0 && t->cost_sum + (double)k <= 9007199254740992.0 && t->cost_sum == (double)(int64_t)t->cost_sum)
+        t->cost_sum += (double)k;
+    else
+        for (int64_t i = 0; i < k; i++)
+            t->cost_sum += 1.0;
+    t->cost_ranks = ranks;
 }
-
-/* ndcg_rel(rel, offsets, level_values, level_gain, logs, ideal, ideal_len) -> nDCGRel per query;
- * rndcg(..., ideal_len, num_rel) -> RnDCG per query. */
-static PyObject *gain_measure(PyObject *args, int rndcg)
-{
-    gain_args a;
-    held h = {0};
-    PyObject *out = NULL;
-    double *o;
-    int bad = 0;
-    if (take_gain_args(&a, &h, args, rndcg) == 0 && (out = new_array(a.s.nq, (void **)&o))) {
-        Py_BEGIN_ALLOW_THREADS
-        if (rndcg)
-            rndcg_loop(&a, o, &bad);
-        else
-            ndcg_rel_loop(&a, o, &bad);
-        Py_END_ALLOW_THREADS
-    }
-    release(&h);
-    return finish(out, &a.g, bad);
-}
-
-static PyObject *ndcg_rel(PyObject *self, PyObject *args) { return gain_measure(args, 0); }
-static PyObject *rndcg(PyObject *self, PyObject *args) { return gain_measure(args, 1); }
-
-/* ------------------------------------------------------------------------------ binary measures */
-
-enum { INFAP, BPREF, BING, IPREC };
 
 typedef struct {
-    segs s;
-    int64_t level;
-    const int64_t *num_rel, *num_nonrel;
-    const double *logs;
-} binary_args;
+    double *dcg, *ndcg_rel, *rndcg, *g_arg, *g_gain, *sum_ideal;
+    int64_t *g_q;
+    Py_ssize_t g_n;
+} gain_out;
 
-/* infAP (ap.py) and bpref (bpref.py): Σ of the terms of the relevant documents / R (0 when R = 0). */
-static void infap_bpref_loop(const binary_args *a, int which, double *out)
+static void gain_query(const gain_args *a, Py_ssize_t q, const double *id, gain_out *o, int *bad)
 {
-    for (Py_ssize_t q = 0; q < a->s.nq; q++) {
-        const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off, R = a->num_rel[q];
-        const double denominator = which == BPREF ? (double)(a->num_nonrel[q] < R ? a->num_nonrel[q] : R) : 0.0;
-        int64_t rel_so_far = 0, nonrel = 0, unjudged = 0;
-        double total = 0.0;
-        for (int64_t i = 0; i < n; i++) {
-            const int64_t r = a->s.rel[off + i];
-            if (r < a->level) {
-                nonrel += r >= 0;
-                unjudged += r == UNJUDGED;
-                continue;
-            }
-            rel_so_far++;
-            double term;
-            if (which == BPREF) {
-                term = nonrel > 0 ? 1.0 - (double)(nonrel < R ? nonrel : R) / denominator : 1.0;
-            } else if (i == 0) {
-                term = 1.0;
-            } else {
-                const double j = (double)i, rs = (double)rel_so_far, nr = (double)nonrel, un = (double)unjudged;
-                term = 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rs - 1 + nr + un) / j) *
-                                             ((rs - 1 + INFAP_EPSILON) / (rs - 1 + nr + 2 * INFAP_EPSILON));
-            }
-            total += term;
+    const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off, L = a->ideal_len[q];
+    query_state t = {id, a->logs, L, 0, L > 0 ? 0 : INT64_MAX, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    if (L > 0)
+        t.next = 0, r_level(&t); /* rank 0 is no R-level: finds the first one (no ratio at 0 terms) */
+    for (int64_t i = 0; i < n; i++) {
+        double gi = gain_of(&a->g, a->s.rel[off + i], bad);
+        if (gi != 0 || t.dcg == 0) { /* adding +0.0 changes nothing but a sum of -0.0 */
+            double d = gi != 0 ? gi / a->logs[i] : 0.0;
+            t.dcg = i ? t.dcg + d : d;
+            t.gain_sum = i ? t.gain_sum + gi : gi;
         }
-        out[q] = R != 0 ? total / (double)R : 0.0;
+        o->dcg[off + i + 1] = t.dcg;
+        if (gi != 0) {
+            cost_to(&t, i + 1);
+            o->g_arg[o->g_n] = 2.0 + t.cost_sum - t.gain_sum;
+            o->g_gain[o->g_n] = gi;
+            o->g_q[o->g_n++] = q;
+        }
+        if (gi > 0 && L > 0) {
+            ideal_to(&t, i + 1 < L ? i + 1 : L);
+            t.rel_total += t.dcg / t.idcg;
+            t.rel_ret++;
+        }
+        while (t.next == i + 1)
+            r_level(&t);
     }
+    while (t.next != INT64_MAX) /* R-levels past the ranking: the whole ranking's DCG */
+        r_level(&t);
+    ideal_to(&t, L);
+    if (L > 0 && L + 1 < n) { /* trec_eval's RnDCG adds the whole ranking's nDCG */
+        t.r_total += t.idcg != 0 ? t.dcg / t.idcg : 0.0;
+        t.r_count += 1;
+    }
+    double value = t.r_count != 0 ? t.r_total / t.r_count : 0.0;
+    o->rndcg[q] = a->num_rel[q] > 0 ? value : 0.0;
+    double missing = (double)(L - t.rel_ret) * t.dcg, total = t.rel_total + (t.idcg != 0 ? missing / t.idcg : 0.0);
+    o->ndcg_rel[q] = total > 0 ? (L != 0 ? total / (double)L : 0.0) : 0.0;
+    double sum = 0.0;
+    for (int64_t k = 0; k < L; k++)
+        sum += id[k];
+    o->sum_ideal[q] = sum;
+}
+/* gain_pass(rel, offsets, level_values, level_gain, logs, ideal, ideal_len, num_rel) -> (dcg, ndcg_rel,
+ * rndcg, g_args, g_gains, g_queries, sum_ideal): dcg: 0, then the running DCG of every query (ndcg.py);
+ * nDCGRel and RnDCG per query; per document with a non-zero gain, G's log2 argument
+ * 2 + running cost - running gain, its gain and query, and per query the sum of the ideal gains
+ * (G = Σ gains / log2(args) / sum_ideal, numpy taking the log2: gain.py). */
+static PyObject *gain_pass(PyObject *self, PyObject *args)
+{
+    PyObject *rel, *offsets, *values, *gain, *logs, *ideal, *ideal_len, *num_rel, *result = NULL;
+    PyObject *arrays[7] = {NULL};
+    gain_args a;
+    gain_out o;
+    held h = {0};
+    int64_t longest;
+    int bad = 0;
+    a.g.dense = NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOOOO", &rel, &offsets, &values, &gain, &logs, &ideal, &ideal_len, &num_rel))
+        return NULL;
+    if (take_segs(&a.s, &h, rel, offsets) < 0 || take_gains(&a.g, &h, values, gain) < 0 ||
+        !(a.ideal = take_ideal(&h, ideal, ideal_len, a.s.nq, &a.ideal_len, &longest)) ||
+        !(a.logs = take_logs(&h, logs, longest > a.s.longest ? longest : a.s.longest)) ||
+        !(a.num_rel = take(&h, num_rel, 'q', "num_rel", a.s.nq, NULL)))
+        goto done;
+    Py_ssize_t n = a.s.n, nq = a.s.nq;
+    void **slots[7] = {(void **)&o.dcg, (void **)&o.ndcg_rel, (void **)&o.rndcg, (void **)&o.g_arg,
+                       (void **)&o.g_gain, (void **)&o.g_q, (void **)&o.sum_ideal};
+    Py_ssize_t sizes[7] = {n + 1, nq, nq, n, n, n, nq};
+    for (int i = 0; i < 7; i++)
+        if (!(arrays[i] = new_array(sizes[i], slots[i])))
+            goto done;
+    o.g_n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    memset(o.dcg, 0, (size_t)(n + 1) * sizeof(double));
+    Py_ssize_t start = 0;
+    for (Py_ssize_t q = 0; q < nq; q++) {
+        gain_query(&a, q, a.ideal + start, &o, &bad);
+        start += a.ideal_len[q];
+    }
+    Py_END_ALLOW_THREADS
+    for (int i = 3; i < 6; i++)
+        if (PyByteArray_Resize(arrays[i], o.g_n * 8) < 0)
+            goto done;
+    result = PyTuple_Pack(7, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5], arrays[6]);
+done:
+    for (int i = 0; i < 7; i++)
+        Py_XDECREF(arrays[i]);
+    release(&h);
+    return finish(result, &a.g, bad);
 }
 
-/* binG (gain.py): Σ over relevant documents of 1 / log2(2 + non-relevant above) / R. */
-static void bing_loop(const binary_args *a, double *out)
+/* ------------------------------------------------------------------------------ the binary pass */
+
+typedef struct {
+    double *infap, *bpref, *bing, *iprec;
+    int64_t *rel_ret, *nonrel_ret;
+    Py_ssize_t iprec_n;
+} binary_out;
+
+/* One query: infAP (ap.py), bpref (bpref.py) and binG (gain.py) as Σ terms / R over its relevant
+ * documents, the precisions at them with their suffix maxima (IPrec, interpolated.py), the counts. */
+static void binary_query(const segs *s, Py_ssize_t q, int64_t level, int64_t R, int64_t N, const double *logs,
+                         binary_out *o)
 {
-    for (Py_ssize_t q = 0; q < a->s.nq; q++) {
-        const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off, R = a->num_rel[q];
-        int64_t rel_so_far = 0;
-        double total = 0.0;
-        for (int64_t i = 0; i < n; i++)
-            if (a->s.rel[off + i] >= a->level) {
-                rel_so_far++;
-                total += 1.0 / a->logs[i + 1 - rel_so_far];
-            }
-        out[q] = R != 0 ? total / (double)R : 0.0;
+    const int64_t off = s->off[q], n = s->off[q + 1] - off;
+    const double denominator = (double)(N < R ? N : R);
+    const Py_ssize_t first = o->iprec_n;
+    int64_t rel_so_far = 0, nonrel = 0, unjudged = 0;
+    double infap = 0.0, bpref = 0.0, bing = 0.0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t r = s->rel[off + i];
+        if (r < level) {
+            nonrel += r >= 0;
+            unjudged += r == UNJUDGED;
+            continue;
+        }
+        rel_so_far++;
+        const double j = (double)i, rs = (double)rel_so_far, nr = (double)nonrel, un = (double)unjudged;
+        infap += i == 0 ? 1.0 : 1.0 / (j + 1.0) + (j / (j + 1.0)) * ((rs - 1 + nr + un) / j) *
+                                                      ((rs - 1 + INFAP_EPSILON) / (rs - 1 + nr + 2 * INFAP_EPSILON));
+        bpref += nonrel > 0 ? 1.0 - (double)(nonrel < R ? nonrel : R) / denominator : 1.0;
+        bing += 1.0 / logs[i + 1 - rel_so_far];
+        o->iprec[o->iprec_n++] = (double)rel_so_far / ((double)i + 1.0);
     }
+    for (Py_ssize_t m = o->iprec_n - 1; m > first; m--)
+        if (o->iprec[m] > o->iprec[m - 1])
+            o->iprec[m - 1] = o->iprec[m];
+    o->infap[q] = R != 0 ? infap / (double)R : 0.0;
+    o->bpref[q] = R != 0 ? bpref / (double)R : 0.0;
+    o->bing[q] = R != 0 ? bing / (double)R : 0.0;
+    o->rel_ret[q] = rel_so_far;
+    o->nonrel_ret[q] = nonrel;
 }
 
-/* IPrec (interpolated.py): per relevant document in rank order, the highest precision at or below
- * it in its query. Returns the number of relevant documents (written when out is given). */
-static Py_ssize_t iprec_loop(const binary_args *a, double *out)
+/* binary_pass(rel, offsets, level, num_rel, num_nonrel, logs) -> (infap, bpref, bing, num_rel_ret,
+ * num_nonrel_judged_ret, iprec): per query, the int64 counts; iprec: per relevant document in rank
+ * order, the highest precision at or below it in its query. */
+static PyObject *binary_pass(PyObject *self, PyObject *args)
 {
-    Py_ssize_t k = 0;
-    for (Py_ssize_t q = 0; q < a->s.nq; q++) {
-        const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off;
-        const Py_ssize_t first = k;
-        for (int64_t i = 0; i < n; i++)
-            if (a->s.rel[off + i] >= a->level) {
-                if (out)
-                    out[k] = (double)(k - first + 1) / ((double)i + 1.0);
-                k++;
-            }
-        for (Py_ssize_t m = k - 1; out && m > first; m--)
-            if (out[m] > out[m - 1])
-                out[m - 1] = out[m];
-    }
-    return k;
-}
-
-/* infap(rel, offsets, level, num_rel), bpref(rel, offsets, level, num_rel, num_nonrel),
- * bing(rel, offsets, level, num_rel, logs) -> values per query; iprec_suffix(rel, offsets, level)
- * -> the suffix maxima of the precisions at the relevant documents. */
-static PyObject *binary_measure(PyObject *args, int which)
-{
-    PyObject *rel, *offsets, *num_rel = NULL, *other = NULL, *out = NULL;
-    binary_args a;
+    PyObject *rel, *offsets, *num_rel_obj, *num_nonrel_obj, *logs_obj, *result = NULL;
+    PyObject *arrays[6] = {NULL};
+    segs s;
+    binary_out o;
     held h = {0};
     long long level;
-    double *o;
-    if (!PyArg_ParseTuple(args, which == IPREC ? "OOL" : which == INFAP ? "OOLO" : "OOLOO", &rel, &offsets, &level,
-                          &num_rel, &other))
+    const int64_t *num_rel, *num_nonrel;
+    const double *logs;
+    if (!PyArg_ParseTuple(args, "OOLOOO", &rel, &offsets, &level, &num_rel_obj, &num_nonrel_obj, &logs_obj))
         return NULL;
-    a.level = level;
-    if (take_segs(&a.s, &h, rel, offsets) < 0)
+    if (take_segs(&s, &h, rel, offsets) < 0 || !(num_rel = take(&h, num_rel_obj, 'q', "num_rel", s.nq, NULL)) ||
+        !(num_nonrel = take(&h, num_nonrel_obj, 'q', "num_nonrel", s.nq, NULL)) ||
+        !(logs = take_logs(&h, logs_obj, s.longest)))
         goto done;
-    if (which != IPREC && !(a.num_rel = take(&h, num_rel, 'q', "num_rel", a.s.nq, NULL)))
+    void **slots[6] = {(void **)&o.infap, (void **)&o.bpref, (void **)&o.bing, (void **)&o.rel_ret,
+                       (void **)&o.nonrel_ret, (void **)&o.iprec};
+    for (int i = 0; i < 6; i++)
+        if (!(arrays[i] = new_array(i < 5 ? s.nq : s.n, slots[i])))
+            goto done;
+    o.iprec_n = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t q = 0; q < s.nq; q++)
+        binary_query(&s, q, level, num_rel[q], num_nonrel[q], logs, &o);
+    Py_END_ALLOW_THREADS
+    if (PyByteArray_Resize(arrays[5], o.iprec_n * 8) < 0)
         goto done;
-    if (which == BPREF && !(a.num_nonrel = take(&h, other, 'q', "num_nonrel", a.s.nq, NULL)))
-        goto done;
-    if (which == BING && !(a.logs = take_logs(&h, other, a.s.longest)))
-        goto done;
-    if (which == IPREC) {
-        Py_ssize_t k;
-        Py_BEGIN_ALLOW_THREADS
-        k = iprec_loop(&a, NULL);
-        Py_END_ALLOW_THREADS
-        if ((out = new_array(k, (void **)&o))) {
-            Py_BEGIN_ALLOW_THREADS
-            iprec_loop(&a, o);
-            Py_END_ALLOW_THREADS
-        }
-    } else if ((out = new_array(a.s.nq, (void **)&o))) {
-        Py_BEGIN_ALLOW_THREADS
-        if (which == BING)
-            bing_loop(&a, o);
-        else
-            infap_bpref_loop(&a, which, o);
-        Py_END_ALLOW_THREADS
-    }
+    result = PyTuple_Pack(6, arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]);
 done:
+    for (int i = 0; i < 6; i++)
+        Py_XDECREF(arrays[i]);
     release(&h);
-    return out;
+    return result;
 }
-
-static PyObject *infap(PyObject *self, PyObject *args) { return binary_measure(args, INFAP); }
-static PyObject *bpref(PyObject *self, PyObject *args) { return binary_measure(args, BPREF); }
-static PyObject *bing(PyObject *self, PyObject *args) { return binary_measure(args, BING); }
-static PyObject *iprec_suffix(PyObject *self, PyObject *args) { return binary_measure(args, IPREC); }
 
 /* ------------------------------------------------------------------------------ module */
 
 static PyMethodDef methods[] = {
     {"segment_cumsum", segment_cumsum, METH_VARARGS,
      "segment_cumsum(values, lengths) -> float64 bytearray: 0, then each segment's running sums."},
-    {"dcg_running", dcg_running, METH_VARARGS,
-     "dcg_running(rel, offsets, level_values, level_gain, logs) -> float64 bytearray: 0, then running DCG."},
-    {"g", g_measure, METH_VARARGS,
-     "g(rel, offsets, level_values, level_gain, ideal, ideal_len) -> (args, gains, queries, sum_ideal)."},
-    {"ndcg_rel", ndcg_rel, METH_VARARGS,
-     "ndcg_rel(rel, offsets, level_values, level_gain, logs, ideal, ideal_len) -> nDCGRel per query."},
-    {"rndcg", rndcg, METH_VARARGS,
-     "rndcg(rel, offsets, level_values, level_gain, logs, ideal, ideal_len, num_rel) -> RnDCG per query."},
-    {"infap", infap, METH_VARARGS, "infap(rel, offsets, level, num_rel) -> infAP per query."},
-    {"bpref", bpref, METH_VARARGS, "bpref(rel, offsets, level, num_rel, num_nonrel) -> bpref per query."},
-    {"bing", bing, METH_VARARGS, "bing(rel, offsets, level, num_rel, logs) -> binG per query."},
-    {"iprec_suffix", iprec_suffix, METH_VARARGS,
-     "iprec_suffix(rel, offsets, level) -> highest precision at or below each relevant document."},
+    {"gain_pass", gain_pass, METH_VARARGS,
+     "gain_pass(rel, offsets, level_values, level_gain, logs, ideal, ideal_len, num_rel) -> (dcg, ndcg_rel, "
+     "rndcg, g_args, g_gains, g_queries, sum_ideal)."},
+    {"binary_pass", binary_pass, METH_VARARGS,
+     "binary_pass(rel, offsets, level, num_rel, num_nonrel, logs) -> (infap, bpref, bing, num_rel_ret, "
+     "num_nonrel_judged_ret, iprec)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,7 +15,7 @@ try:  # the compiled core (setup.py builds it); without it, the numpy kernels do
 except ImportError:  # pragma: no cover - a source tree that was not built
     _module = None
 
-__all__ = ["ENABLED", "kernels", "log2_table", "ranked", "level_gains", "floats"]
+__all__ = ["ENABLED", "kernels", "log2_table", "gain_pass", "binary_pass"]
 
 ENABLED = True
 _LOGS = np.zeros(0)
@@ -37,16 +37,47 @@ def log2_table(size: int) -> np.ndarray:
     return table
 
 
-def ranked(view) -> tuple[np.ndarray, np.ndarray]:
-    """A view's relevance codes and offsets as the compiled kernels take them."""
-    return np.ascontiguousarray(view.rel, dtype=np.int64), np.ascontiguousarray(view.offsets, dtype=np.int64)
+def _ints(values) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.int64)
 
 
-def level_gains(gv) -> tuple[np.ndarray, np.ndarray]:
-    """A gain view's levels and their gains as the compiled kernels take them."""
-    return np.ascontiguousarray(gv.level_values, dtype=np.int64), np.ascontiguousarray(gv.level_gain, np.float64)
+_GAIN_PASS = ("dcg", "ndcg_rel", "rndcg", "g_args", "g_gains", "g_queries", "sum_ideal")
+_BINARY_PASS = ("infap", "bpref", "bing", "num_rel_ret", "num_nonrel_judged_ret", "iprec")
+_INTEGERS = ("g_queries", "num_rel_ret", "num_nonrel_judged_ret")
 
 
-def floats(buffer) -> np.ndarray:
-    """A float64 array over a compiled kernel's result."""
-    return np.frombuffer(buffer, dtype=np.float64)
+def _arrays(names, buffers) -> dict:
+    return {name: np.frombuffer(buffer, dtype=np.int64 if name in _INTEGERS else np.float64)
+            for name, buffer in zip(names, buffers)}
+
+
+def gain_pass(view, gv) -> dict | None:
+    """The statistics of the graded-gain measures of a view and its gain view ``gv``, from one
+    compiled pass (memoised in ``gv``), or None without the compiled core: ``dcg`` (0, then the
+    running DCG of each query: a :class:`~._running.RunningSums` flat array), ``ndcg_rel`` and
+    ``rndcg`` (per query), ``g_args``, ``g_gains``, ``g_queries`` and ``sum_ideal`` (G, see
+    gain.py)."""
+    native = kernels()
+    if native is None or view.offsets[0] != 0:
+        return None
+    if "compiled" not in gv.memo:
+        ideal_len = _ints(gv.ideal_len)
+        longest = max(int(view.num_ret.max(initial=0)), int(ideal_len.max(initial=0)))
+        gv.memo["compiled"] = _arrays(_GAIN_PASS, native.gain_pass(
+            _ints(view.rel), _ints(view.offsets), _ints(gv.level_values),
+            np.ascontiguousarray(gv.level_gain, dtype=np.float64), log2_table(longest),
+            np.ascontiguousarray(gv.ideal, dtype=np.float64), ideal_len, _ints(view.num_rel)))
+    return gv.memo["compiled"]
+
+
+def binary_pass(v) -> dict | None:
+    """The statistics of the binary measures of view ``v`` (at its relevance level), from one compiled
+    pass (memoised in the view), or None without the compiled core: per query ``infap``, ``bpref``,
+    ``bing``, ``num_rel_ret`` and ``num_nonrel_judged_ret``; ``iprec``: per relevant document in rank
+    order, the highest precision at or below it."""
+    native = kernels()
+    if native is None:
+        return None
+    return v.cached(("compiled-binary", v.relevance_level), lambda: _arrays(_BINARY_PASS, native.binary_pass(
+        _ints(v.rel), _ints(v.offsets), v.relevance_level, _ints(v.num_rel), _ints(v.num_nonrel),
+        log2_table(int(v.num_ret.max(initial=0))))))

@@ -43,9 +43,9 @@ def _ap(view, measure) -> np.ndarray:
 
 def _inf_ap(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
-    native = _compiled.kernels()
-    if native is not None:
-        return _compiled.floats(native.infap(*_compiled.ranked(v), v.relevance_level, v.num_rel))
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["infap"].copy()
     rel = v.is_rel
     nonrel_so_far = v.cum_judged_nonrel[rel].astype(np.float64)
     unjudged_so_far = v.segment_cumsum(v.rel == UNJUDGED)[rel].astype(np.float64)

@@ -23,9 +23,9 @@ def _bpref(view, measure) -> np.ndarray:
 
 
 def _bpref_values(v) -> np.ndarray:
-    native = _compiled.kernels()
-    if native is not None:
-        return _compiled.floats(native.bpref(*_compiled.ranked(v), v.relevance_level, v.num_rel, v.num_nonrel))
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["bpref"]
     rel = v.is_rel
     nonrel_above = v.cum_judged_nonrel[rel]
     q = v.seg[rel]

@@ -21,13 +21,11 @@ from .trec import TrecMeasure, gains_measure, single
 
 def _g(view, measure) -> np.ndarray:
     gv = gain_view(view, measure.param("gains"), ideal=measure.param("ideal"))
-    native = _compiled.kernels()
-    if native is not None:  # the same sums in one pass; numpy takes the log2 (see _compiled)
-        args, gains, q, sum_ideal = native.g(*_compiled.ranked(view), *_compiled.level_gains(gv), gv.ideal,
-                                             np.ascontiguousarray(gv.ideal_len, dtype=np.int64))
-        terms = _compiled.floats(gains) / np.log2(_compiled.floats(args))
-        results_g = np.bincount(np.frombuffer(q, dtype=np.int64), weights=terms, minlength=view.n_queries)
-        return safe_divide(results_g, _compiled.floats(sum_ideal))
+    compiled = _compiled.gain_pass(view, gv)
+    if compiled is not None:  # the same sums in one pass; numpy takes the log2 (see _compiled)
+        terms = compiled["g_gains"] / np.log2(compiled["g_args"])
+        results_g = np.bincount(compiled["g_queries"], weights=terms, minlength=view.n_queries)
+        return safe_divide(results_g, compiled["sum_ideal"])
     # running sums of the gains and of the costs, read at the documents with a gain only
     nonzero = np.flatnonzero(gv.doc_gain != 0)
     q, rank = view.seg[nonzero], view.pos[nonzero] + 1
@@ -46,10 +44,9 @@ def _g(view, measure) -> np.ndarray:
 
 def _bin_g(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
-    native = _compiled.kernels()
-    if native is not None:
-        return _compiled.floats(native.bing(*_compiled.ranked(v), v.relevance_level, v.num_rel,
-                                            _compiled.log2_table(int(v.num_ret.max(initial=0)))))
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["bing"].copy()
     rel = v.is_rel
     nonrel_above = (v.pos[rel] + 1 - v.cum_rel[rel]).astype(np.float64)
     terms = 1.0 / np.log2(2.0 + nonrel_above)

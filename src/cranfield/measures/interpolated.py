@@ -32,9 +32,9 @@ def _levels_check(values) -> str | None:
 
 def _relevant_suffix_max(v):
     """Per relevant retrieved document (in rank order): max precision at or below it."""
-    native = _compiled.kernels()
-    if native is not None:
-        return _compiled.floats(native.iprec_suffix(*_compiled.ranked(v), v.relevance_level))
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["iprec"]
     rel = v.is_rel
     precision = v.cum_rel[rel] / (v.pos[rel] + 1.0)
     return segmented_accumulate(np.maximum, precision, v.num_rel_ret, reverse=True, fill=0.0)

@@ -49,22 +49,10 @@ def _discounted(view, gv) -> np.ndarray:
 def _dcg_running(view, gv) -> RunningSums:
     """DCG at every rank of every query (shared by nDCG, nDCG@k for all k, DCG and nDCGRel)."""
     if "dcg" not in gv.memo:
-        native = _compiled.kernels()
-        if native is not None and view.offsets[0] == 0:
-            flat = native.dcg_running(*_compiled.ranked(view), *_compiled.level_gains(gv),
-                                      _compiled.log2_table(int(view.num_ret.max(initial=0))))
-            gv.memo["dcg"] = RunningSums(None, view.num_ret, flat=_compiled.floats(flat))
-        else:
-            gv.memo["dcg"] = RunningSums(_discounted(view, gv), view.num_ret)
+        compiled = _compiled.gain_pass(view, gv)
+        gv.memo["dcg"] = RunningSums(_discounted(view, gv), view.num_ret) if compiled is None \
+            else RunningSums(None, view.num_ret, flat=compiled["dcg"])
     return gv.memo["dcg"]
-
-
-def _compiled_args(view, gv) -> tuple:
-    """(rel, offsets, level values, level gains, logs, ideal, ideal lengths) for the compiled kernels."""
-    ideal_len = np.ascontiguousarray(gv.ideal_len, dtype=np.int64)
-    longest = max(int(view.num_ret.max(initial=0)), int(ideal_len.max(initial=0)))
-    return (*_compiled.ranked(view), *_compiled.level_gains(gv), _compiled.log2_table(longest),
-            np.ascontiguousarray(gv.ideal, dtype=np.float64), ideal_len)
 
 
 def _gv(view, measure):
@@ -86,9 +74,9 @@ def _ndcg(view, measure) -> np.ndarray:
 
 def _ndcg_rel(view, measure) -> np.ndarray:
     gv = _gv(view, measure)
-    native = _compiled.kernels()
-    if native is not None:
-        return _compiled.floats(native.ndcg_rel(*_compiled_args(view, gv)))
+    compiled = _compiled.gain_pass(view, gv)
+    if compiled is not None:
+        return compiled["ndcg_rel"].copy()
     dcg, ideal = _dcg_running(view, gv), gv.ideal_running
     # at each relevant document: DCG to its rank / ideal DCG to that rank (capped at the ideal length)
     index = np.flatnonzero((gv.doc_gain > 0) & (gv.ideal_len[view.seg] > 0))
@@ -103,9 +91,9 @@ def _ndcg_rel(view, measure) -> np.ndarray:
 
 def _rndcg(view, measure) -> np.ndarray:
     gv = _gv(view, measure)
-    native = _compiled.kernels()
-    if native is not None:
-        return _compiled.floats(native.rndcg(*_compiled_args(view, gv), np.ascontiguousarray(view.num_rel, np.int64)))
+    compiled = _compiled.gain_pass(view, gv)
+    if compiled is not None:
+        return compiled["rndcg"].copy()
     n = view.n_queries
     # boundaries: ranks b (1..L) where the ideal gain changes, the last one where it drops to 0
     change = np.ones(gv.ideal.size, dtype=bool)
