@@ -148,7 +148,7 @@ typedef struct {
     const double *gain;
     Py_ssize_t m;
     int64_t top;  /* the highest level; a code above it has no gain (IndexError) */
-    double *dense; /* gain of every code 0 .. top, or NULL */
+    double *dense; /* gain of every code -2 .. top at dense[code + 2] (0 for -2, -1), or NULL */
 } gains;
 
 static int take_gains(gains *g, held *h, PyObject *values, PyObject *gain)
@@ -164,16 +164,17 @@ static int take_gains(gains *g, held *h, PyObject *values, PyObject *gain)
         }
     g->top = g->m ? g->values[g->m - 1] : -1;
     if (g->top >= 0 && g->top < DENSE_LEVELS) {
-        g->dense = PyMem_Malloc((size_t)(g->top + 1) * sizeof(double));
+        g->dense = PyMem_Malloc((size_t)(g->top + 3) * sizeof(double));
         if (!g->dense) {
             PyErr_NoMemory();
             return -1;
         }
+        g->dense[0] = g->dense[1] = 0.0;
         Py_ssize_t j = 0;
         for (int64_t v = 0; v <= g->top; v++) {
             while (g->values[j] < v)
                 j++;
-            g->dense[v] = g->gain[j];
+            g->dense[v + 2] = g->gain[j];
         }
     }
     return 0;
@@ -181,14 +182,15 @@ static int take_gains(gains *g, held *h, PyObject *values, PyObject *gain)
 
 static inline double gain_of(const gains *g, int64_t r, int *bad)
 {
+    const uint64_t u = (uint64_t)r + 2; /* codes -2 .. top: one predictable test, no branch on the code */
+    if (g->dense && u <= (uint64_t)g->top + 2)
+        return g->dense[u];
     if (r < 0)
         return 0.0;
     if (r > g->top) {
         *bad = 1;
         return 0.0;
     }
-    if (g->dense)
-        return g->dense[r];
     Py_ssize_t lo = 0, hi = g->m;
     while (lo < hi) {
         Py_ssize_t mid = lo + (hi - lo) / 2;
@@ -319,23 +321,30 @@ typedef struct {
 
 static void gain_query(const gain_args *a, Py_ssize_t q, const double *id, gain_out *o, int *bad)
 {
-    const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off, L = a->ideal_len[q];
-    query_state t = {id, a->logs, L, 0, L > 0 ? 0 : INT64_MAX, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    const int64_t off = a->s.off[q], n = a->s.off[q + 1] - off, L = a->ideal_len[q], top = a->g.top;
+    const int64_t *rel = a->s.rel + off;
+    const double *dense = a->g.dense, *logs = a->logs;
+    double *dcg = o->dcg + off + 1, *g_arg = o->g_arg, *g_gain = o->g_gain;
+    int64_t *g_q = o->g_q;
+    Py_ssize_t g_n = o->g_n; /* locals: the compiler need not reload them after each store */
+    int unknown = 0;
+    query_state t = {id, logs, L, 0, L > 0 ? 0 : INT64_MAX, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     if (L > 0)
         t.next = 0, r_level(&t); /* rank 0 is no R-level: finds the first one (no ratio at 0 terms) */
     for (int64_t i = 0; i < n; i++) {
-        double gi = gain_of(&a->g, a->s.rel[off + i], bad);
+        const uint64_t u = (uint64_t)rel[i] + 2;
+        const double gi = (dense && u <= (uint64_t)top + 2) ? dense[u] : gain_of(&a->g, rel[i], &unknown);
         if (gi != 0 || t.dcg == 0) { /* adding +0.0 changes nothing but a sum of -0.0 */
-            double d = gi != 0 ? gi / a->logs[i] : 0.0;
+            double d = gi != 0 ? gi / logs[i] : 0.0;
             t.dcg = i ? t.dcg + d : d;
             t.gain_sum = i ? t.gain_sum + gi : gi;
         }
-        o->dcg[off + i + 1] = t.dcg;
+        dcg[i] = t.dcg;
         if (gi != 0) {
             cost_to(&t, i + 1);
-            o->g_arg[o->g_n] = 2.0 + t.cost_sum - t.gain_sum;
-            o->g_gain[o->g_n] = gi;
-            o->g_q[o->g_n++] = q;
+            g_arg[g_n] = 2.0 + t.cost_sum - t.gain_sum;
+            g_gain[g_n] = gi;
+            g_q[g_n++] = q;
         }
         if (gi > 0 && L > 0) {
             ideal_to(&t, i + 1 < L ? i + 1 : L);
@@ -345,6 +354,8 @@ static void gain_query(const gain_args *a, Py_ssize_t q, const double *id, gain_
         while (t.next == i + 1)
             r_level(&t);
     }
+    o->g_n = g_n;
+    *bad |= unknown;
     while (t.next != INT64_MAX) /* R-levels past the ranking: the whole ranking's DCG */
         r_level(&t);
     ideal_to(&t, L);
@@ -392,7 +403,9 @@ static PyObject *gain_pass(PyObject *self, PyObject *args)
             goto done;
     o.g_n = 0;
     Py_BEGIN_ALLOW_THREADS
-    memset(o.dcg, 0, (size_t)(n + 1) * sizeof(double));
+    o.dcg[0] = 0.0; /* every other item but those past the last query is written below */
+    for (Py_ssize_t i = a.s.off[nq]; i < n; i++)
+        o.dcg[i + 1] = 0.0;
     Py_ssize_t start = 0;
     for (Py_ssize_t q = 0; q < nq; q++) {
         gain_query(&a, q, a.ideal + start, &o, &bad);
