@@ -13,6 +13,7 @@ In CI (``CI`` set) the extension must be built.
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import numpy as np
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 
 from cranfield.errors import MeasureError
 from cranfield.measures import _compiled
+from cranfield.measures._running import RunningSums
 from cranfield.measures.base import Measure, parse_measure
 from cranfield.measures.condensed import view_for
 from cranfield.measures.view import NONPOOL, UNJUDGED, RankedView
@@ -105,7 +107,7 @@ def test_measures_in_sequence_share_statistics_identically():
     rel = rng.choice([NONPOOL, UNJUDGED, 0, 1, 2, 3], size=int(lengths.sum()), p=[.5, .05, .2, .1, .1, .05])
     offsets = np.concatenate(([0], np.cumsum(lengths)))
     levels = np.array([0, 1, 2, 3])
-    counts = np.array([[np.count_nonzero(rel[a:b] == lv) + 2 for lv in levels] for a, b in zip(offsets, offsets[1:])])
+    counts = np.array([[np.count_nonzero(rel[a:b] == lv) + 2 for lv in levels] for a, b in itertools.pairwise(offsets)])
     parts = (np.array([f"q{i}" for i in range(n_q)], dtype=object), offsets, rel, levels, counts)
     results = {}
     for compiled in (True, False):
@@ -117,6 +119,31 @@ def test_measures_in_sequence_share_statistics_identically():
             _compiled.ENABLED = True
     for m, a, b in zip(ALL, results[True], results[False]):
         assert a.tobytes() == b.tobytes(), str(m)
+
+
+@built
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 70), max_size=12), st.data())
+def test_compiled_running_sums_read_as_the_grids(lengths, data):
+    """RunningSums over one flat compiled array gives the grids' sums at every k (scalar, per
+    query, per item; beyond a query's end, 0 and below)."""
+    lengths = np.array(lengths, dtype=np.int64)
+    values = np.array(data.draw(st.lists(st.sampled_from([0.0, 1.0, -2.5, 1e-3, 3.0, 1e16, -7.25]),
+                                         min_size=int(lengths.sum()), max_size=int(lengths.sum()))))
+    k = np.array(data.draw(st.lists(st.integers(-2, 90), min_size=lengths.size, max_size=lengths.size)), np.int64)
+    query = np.repeat(np.arange(lengths.size), 3)
+    each = np.resize(k, query.size)
+    sums = {}
+    for compiled in (True, False):
+        _compiled.ENABLED = compiled
+        try:
+            running = RunningSums(values, lengths)
+        finally:
+            _compiled.ENABLED = True
+        assert (running.flat is not None) == compiled
+        sums[compiled] = [running.at(5), running.at(0), running.at(10**18), running.at(k), running.at_each(query, each)]
+    for a, b in zip(sums[True], sums[False]):
+        assert a.tobytes() == b.tobytes()
 
 
 def test_the_log2_table_is_numpys_log2_of_any_array():

@@ -15,7 +15,7 @@ try:  # the compiled core (setup.py builds it); without it, the numpy kernels do
 except ImportError:  # pragma: no cover - a source tree that was not built
     _module = None
 
-__all__ = ["ENABLED", "kernels", "log2_table", "gain_pass", "binary_pass"]
+__all__ = ["ENABLED", "binary_pass", "gain_pass", "kernels", "log2_table"]
 
 ENABLED = True
 _LOGS = np.zeros(0)
