@@ -9,6 +9,7 @@ scores, unjudged documents and several relevance levels.
 import numpy as np
 import pytest
 
+from cranfield.measures import _compiled
 from cranfield.measures._running import RunningSums
 from cranfield.retrieval.evaluate import Evaluator
 from cranfield.retrieval.ranked import segmented_accumulate
@@ -26,8 +27,12 @@ def _sequential(values, lengths, k):
     return np.array(out)
 
 
+@pytest.mark.parametrize("compiled", [False, True])
 @pytest.mark.parametrize("skewed", [False, True])
-def test_running_sums_are_sequential_sums(skewed):
+def test_running_sums_are_sequential_sums(skewed, compiled, monkeypatch):
+    if compiled and _compiled.kernels() is None:
+        pytest.skip("cranfield._native.measure_kernels is not built")
+    monkeypatch.setattr(_compiled, "ENABLED", compiled)
     rng = np.random.default_rng(1)
     lengths = rng.integers(0, 40, 300)
     if skewed:  # one long query: the grid is split into groups of similar length
@@ -35,7 +40,8 @@ def test_running_sums_are_sequential_sums(skewed):
     values = rng.normal(size=int(lengths.sum())) * 10.0 ** rng.integers(-3, 4, int(lengths.sum()))
     values[rng.random(values.size) < 0.3] = 0.0
     sums = RunningSums(values, lengths)
-    assert (len(sums.groups) > 1) == skewed
+    assert (sums.flat is not None) == compiled  # the compiled path: one flat array, no grids
+    assert (len(sums.groups) > 1) == (skewed and not compiled)
     for k in (0, 1, 5, 39, 10**6):
         assert sums.at(k).tobytes() == _sequential(values, lengths, np.full(lengths.size, k)).tobytes()
     per_query = rng.integers(-1, 60, lengths.size)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .view import UNJUDGED
+from . import _compiled
 from ._common import REL_PARAM, binary_view, safe_divide
 from .base import Family, Param, register
 from .trec import CUTOFFS, TrecMeasure, cut, single
@@ -42,6 +43,9 @@ def _ap(view, measure) -> np.ndarray:
 
 def _inf_ap(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["infap"].copy()
     rel = v.is_rel
     nonrel_so_far = v.cum_judged_nonrel[rel].astype(np.float64)
     unjudged_so_far = v.segment_cumsum(v.rel == UNJUDGED)[rel].astype(np.float64)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _compiled
 from ._common import REL_PARAM, binary_view, safe_divide
 from .base import Family, register
 from .trec import TrecMeasure, single
@@ -22,6 +23,9 @@ def _bpref(view, measure) -> np.ndarray:
 
 
 def _bpref_values(v) -> np.ndarray:
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["bpref"]
     rel = v.is_rel
     nonrel_above = v.cum_judged_nonrel[rel]
     q = v.seg[rel]

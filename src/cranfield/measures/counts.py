@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _compiled
 from ._common import REL_PARAM, binary_view
 from .base import Family, register
 from .trec import TrecMeasure, single
@@ -21,11 +22,16 @@ def _num_rel(view, measure) -> np.ndarray:
 
 
 def _num_rel_ret(view, measure) -> np.ndarray:
-    return binary_view(view, measure).num_rel_ret.astype(np.float64)
+    v = binary_view(view, measure)
+    compiled = _compiled.binary_pass(v)
+    return (v.num_rel_ret if compiled is None else compiled["num_rel_ret"]).astype(np.float64)
 
 
 def _num_nonrel_judged_ret(view, measure) -> np.ndarray:
-    return binary_view(view, measure).segment_count(binary_view(view, measure).is_judged_nonrel).astype(np.float64)
+    v = binary_view(view, measure)
+    compiled = _compiled.binary_pass(v)
+    counts = v.segment_count(v.is_judged_nonrel) if compiled is None else compiled["num_nonrel_judged_ret"]
+    return counts.astype(np.float64)
 
 
 _COUNT = dict(aggregate="sum", bounds=(0.0, None), integer_valued=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _compiled
 from ._common import REL_PARAM, binary_view, safe_divide
 from ._gains import GAINS_PARAM, IDEAL_PARAM, gain_view
 from ._running import RunningSums
@@ -20,6 +21,11 @@ from .trec import TrecMeasure, gains_measure, single
 
 def _g(view, measure) -> np.ndarray:
     gv = gain_view(view, measure.param("gains"), ideal=measure.param("ideal"))
+    compiled = _compiled.gain_pass(view, gv)
+    if compiled is not None:  # the same sums in one pass; numpy takes the log2 (see _compiled)
+        terms = compiled["g_gains"] / np.log2(compiled["g_args"])
+        results_g = np.bincount(compiled["g_queries"], weights=terms, minlength=view.n_queries)
+        return safe_divide(results_g, compiled["sum_ideal"])
     # running sums of the gains and of the costs, read at the documents with a gain only
     nonzero = np.flatnonzero(gv.doc_gain != 0)
     q, rank = view.seg[nonzero], view.pos[nonzero] + 1
@@ -38,6 +44,9 @@ def _g(view, measure) -> np.ndarray:
 
 def _bin_g(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["bing"].copy()
     rel = v.is_rel
     nonrel_above = (v.pos[rel] + 1 - v.cum_rel[rel]).astype(np.float64)
     terms = 1.0 / np.log2(2.0 + nonrel_above)

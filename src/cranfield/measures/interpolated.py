@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .view import segmented_accumulate
+from . import _compiled
 from ._common import REL_PARAM, binary_view
 from .base import Family, Measure, Param, register
 from .trec import RECALL_LEVELS, TrecMeasure, cut
@@ -31,6 +32,9 @@ def _levels_check(values) -> str | None:
 
 def _relevant_suffix_max(v):
     """Per relevant retrieved document (in rank order): max precision at or below it."""
+    compiled = _compiled.binary_pass(v)
+    if compiled is not None:
+        return compiled["iprec"]
     rel = v.is_rel
     precision = v.cum_rel[rel] / (v.pos[rel] + 1.0)
     return segmented_accumulate(np.maximum, precision, v.num_rel_ret, reverse=True, fill=0.0)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _compiled
 from ._common import safe_divide
 from ._gains import GAIN_PARAM, GAINS_PARAM, IDEAL_PARAM, SMALL_CUTOFF, gain_view
 from ._running import RunningSums
@@ -48,7 +49,9 @@ def _discounted(view, gv) -> np.ndarray:
 def _dcg_running(view, gv) -> RunningSums:
     """DCG at every rank of every query (shared by nDCG, nDCG@k for all k, DCG and nDCGRel)."""
     if "dcg" not in gv.memo:
-        gv.memo["dcg"] = RunningSums(_discounted(view, gv), view.num_ret)
+        compiled = _compiled.gain_pass(view, gv)
+        gv.memo["dcg"] = RunningSums(_discounted(view, gv), view.num_ret) if compiled is None \
+            else RunningSums(None, view.num_ret, flat=compiled["dcg"])
     return gv.memo["dcg"]
 
 
@@ -71,6 +74,9 @@ def _ndcg(view, measure) -> np.ndarray:
 
 def _ndcg_rel(view, measure) -> np.ndarray:
     gv = _gv(view, measure)
+    compiled = _compiled.gain_pass(view, gv)
+    if compiled is not None:
+        return compiled["ndcg_rel"].copy()
     dcg, ideal = _dcg_running(view, gv), gv.ideal_running
     # at each relevant document: DCG to its rank / ideal DCG to that rank (capped at the ideal length)
     index = np.flatnonzero((gv.doc_gain > 0) & (gv.ideal_len[view.seg] > 0))
@@ -85,6 +91,9 @@ def _ndcg_rel(view, measure) -> np.ndarray:
 
 def _rndcg(view, measure) -> np.ndarray:
     gv = _gv(view, measure)
+    compiled = _compiled.gain_pass(view, gv)
+    if compiled is not None:
+        return compiled["rndcg"].copy()
     n = view.n_queries
     # boundaries: ranks b (1..L) where the ideal gain changes, the last one where it drops to 0
     change = np.ones(gv.ideal.size, dtype=bool)
