@@ -327,3 +327,20 @@ def test_first_query_with_only_negative_judgments_is_refused(tmp_path):
     status, out, _ = _cranfield(tmp_path, "1 0 a 1\n2 0 a -1\n", run, "-q", "-m", "map")
     assert (status, out) == (0, "map                   \t1\t1.0000\nmap                   \t2\t0.0000\n"
                                 "map                   \tall\t0.5000\n")
+
+
+def test_a_query_judged_only_negative_has_an_empty_trec_eval_ideal(trec_eval_binary, tmp_path):
+    """A query whose every judgment is negative has no ideal ranking: the gain measures read 0 there,
+    in the library (ideal=trec_eval, which raised IndexError) as in the binary's text."""
+    import cranfield
+
+    qrels, run = "a 0 d1 1\na 0 d3 2\nq1 0 d1 -1\nq1 0 d2 -2\n", "a Q0 d1 1 1 t\na Q0 d3 2 2 t\nq1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\n"
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    measures = ["ndcg", "G", "Rndcg", "ndcg_rel"]
+    compare(trec_eval_binary, ["-q", *(f"-m{m}" for m in measures), str(tmp_path / "qrels"), str(tmp_path / "run")],
+            tmp_path)
+    res = cranfield.evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"),
+                             [f"{m}(ideal=trec_eval)" for m in ("nDCG", "G", "RnDCG", "nDCGRel")])
+    for values in res.per_query.values():
+        assert values.tolist() == [1.0, 0.0]

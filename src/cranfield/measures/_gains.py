@@ -178,6 +178,8 @@ def _trec_eval_ideal(view, gains) -> tuple[np.ndarray, np.ndarray]:
         entries = given + [(level, float(level)) for level in range(highest + 1)
                            if level not in {lv for lv, _ in given}]
         ranked = _merge_sort(entries, lambda a, b: int(a[1] - b[1]))[::-1]
+        if not ranked:  # no judgment ≥ 0 and no gain map: an empty ideal ranking
+            continue
         if ranked[0][1] <= 0:  # trec_eval starts from the top entry's gain, documents or not: none
             ranked = [(level, 0.0) for level, _ in ranked]
         column_levels += [level for level, _ in ranked]
