@@ -291,8 +291,7 @@ def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscore
         columns.append(column)
         kinds.append("d" if spec.long and zscores is None else "f")
     threads = available_threads()
-    return trec_text.iter_lines(names, query_ids[keep], trec_text.formatted(columns, kinds, threads=threads),
-                                threads=threads)
+    return trec_text.iter_value_lines(names, query_ids[keep], columns, kinds, threads=threads)
 
 
 def _summary_lines(slots, values: dict, in_run, options: TrecEvalOptions, zscores, value_of, *, qrels_data, run,

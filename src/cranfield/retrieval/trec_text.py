@@ -20,8 +20,13 @@ import numpy as np
 
 from .._arrow import indices, query_block_starts
 
-__all__ = ["c_fixed4", "fixed4", "integers", "texts", "strings", "formatted", "lines", "iter_lines", "relstrings",
-           "run_text", "BLOCK_LINES"]
+try:  # the compiled line writer (built by pip install); without it the lines are formatted with Arrow
+    from .._native import trec_lines as _lines
+except ImportError:  # pragma: no cover - a source checkout without the compiled core
+    _lines = None
+
+__all__ = ["c_fixed4", "fixed4", "integers", "texts", "strings", "formatted", "lines", "iter_lines",
+           "iter_value_lines", "relstrings", "run_text", "BLOCK_LINES"]
 
 BLOCK_LINES = 1 << 16  # lines per formatted block: small enough to stay in cache, large enough to amortise
 SCALE = 10_000.0  # four decimals
@@ -40,7 +45,8 @@ def fixed4(values: np.ndarray):
     """``"%6.4f"`` of each value followed by a newline, as an Arrow string array."""
     pa, pc = _pa()
     values = np.ascontiguousarray(values, dtype=np.float64)
-    x = values * SCALE
+    with np.errstate(over="ignore"):  # beyond 1.8e304: inf, undecided, written exactly below
+        x = values * SCALE
     finite = np.isfinite(values)
     with np.errstate(invalid="ignore"):
         decided = finite & (np.abs(x) < SAFE) & (np.abs(x - np.floor(x) - 0.5) > NEAR_HALF)
@@ -185,17 +191,53 @@ def iter_lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: i
                                              values.take(indices(which * n + query)), _text("\t"))
         return _data(joined)
 
+    yield from _blocks_in_order(block, n, per_block, threads)
+
+
+def _blocks_in_order(block, n: int, per_block: int, threads: int) -> Iterator[str]:
+    """The texts ``block(first)`` (bytes) of the blocks of ``per_block`` queries among ``n``, in
+    order, ``threads`` blocks written at once, joined in pieces of ``threads`` blocks."""
     starts = range(0, n, per_block)
-    group = max(1, threads)
     if threads > 1 and len(starts) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            for first in range(0, len(starts), group):  # a loop over groups of blocks, not lines
-                yield b"".join(pool.map(block, starts[first:first + group])).decode("utf-8")
+            for first in range(0, len(starts), threads):  # a loop over groups of blocks, not lines
+                yield b"".join(pool.map(block, starts[first:first + threads])).decode("utf-8")
     else:
         for first in starts:
             yield block(first).decode("utf-8")
+
+
+def iter_value_lines(names: Sequence[str], query_ids, columns: Sequence, kinds: Sequence[str], *,
+                     threads: int = 1) -> Iterator[str]:
+    """:func:`iter_lines` of the values ``columns`` printed as ``kinds`` (see :func:`formatted`): by
+    the compiled writer (:mod:`cranfield._native.trec_lines`, one pass, the same text) where it is
+    built and takes the values (counts within int64, texts as numpy bytes), else formatted
+    column-wise with Arrow. In pieces of about ``threads`` × :data:`BLOCK_LINES` lines, in order."""
+    n, m = len(query_ids), len(names)
+    values = [np.asarray(c, dtype=np.float64) if k != "s" else np.asarray(c) for c, k in zip(columns, kinds)]
+    if _lines is None or not n or not m or not all(_compiled_takes(v, k) for v, k in zip(values, kinds)):
+        yield from iter_lines(names, query_ids, formatted(columns, kinds, threads=threads), threads=threads)
+        return
+    heads = np.char.encode(np.array([f"{name:<22}" for name in names], dtype=str), "utf-8")
+    qids = np.char.encode(np.asarray(query_ids, dtype=object).astype(str), "utf-8")
+    code = "".join(kinds).encode()
+    per_block = max(1, BLOCK_LINES // m)
+
+    def block(first: int) -> bytes:
+        return _lines.lines(heads, m, qids, n, values, code, first, min(n, first + per_block))
+
+    yield from _blocks_in_order(block, n, per_block, threads)
+
+
+def _compiled_takes(values: np.ndarray, kind: str) -> bool:
+    """Whether the compiled writer prints ``values`` (it refuses counts beyond int64)."""
+    if kind == "s":
+        return values.dtype.kind == "S"
+    if kind == "d":
+        return bool(np.all((values >= -2.0**63) & (values < 2.0**63)))
+    return True
 
 
 def run_text(qid, docno, score: np.ndarray, tag: str) -> str:
