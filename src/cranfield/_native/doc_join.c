@@ -4,9 +4,9 @@
  * fed by the Arrow buffers of a string column (offsets, data) and the query codes:
  *
  *   index(q, rel, offsets, data, offset, length, large, n_queries) -> (index, duplicate): the
- *       judgments indexed by (query code, docno bytes), built once per prepared qrels (a capsule;
- *       the bytes are copied); duplicate: True when a (query, docno) is judged twice (the caller
- *       words the error on the pure path);
+ *       judgments indexed by (query code, docno bytes), built once per prepared qrels (a capsule
+ *       that holds the caller's buffers, not a copy: they are read-only by convention); duplicate:
+ *       True when a (query, docno) is judged twice (the caller words the error on the pure path);
  *   join(index, qi, rows, offsets, data, offset, length, large) -> (rel, duplicate)
  *       rel: int64 bytearray, the relevance code of each kept row (rows: int64 row numbers of the
  *       kept rows, or None for all; qi: query code of each kept row): the judgment (a negative one
@@ -128,28 +128,28 @@ static int column_init(column *c, Py_buffer *offsets, Py_buffer *data, Py_ssize_
 
 typedef struct {
     uint32_t tag;     /* high 32 bits of the docno's hash */
-    int32_t judgment; /* -1: empty */
+    int32_t judgment; /* 1 + the judgment's number; 0: empty (so calloc'ed slots start empty) */
 } slot_t;
 
 typedef struct {
     Py_ssize_t n_queries, n;
     int64_t *base, *mask; /* per query: its region of slots */
     slot_t *slots;
-    int64_t *rel;         /* relevance code of each judgment */
-    int64_t *start;       /* n + 1 offsets of the judgments' bytes in text */
-    char *text;
+    column docnos;        /* the judged docnos, in the caller's buffers (held, not copied) */
+    const int64_t *rel;   /* the caller's relevance of each judgment (held) */
+    Py_buffer held[3];    /* offsets, data, rel: released with the index */
 } judgments;
 
+/* Frees the index and releases the caller's buffers (with the GIL held). */
 static void judgments_free(judgments *j)
 {
     if (j == NULL)
         return;
+    for (int i = 0; i < 3; i++)
+        PyBuffer_Release(&j->held[i]);
     PyMem_RawFree(j->base);
     PyMem_RawFree(j->mask);
     PyMem_RawFree(j->slots);
-    PyMem_RawFree(j->rel);
-    PyMem_RawFree(j->start);
-    PyMem_RawFree(j->text);
     PyMem_RawFree(j);
 }
 
@@ -163,20 +163,31 @@ static inline int64_t probe(const judgments *j, int64_t q, const char *p, int64_
     int64_t m = j->mask[q], i = (int64_t)(h & (uint64_t)m);
     const slot_t *slots = j->slots + j->base[q];
     uint32_t tag = (uint32_t)(h >> 32);
-    while (slots[i].judgment >= 0) {
-        int32_t k = slots[i].judgment;
-        if (slots[i].tag == tag && j->start[k + 1] - j->start[k] == n && memcmp(j->text + j->start[k], p, (size_t)n) == 0)
-            return k;
+    while (slots[i].judgment > 0) {
+        int32_t k = slots[i].judgment - 1;
+        if (slots[i].tag == tag) {
+            const char *t;
+            int64_t len;
+            cell(&j->docnos, k, &t, &len);
+            if (len == n && memcmp(t, p, (size_t)n) == 0)
+                return k;
+        }
         i = (i + 1) & m;
     }
     return -1;
 }
 
+/* The relevance code of judgment k: its value, UNJUDGED for a negative one. */
+static inline int64_t relevance(const judgments *j, int64_t k)
+{
+    return j->rel[k] < 0 ? UNJUDGED : j->rel[k];
+}
+
 /* 0, 1 if a (query, docno) is judged twice (stored once), or -1 (out of memory). */
-static int judgments_fill(judgments *j, const column *c, const int64_t *q, const int64_t *rel)
+static int judgments_fill(judgments *j, const int64_t *q)
 {
     Py_ssize_t n = j->n, n_queries = j->n_queries;
-    int64_t total = 0, text = 0;
+    int64_t total = 0;
     int duplicate = 0;
     int64_t *count = calloc((size_t)n_queries + 1, sizeof(int64_t));
     if (count == NULL)
@@ -192,26 +203,15 @@ static int judgments_fill(judgments *j, const column *c, const int64_t *q, const
         total += size;
     }
     free(count);
-    for (Py_ssize_t k = 0; k < n; k++) {
-        const char *p;
-        int64_t len;
-        cell(c, k, &p, &len);
-        text += len;
-    }
-    j->slots = PyMem_RawMalloc((size_t)(total + 1) * sizeof(slot_t));
-    j->text = PyMem_RawMalloc((size_t)text + 1);
-    if (j->slots == NULL || j->text == NULL)
+    /* zeroed slots are empty: fresh pages come zeroed from the system, each when a query first
+     * writes to it (then in cache for that query's judgments), with no pass over the whole table */
+    j->slots = PyMem_RawCalloc((size_t)total + 1, sizeof(slot_t));
+    if (j->slots == NULL)
         return -1;
-    for (int64_t i = 0; i <= total; i++)
-        j->slots[i].judgment = -1;
-    j->start[0] = 0;
     for (Py_ssize_t k = 0; k < n; k++) {
         const char *p;
         int64_t len;
-        cell(c, k, &p, &len);
-        memcpy(j->text + j->start[k], p, (size_t)len);
-        j->start[k + 1] = j->start[k] + len;
-        j->rel[k] = rel[k] < 0 ? UNJUDGED : rel[k];
+        cell(&j->docnos, k, &p, &len);
         uint64_t h = hash_bytes(p, len);
         if (probe(j, q[k], p, len, h) >= 0) {
             duplicate = 1; /* the caller words the error */
@@ -219,9 +219,9 @@ static int judgments_fill(judgments *j, const column *c, const int64_t *q, const
         }
         int64_t m = j->mask[q[k]], i = (int64_t)(h & (uint64_t)m);
         slot_t *slots = j->slots + j->base[q[k]];
-        while (slots[i].judgment >= 0)
+        while (slots[i].judgment > 0)
             i = (i + 1) & m;
-        slots[i].judgment = (int32_t)k;
+        slots[i].judgment = (int32_t)k + 1;
         slots[i].tag = (uint32_t)(h >> 32);
     }
     return duplicate;
@@ -237,7 +237,7 @@ static PyObject *index_judgments(PyObject *self, PyObject *args)
     column c;
     if (!PyArg_ParseTuple(args, "y*y*y*y*nnpn", &qbuf, &rbuf, &obuf, &dbuf, &offset, &length, &large, &n_queries))
         return NULL;
-    const int64_t *q = qbuf.buf, *rel = rbuf.buf;
+    const int64_t *q = qbuf.buf;
     if (qbuf.len != length * 8 || rbuf.len != length * 8 || length >= INT32_MAX || n_queries < 0) {
         PyErr_SetString(PyExc_ValueError, "index: q and rel must be int64 buffers as long as the docnos");
         goto done;
@@ -254,14 +254,18 @@ static PyObject *index_judgments(PyObject *self, PyObject *args)
         goto nomem;
     j->n = length;
     j->n_queries = n_queries;
+    j->docnos = c;
+    j->rel = rbuf.buf;
+    j->held[0] = obuf; /* the index holds the caller's buffers from here on */
+    j->held[1] = dbuf;
+    j->held[2] = rbuf;
+    obuf.obj = dbuf.obj = rbuf.obj = NULL;
     j->base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
-    j->rel = PyMem_RawMalloc(((size_t)length + 1) * sizeof(int64_t));
-    j->start = PyMem_RawMalloc(((size_t)length + 1) * sizeof(int64_t));
-    if (j->base == NULL || j->mask == NULL || j->rel == NULL || j->start == NULL)
+    if (j->base == NULL || j->mask == NULL)
         goto nomem;
     Py_BEGIN_ALLOW_THREADS
-    failed = judgments_fill(j, &c, q, rel);
+    failed = judgments_fill(j, q);
     Py_END_ALLOW_THREADS
     if (failed < 0)
         goto nomem;
@@ -376,7 +380,7 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             cell(c, rows ? rows[k] : k, &p, &len);
             uint64_t h = hashes[k];
             int64_t found = probe(j, q, p, len, h);
-            out[k] = found >= 0 ? j->rel[found] : NONPOOL;
+            out[k] = found >= 0 ? relevance(j, found) : NONPOOL;
             if (duplicate)
                 continue;
             uint32_t tag = (uint32_t)(h >> 32);
