@@ -219,26 +219,38 @@ def prepare_qrels(qrels: Qrels) -> PreparedQrels:
 def _sorted_query_codes(qrels: Qrels):
     """(the distinct query ids sorted byte-wise, an Arrow array; the code of each row's query in
     that order, int64). Qrels list a query's judgments together: only the first id of each run of
-    equal ids (known from the reader) is encoded and the codes repeated over the runs; when ids
-    change often, every row is encoded."""
+    equal ids (known from the reader) is encoded (:func:`_codes_by_runs`); when ids change often,
+    every row is (:func:`_codes_by_rows`). Both give the same arrays."""
+    starts = qrels.query_starts()
+    if starts.size <= len(qrels) // 4:
+        return _codes_by_runs(qrels.qid, starts)
+    return _codes_by_rows(qrels.qid)
+
+
+def _codes_by_runs(qid, starts: np.ndarray):
+    """:func:`_sorted_query_codes` from the first id of each run of equal ids (``starts``)."""
     import pyarrow as pa
+
+    heads = take_sorted(qid, starts)
+    encoded = (heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads).dictionary_encode()
+    query_index, code = _sorted_dictionary(encoded.dictionary, _np(encoded.indices).astype(np.int64))
+    return query_index, np.repeat(code, np.diff(np.append(starts, len(qid))))
+
+
+def _codes_by_rows(qid):
+    """:func:`_sorted_query_codes` from every row's id."""
+    encoded = qid.dictionary_encode()
+    return _sorted_dictionary(encoded.chunk(0).dictionary, _indices(encoded))
+
+
+def _sorted_dictionary(dictionary, codes: np.ndarray):
+    """(``dictionary`` sorted byte-wise, ``codes`` renumbered in that order)."""
     import pyarrow.compute as pc
 
-    n = len(qrels)
-    starts = qrels.query_starts()
-    if starts.size <= n // 4:
-        heads = take_sorted(qrels.qid, starts)
-        encoded = (heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads).dictionary_encode()
-        dictionary, codes = encoded.dictionary, _np(encoded.indices).astype(np.int64)
-        lengths = np.diff(np.append(starts, n))
-    else:
-        encoded = qrels.qid.dictionary_encode()
-        dictionary, codes, lengths = encoded.chunk(0).dictionary, _indices(encoded), None
     order = _np(pc.sort_indices(dictionary))
     rank_of_code = np.empty(len(order), dtype=np.int64)
     rank_of_code[order] = np.arange(len(order))
-    q = rank_of_code[codes]
-    return dictionary.take(_indices_array(order)), q if lengths is None else np.repeat(q, lengths)
+    return dictionary.take(_indices_array(order)), rank_of_code[codes]
 
 
 def no_common_query(qrels_query_ids, source) -> InputError:
