@@ -128,7 +128,7 @@ static int column_init(column *c, Py_buffer *offsets, Py_buffer *data, Py_ssize_
 
 typedef struct {
     uint32_t tag;     /* high 32 bits of the docno's hash */
-    int32_t judgment; /* 1 + the judgment's number; 0: empty (so calloc'ed slots start empty) */
+    int32_t judgment; /* 1 + the judgment's number; 0: empty */
 } slot_t;
 
 typedef struct {
@@ -183,6 +183,12 @@ static inline int64_t relevance(const judgments *j, int64_t k)
     return j->rel[k] < 0 ? UNJUDGED : j->rel[k];
 }
 
+/* Empties the slots of query q (its region of the table). */
+static void clear_region(judgments *j, int64_t q)
+{
+    memset(j->slots + j->base[q], 0, (size_t)(j->mask[q] + 1) * sizeof(slot_t));
+}
+
 /* 0, 1 if a (query, docno) is judged twice (stored once), or -1 (out of memory). */
 static int judgments_fill(judgments *j, const int64_t *q)
 {
@@ -201,16 +207,23 @@ static int judgments_fill(judgments *j, const int64_t *q)
         j->base[i] = total;
         j->mask[i] = size - 1;
         total += size;
+        count[i] = 0; /* from here: whether the query's region is cleared */
     }
-    free(count);
-    /* zeroed slots are empty: fresh pages come zeroed from the system, each when a query first
-     * writes to it (then in cache for that query's judgments), with no pass over the whole table */
-    j->slots = PyMem_RawCalloc((size_t)total + 1, sizeof(slot_t));
-    if (j->slots == NULL)
+    /* each region is cleared when its query's first judgment comes (qrels list a query's judgments
+     * together: the region is then in cache for the others, and a fresh page is faulted in once, by
+     * a write, not first read as the zero page and then copied) */
+    j->slots = PyMem_RawMalloc(((size_t)total + 1) * sizeof(slot_t));
+    if (j->slots == NULL) {
+        free(count);
         return -1;
+    }
     for (Py_ssize_t k = 0; k < n; k++) {
         const char *p;
         int64_t len;
+        if (!count[q[k]]) {
+            clear_region(j, q[k]);
+            count[q[k]] = 1;
+        }
         cell(&j->docnos, k, &p, &len);
         uint64_t h = hash_bytes(p, len);
         if (probe(j, q[k], p, len, h) >= 0) {
@@ -224,6 +237,10 @@ static int judgments_fill(judgments *j, const int64_t *q)
         slots[i].judgment = (int32_t)k + 1;
         slots[i].tag = (uint32_t)(h >> 32);
     }
+    for (Py_ssize_t i = 0; i < n_queries; i++)
+        if (!count[i]) /* a query without judgments: an empty region */
+            clear_region(j, i);
+    free(count);
     return duplicate;
 }
 
