@@ -10,10 +10,10 @@ and the same error (type, text, line).
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import numpy as np
 import pyarrow as pa
@@ -36,14 +36,9 @@ LEVELS = st.one_of(st.integers(-2, 3), st.sampled_from([-(2**40), 2**20, 2**40, 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "bpref", "NumRel", "NumRelRet", "ERR@20"]
 
 
-@contextlib.contextmanager
 def pure_path():
-    core = doc_join._native
-    doc_join._native = None
-    try:
-        yield
-    finally:
-        doc_join._native = core
+    """The compiled core forced off: the pure duplicate check and joins."""
+    return mock.patch.object(doc_join, "_native", None)
 
 
 def _qids(many: bool):
@@ -102,7 +97,7 @@ def test_query_codes_by_runs_equal_by_rows(rows):
     assert by_runs[0].equals(by_rows[0]) and by_runs[0].type == by_rows[0].type
     assert by_runs[1].dtype == by_rows[1].dtype == np.int64
     assert by_runs[1].tolist() == by_rows[1].tolist()
-    assert by_runs[0].to_pylist() == sorted(set(q for q, _, _ in rows), key=str.encode)
+    assert by_runs[0].to_pylist() == sorted({q for q, _, _ in rows}, key=str.encode)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -120,7 +115,7 @@ def test_prepared_qrels_same_on_every_path(rows):
     if isinstance(outcome[0], type):
         assert outcome[0] is cranfield.InputError and "duplicate judgment" in outcome[1]
         return
-    assert len(set((q, d) for q, d, _ in rows)) == len(rows)
+    assert len({(q, d) for q, d, _ in rows}) == len(rows)
     query_ids, _, q = outcome[:3]
     assert outcome[4:] == _old_levels(qrels.rel, np.asarray(q, np.int64), len(query_ids))
 
