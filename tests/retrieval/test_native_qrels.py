@@ -10,7 +10,9 @@ and the same error (type, text, line).
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import os
 import tempfile
 from pathlib import Path
 from unittest import mock
@@ -39,6 +41,13 @@ MEASURES = ["AP", "nDCG@10", "P@5", "RR", "bpref", "NumRel", "NumRelRet", "ERR@2
 def pure_path():
     """The compiled core forced off: the pure duplicate check and joins."""
     return mock.patch.object(doc_join, "_native", None)
+
+
+@contextlib.contextmanager
+def parallel_fill(threads: int = 3):
+    """The compiled index filled by ``threads`` threads whatever the number of judgments."""
+    with mock.patch.object(doc_join, "PARALLEL_JUDGMENTS", 1), mock.patch.dict(os.environ, CRANFIELD_THREADS=str(threads)):
+        yield
 
 
 def _qids(many: bool):
@@ -110,6 +119,8 @@ def test_prepared_qrels_same_on_every_path(rows):
     outcome = _prepared_outcome(qrels)
     with pure_path():
         assert _prepared_outcome(qrels) == outcome
+    with parallel_fill():
+        assert _prepared_outcome(qrels) == outcome
     columns = Qrels(qrels.qid, qrels.docno, qrels.rel, source=qrels.source)  # starts computed, lines = rows
     assert _prepared_outcome(columns) == outcome
     if isinstance(outcome[0], type):
@@ -142,6 +153,8 @@ def test_values_same_with_and_without_the_core(rows, run):
         native = outcome()
         with pure_path():
             assert outcome() == native
+        with parallel_fill():
+            assert outcome() == native
 
 
 def test_grouped_qrels_encode_one_id_per_query(monkeypatch):
@@ -159,6 +172,38 @@ def test_grouped_qrels_encode_one_id_per_query(monkeypatch):
     assert ranked.prepare_qrels(grouped).query_ids.tolist() == [f"q{q}" for q in range(5)]
     with pytest.raises(AssertionError, match="every row encoded"):
         ranked.prepare_qrels(scattered)
+
+
+@needs_core
+@pytest.mark.parametrize("repeated", [False, True])
+@pytest.mark.parametrize("threads", [2, 3, 8])
+def test_parallel_fill_same_index(threads, repeated):
+    """Judgments inserted by several threads (ranges of whole queries): the same relevance of every
+    (query, docno) and the same duplicate flag as one thread; scattered queries take one thread."""
+    rows = [(f"q{q}", f"d{(q * 7 + d) % 40}", (q + d) % 5 - 1) for q in range(9) for d in range(3 * q + 1)]
+    if repeated:
+        rows.insert(40, rows[38])
+    qrels = Qrels(pa.chunked_array([[q for q, _, _ in rows]]), pa.chunked_array([[d for _, d, _ in rows]]),
+                  np.array([r for _, _, r in rows], np.int64))
+    run_q = np.repeat(np.arange(9, dtype=np.int64), 40)
+    run = pa.array([f"d{d}" for _ in range(9) for d in range(40)])
+
+    def joined():
+        query_index, q = ranked._codes_by_rows(qrels.qid)
+        prepared = ranked.PreparedQrels(qrels, np.asarray(query_index.to_pylist(), object), query_index, q, qrels.rel)
+        index, duplicate = doc_join.native_index(prepared)
+        rel = doc_join._native.join(index, run_q, None, *doc_join._string_buffers(run))[0]
+        return np.frombuffer(rel, np.int64).tolist(), duplicate
+
+    one = joined()
+    assert one[1] is repeated
+    with parallel_fill(threads):
+        cuts = doc_join._query_cuts(qrels, 9, threads)
+        assert 3 <= cuts.size <= threads + 1 and set(cuts[:-1]) <= set(qrels.query_starts().tolist())
+        assert joined() == one
+        scattered = Qrels(pa.chunked_array([["q1", "q2", "q1"]]), pa.chunked_array([["a", "b", "c"]]),
+                          np.ones(3, np.int64))
+        assert doc_join._query_cuts(scattered, 2, threads).tolist() == [0, 3]
 
 
 @needs_core
