@@ -3,10 +3,13 @@
  * The compiled counterpart of retrieval.doc_join.PackedDocs (relevance, duplicate check, tie order),
  * fed by the Arrow buffers of a string column (offsets, data) and the query codes:
  *
- *   index(q, rel, offsets, data, offset, length, large, n_queries) -> (index, duplicate): the
- *       judgments indexed by (query code, docno bytes), built once per prepared qrels (a capsule;
- *       the bytes are copied); duplicate: True when a (query, docno) is judged twice (the caller
- *       words the error on the pure path);
+ *   index(q, rel, offsets, data, offset, length, large, n_queries[, filled]) -> (index, duplicate):
+ *       the judgments indexed by (query code, docno bytes), built once per prepared qrels (a capsule
+ *       that holds the caller's buffers, not a copy: they are read-only by convention); duplicate:
+ *       True when a (query, docno) is judged twice (the caller words the error on the pure path).
+ *       With `filled`, only the first `filled` judgments are inserted, the others by
+ *   fill(index, q, first, stop) -> duplicate: judgments first .. stop - 1 inserted, without the GIL;
+ *       fills of row ranges run at once when no query has judgments in two of them;
  *   join(index, qi, rows, offsets, data, offset, length, large) -> (rel, duplicate)
  *       rel: int64 bytearray, the relevance code of each kept row (rows: int64 row numbers of the
  *       kept rows, or None for all; qi: query code of each kept row): the judgment (a negative one
@@ -35,121 +38,36 @@
 #define NONPOOL (-1)
 #define UNJUDGED (-2)
 
-/* ------------------------------------------------------------------------------ strings */
-
-typedef struct {
-    const char *data;
-    const void *offsets;
-    Py_ssize_t offset, length;
-    int large;
-} column;
-
-static inline void cell(const column *c, int64_t row, const char **p, int64_t *n)
-{
-    int64_t a, b, i = row + c->offset;
-    if (c->large) {
-        a = ((const int64_t *)c->offsets)[i];
-        b = ((const int64_t *)c->offsets)[i + 1];
-    } else {
-        a = ((const int32_t *)c->offsets)[i];
-        b = ((const int32_t *)c->offsets)[i + 1];
-    }
-    *p = c->data + a;
-    *n = b - a;
-}
-
-/* A word holding the last n (1 to 7) bytes of an id of `total` bytes ending at p + n, read with whole
- * loads, overlapping ones (a byte-wise copy would stall the load that follows it): the id's last 8
- * bytes when it has 8. Only a hash input: a function of the id's bytes, on any byte order. */
-static inline uint64_t tail_word(const char *p, int64_t n, int64_t total)
-{
-    uint64_t w;
-    if (total >= 8) {
-        memcpy(&w, p + n - 8, 8);
-        return w;
-    }
-    if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, p, 4);
-        memcpy(&b, p + n - 4, 4);
-        return a | ((uint64_t)b << 32);
-    }
-    return (uint64_t)(unsigned char)p[0] | ((uint64_t)(unsigned char)p[n >> 1] << 8) |
-           ((uint64_t)(unsigned char)p[n - 1] << 16);
-}
-
-static inline uint64_t hash_bytes(const char *p, int64_t n)
-{
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n, w;
-    int64_t total = n;
-    while (n >= 8) {
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0x94D049BB133111EBULL;
-        h ^= h >> 29;
-        p += 8;
-        n -= 8;
-    }
-    if (n > 0)
-        h = (h ^ tail_word(p, n, total)) * 0x94D049BB133111EBULL;
-    h ^= h >> 31;
-    h *= 0xBF58476D1CE4E5B9ULL;
-    h ^= h >> 32;
-    return h;
-}
-
-/* Check the buffers of an Arrow string column; 0 or -1 with an exception set. */
-static int column_init(column *c, Py_buffer *offsets, Py_buffer *data, Py_ssize_t offset, Py_ssize_t length,
-                       int large)
-{
-    size_t width = large ? 8 : 4;
-    c->data = (const char *)data->buf;
-    c->offsets = offsets->buf;
-    c->offset = offset;
-    c->length = length;
-    c->large = large;
-    if (offset < 0 || length < 0 || (size_t)offsets->len < (size_t)(offset + length + 1) * width) {
-        PyErr_SetString(PyExc_ValueError, "doc_join: offsets buffer too short");
-        return -1;
-    }
-    const char *first, *last;
-    int64_t n;
-    if (length == 0)
-        return 0;
-    cell(c, 0, &first, &n);
-    cell(c, length - 1, &last, &n);
-    if (first < c->data || last + n > c->data + data->len) {
-        PyErr_SetString(PyExc_ValueError, "doc_join: offsets outside the data buffer");
-        return -1;
-    }
-    return 0;
-}
+#include "doc_bytes.h"
 
 /* ------------------------------------------------------------------------------ index */
 
 typedef struct {
     uint32_t tag;     /* high 32 bits of the docno's hash */
-    int32_t judgment; /* -1: empty */
+    int32_t judgment; /* 1 + the judgment's number; 0: empty */
 } slot_t;
 
 typedef struct {
     Py_ssize_t n_queries, n;
     int64_t *base, *mask; /* per query: its region of slots */
+    char *cleared;        /* per query: whether its region is cleared */
     slot_t *slots;
-    int64_t *rel;         /* relevance code of each judgment */
-    int64_t *start;       /* n + 1 offsets of the judgments' bytes in text */
-    char *text;
+    column docnos;        /* the judged docnos, in the caller's buffers (held, not copied) */
+    const int64_t *rel;   /* the caller's relevance of each judgment (held) */
+    Py_buffer held[3];    /* offsets, data, rel: released with the index */
 } judgments;
 
+/* Frees the index and releases the caller's buffers (with the GIL held). */
 static void judgments_free(judgments *j)
 {
     if (j == NULL)
         return;
+    for (int i = 0; i < 3; i++)
+        PyBuffer_Release(&j->held[i]);
     PyMem_RawFree(j->base);
     PyMem_RawFree(j->mask);
+    PyMem_RawFree(j->cleared);
     PyMem_RawFree(j->slots);
-    PyMem_RawFree(j->rel);
-    PyMem_RawFree(j->start);
-    PyMem_RawFree(j->text);
     PyMem_RawFree(j);
 }
 
@@ -163,55 +81,77 @@ static inline int64_t probe(const judgments *j, int64_t q, const char *p, int64_
     int64_t m = j->mask[q], i = (int64_t)(h & (uint64_t)m);
     const slot_t *slots = j->slots + j->base[q];
     uint32_t tag = (uint32_t)(h >> 32);
-    while (slots[i].judgment >= 0) {
-        int32_t k = slots[i].judgment;
-        if (slots[i].tag == tag && j->start[k + 1] - j->start[k] == n && memcmp(j->text + j->start[k], p, (size_t)n) == 0)
-            return k;
+    while (slots[i].judgment > 0) {
+        int32_t k = slots[i].judgment - 1;
+        if (slots[i].tag == tag) {
+            const char *t;
+            int64_t len;
+            cell(&j->docnos, k, &t, &len);
+            if (len == n && memcmp(t, p, (size_t)n) == 0)
+                return k;
+        }
         i = (i + 1) & m;
     }
     return -1;
 }
 
-/* 0, 1 if a (query, docno) is judged twice (stored once), or -1 (out of memory). */
-static int judgments_fill(judgments *j, const column *c, const int64_t *q, const int64_t *rel)
+/* The relevance code of judgment k: its value, UNJUDGED for a negative one. */
+static inline int64_t relevance(const judgments *j, int64_t k)
+{
+    return j->rel[k] < 0 ? UNJUDGED : j->rel[k];
+}
+
+/* Empties the slots of query q (its region of the table). */
+static void clear_region(judgments *j, int64_t q)
+{
+    memset(j->slots + j->base[q], 0, (size_t)(j->mask[q] + 1) * sizeof(slot_t));
+    j->cleared[q] = 1;
+}
+
+/* Sizes each query's region of slots (load <= 1/2) and allocates the table; 0, or -1 (out of
+ * memory). A region is cleared when its query's first judgment comes (qrels list a query's
+ * judgments together: the region is then in cache for the others, and a fresh page is faulted in
+ * once, by a write); the regions of queries without judgments are cleared here. */
+static int judgments_layout(judgments *j, const int64_t *q)
 {
     Py_ssize_t n = j->n, n_queries = j->n_queries;
-    int64_t total = 0, text = 0;
-    int duplicate = 0;
+    int64_t total = 0;
     int64_t *count = calloc((size_t)n_queries + 1, sizeof(int64_t));
-    if (count == NULL)
+    j->cleared = PyMem_RawCalloc((size_t)n_queries + 1, 1);
+    if (count == NULL || j->cleared == NULL) {
+        free(count);
         return -1;
+    }
     for (Py_ssize_t k = 0; k < n; k++)
         count[q[k]]++;
     for (Py_ssize_t i = 0; i < n_queries; i++) {
         int64_t size = 8;
-        while (size < 2 * count[i]) /* load <= 1/2 */
+        while (size < 2 * count[i])
             size *= 2;
         j->base[i] = total;
         j->mask[i] = size - 1;
         total += size;
     }
+    j->slots = PyMem_RawMalloc(((size_t)total + 1) * sizeof(slot_t));
+    for (Py_ssize_t i = 0; j->slots != NULL && i < n_queries; i++)
+        if (count[i] == 0)
+            clear_region(j, i);
     free(count);
-    for (Py_ssize_t k = 0; k < n; k++) {
+    return j->slots == NULL ? -1 : 0;
+}
+
+/* Inserts judgments first .. stop - 1; 1 if a (query, docno) among them is judged twice (stored
+ * once), else 0. Fills of several row ranges may run at once when no query has judgments in two
+ * of them (each writes only its queries' regions). */
+static int judgments_fill(judgments *j, const int64_t *q, Py_ssize_t first, Py_ssize_t stop)
+{
+    int duplicate = 0;
+    for (Py_ssize_t k = first; k < stop; k++) {
         const char *p;
         int64_t len;
-        cell(c, k, &p, &len);
-        text += len;
-    }
-    j->slots = PyMem_RawMalloc((size_t)(total + 1) * sizeof(slot_t));
-    j->text = PyMem_RawMalloc((size_t)text + 1);
-    if (j->slots == NULL || j->text == NULL)
-        return -1;
-    for (int64_t i = 0; i <= total; i++)
-        j->slots[i].judgment = -1;
-    j->start[0] = 0;
-    for (Py_ssize_t k = 0; k < n; k++) {
-        const char *p;
-        int64_t len;
-        cell(c, k, &p, &len);
-        memcpy(j->text + j->start[k], p, (size_t)len);
-        j->start[k + 1] = j->start[k] + len;
-        j->rel[k] = rel[k] < 0 ? UNJUDGED : rel[k];
+        if (!j->cleared[q[k]])
+            clear_region(j, q[k]);
+        cell(&j->docnos, k, &p, &len);
         uint64_t h = hash_bytes(p, len);
         if (probe(j, q[k], p, len, h) >= 0) {
             duplicate = 1; /* the caller words the error */
@@ -219,67 +159,112 @@ static int judgments_fill(judgments *j, const column *c, const int64_t *q, const
         }
         int64_t m = j->mask[q[k]], i = (int64_t)(h & (uint64_t)m);
         slot_t *slots = j->slots + j->base[q[k]];
-        while (slots[i].judgment >= 0)
+        while (slots[i].judgment > 0)
             i = (i + 1) & m;
-        slots[i].judgment = (int32_t)k;
+        slots[i].judgment = (int32_t)k + 1;
         slots[i].tag = (uint32_t)(h >> 32);
     }
     return duplicate;
 }
 
-static PyObject *index_judgments(PyObject *self, PyObject *args)
+/* A new index over the caller's buffers (held from here on), laid out, not filled; NULL with an
+ * exception set. */
+static judgments *judgments_new(Py_buffer *qbuf, Py_buffer *rbuf, Py_buffer *obuf, Py_buffer *dbuf,
+                                Py_ssize_t offset, Py_ssize_t length, int large, Py_ssize_t n_queries)
 {
-    Py_buffer qbuf = {0}, rbuf = {0}, obuf = {0}, dbuf = {0};
-    Py_ssize_t offset, length, n_queries;
-    int large, failed = 0;
-    PyObject *result = NULL;
-    judgments *j = NULL;
+    const int64_t *q = qbuf->buf;
     column c;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*nnpn", &qbuf, &rbuf, &obuf, &dbuf, &offset, &length, &large, &n_queries))
-        return NULL;
-    const int64_t *q = qbuf.buf, *rel = rbuf.buf;
-    if (qbuf.len != length * 8 || rbuf.len != length * 8 || length >= INT32_MAX || n_queries < 0) {
+    int failed;
+    if (qbuf->len != length * 8 || rbuf->len != length * 8 || length >= INT32_MAX || n_queries < 0) {
         PyErr_SetString(PyExc_ValueError, "index: q and rel must be int64 buffers as long as the docnos");
-        goto done;
+        return NULL;
     }
-    if (column_init(&c, &obuf, &dbuf, offset, length, large) < 0)
-        goto done;
+    if (column_init(&c, obuf, dbuf, offset, length, large) < 0)
+        return NULL;
     for (Py_ssize_t k = 0; k < length; k++)
         if (q[k] < 0 || q[k] >= n_queries) {
             PyErr_SetString(PyExc_ValueError, "index: query code out of range");
-            goto done;
+            return NULL;
         }
-    j = PyMem_RawCalloc(1, sizeof(judgments));
+    judgments *j = PyMem_RawCalloc(1, sizeof(judgments));
     if (j == NULL)
-        goto nomem;
+        return (judgments *)PyErr_NoMemory();
     j->n = length;
     j->n_queries = n_queries;
+    j->docnos = c;
+    j->rel = rbuf->buf;
+    j->held[0] = *obuf; /* the index holds the caller's buffers from here on */
+    j->held[1] = *dbuf;
+    j->held[2] = *rbuf;
+    obuf->obj = dbuf->obj = rbuf->obj = NULL;
     j->base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
-    j->rel = PyMem_RawMalloc(((size_t)length + 1) * sizeof(int64_t));
-    j->start = PyMem_RawMalloc(((size_t)length + 1) * sizeof(int64_t));
-    if (j->base == NULL || j->mask == NULL || j->rel == NULL || j->start == NULL)
-        goto nomem;
+    if (j->base == NULL || j->mask == NULL) {
+        judgments_free(j);
+        return (judgments *)PyErr_NoMemory();
+    }
     Py_BEGIN_ALLOW_THREADS
-    failed = judgments_fill(j, &c, q, rel);
+    failed = judgments_layout(j, q);
     Py_END_ALLOW_THREADS
-    if (failed < 0)
-        goto nomem;
-    PyObject *capsule = PyCapsule_New(j, "cranfield.doc_join.judgments", capsule_free);
-    if (capsule == NULL)
+    if (failed < 0) {
+        judgments_free(j);
+        return (judgments *)PyErr_NoMemory();
+    }
+    return j;
+}
+
+static PyObject *index_judgments(PyObject *self, PyObject *args)
+{
+    Py_buffer qbuf = {0}, rbuf = {0}, obuf = {0}, dbuf = {0};
+    Py_ssize_t offset, length, n_queries, filled = -1;
+    int large, duplicate = 0;
+    PyObject *result = NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nnpn|n", &qbuf, &rbuf, &obuf, &dbuf, &offset, &length, &large, &n_queries,
+                          &filled))
+        return NULL;
+    judgments *j = judgments_new(&qbuf, &rbuf, &obuf, &dbuf, offset, length, large, n_queries);
+    if (j == NULL)
         goto done;
-    j = NULL;
-    result = Py_BuildValue("(NO)", capsule, failed ? Py_True : Py_False);
-    goto done;
-nomem:
-    PyErr_NoMemory();
+    filled = filled < 0 || filled > length ? length : filled;
+    Py_BEGIN_ALLOW_THREADS
+    duplicate = judgments_fill(j, qbuf.buf, 0, filled);
+    Py_END_ALLOW_THREADS
+    PyObject *capsule = PyCapsule_New(j, "cranfield.doc_join.judgments", capsule_free);
+    if (capsule == NULL) {
+        judgments_free(j);
+        goto done;
+    }
+    result = Py_BuildValue("(NO)", capsule, duplicate ? Py_True : Py_False);
 done:
-    judgments_free(j);
     PyBuffer_Release(&qbuf);
     PyBuffer_Release(&rbuf);
     PyBuffer_Release(&obuf);
     PyBuffer_Release(&dbuf);
     return result;
+}
+
+/* fill(index, q, first, stop) -> duplicate: inserts judgments first .. stop - 1 of an index made
+ * by index(..., filled) (q: the same query codes); see judgments_fill for running fills at once. */
+static PyObject *fill(PyObject *self, PyObject *args)
+{
+    PyObject *capsule;
+    Py_buffer qbuf = {0};
+    Py_ssize_t first, stop;
+    int duplicate = 0;
+    if (!PyArg_ParseTuple(args, "Oy*nn", &capsule, &qbuf, &first, &stop))
+        return NULL;
+    judgments *j = PyCapsule_GetPointer(capsule, "cranfield.doc_join.judgments");
+    if (j == NULL || qbuf.len != j->n * 8 || first < 0 || stop < first || stop > j->n) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "fill: q as given to index, and 0 <= first <= stop <= judgments");
+        PyBuffer_Release(&qbuf);
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    duplicate = judgments_fill(j, qbuf.buf, first, stop);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&qbuf);
+    return PyBool_FromLong(duplicate);
 }
 
 /* ------------------------------------------------------------------------------ join */
@@ -376,7 +361,7 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             cell(c, rows ? rows[k] : k, &p, &len);
             uint64_t h = hashes[k];
             int64_t found = probe(j, q, p, len, h);
-            out[k] = found >= 0 ? j->rel[found] : NONPOOL;
+            out[k] = found >= 0 ? relevance(j, found) : NONPOOL;
             if (duplicate)
                 continue;
             uint32_t tag = (uint32_t)(h >> 32);
@@ -564,7 +549,10 @@ done:
 
 static PyMethodDef methods[] = {
     {"index", index_judgments, METH_VARARGS,
-     "index(q, rel, offsets, data, offset, length, large, n_queries) -> (index capsule for join(), duplicate)."},
+     "index(q, rel, offsets, data, offset, length, large, n_queries[, filled]) -> (index capsule for join(), "
+     "duplicate); only the first `filled` judgments inserted when given (the others by fill())."},
+    {"fill", fill, METH_VARARGS,
+     "fill(index, q, first, stop) -> duplicate: inserts judgments first .. stop - 1 (see index's filled)."},
     {"join", join, METH_VARARGS,
      "join(index, qi, rows, offsets, data, offset, length, large) -> (rel int64 bytearray, duplicate)."},
     {"tie_order", tie_order, METH_VARARGS,

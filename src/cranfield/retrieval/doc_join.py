@@ -15,11 +15,13 @@ relevance codes and tie orders; an error (a repeated docno) is always worded by 
 from __future__ import annotations
 
 import threading
+from itertools import pairwise
 
 import numpy as np
 
 from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
+from .._threads import available_threads
 from ..errors import InputError
 from .doc_keys import HashCollision, ordered, packed_keys, packed_width
 from ..measures.view import NONPOOL, UNJUDGED
@@ -84,11 +86,44 @@ def native_index(prepared) -> tuple[object, bool] | None:
         with _INDEX_LOCK:
             if not holder.built:
                 column = _string_buffers(prepared.qrels.docno)
-                holder.value = None if column is None else _native.index(
-                    np.ascontiguousarray(prepared.q, np.int64), np.ascontiguousarray(prepared.rel, np.int64),
-                    *column, len(prepared.query_ids))
+                holder.value = None if column is None else _build_index(prepared, column)
                 holder.built = True
     return holder.value
+
+
+#: judgments from which the compiled index is filled by several threads (fewer: one)
+PARALLEL_JUDGMENTS = 1 << 19
+
+
+def _build_index(prepared, column) -> tuple[object, bool]:
+    """The compiled index, its judgments inserted by up to :func:`available_threads` threads, each a
+    range of rows holding whole queries (when every query's judgments are together), else by one."""
+    q = np.ascontiguousarray(prepared.q, np.int64)
+    n_queries = len(prepared.query_ids)
+    cuts = _query_cuts(prepared.qrels, n_queries, available_threads())
+    if cuts.size <= 2:
+        return _native.index(q, np.ascontiguousarray(prepared.rel, np.int64), *column, n_queries)
+    from concurrent.futures import ThreadPoolExecutor
+
+    index, _ = _native.index(q, np.ascontiguousarray(prepared.rel, np.int64), *column, n_queries, 0)  # laid out
+    with ThreadPoolExecutor(cuts.size - 2) as pool:  # the first range in this thread, the others at once
+        others = [pool.submit(_native.fill, index, q, int(a), int(b)) for a, b in pairwise(cuts[1:])]
+        duplicate = _native.fill(index, q, 0, int(cuts[1]))
+        results = [future.result() for future in others]  # every range inserted before the index is used
+        return index, duplicate or any(results)
+
+
+def _query_cuts(qrels, n_queries: int, threads: int) -> np.ndarray:
+    """Row cuts ``[0, c1, ..., n]`` into up to ``threads`` ranges at query boundaries (``[0, n]``
+    when the judgments are few or some query's judgments are not together)."""
+    n = len(qrels)
+    if threads < 2 or n < PARALLEL_JUDGMENTS:
+        return np.array([0, n])
+    starts = qrels.query_starts()
+    if starts.size != n_queries:  # a query in two runs of rows: two threads could write its slots
+        return np.array([0, n])
+    inner = starts[np.minimum(np.searchsorted(starts, np.arange(1, threads) * (n // threads)), starts.size - 1)]
+    return np.unique(np.concatenate(([0], inner[inner > 0], [n])))
 
 
 class NativeDocs:

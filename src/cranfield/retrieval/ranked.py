@@ -85,16 +85,16 @@ class PreparedQrels:
         """Distinct judged levels (≥ 0), the level code and query index of each judgment ≥ 0."""
         if "levels" not in self._exact:
             judged = self.rel >= 0
-            rel = self.rel[judged]
+            every = bool(judged.all())  # the usual qrels: no copies of the columns
+            rel = self.rel if every else self.rel[judged]
             top = int(rel.max()) if rel.size else 0
             if top < 1 << 20:  # small levels (the usual case): counting, not sorting
                 present = np.bincount(rel, minlength=top + 1) > 0
                 levels = np.flatnonzero(present).astype(np.int64)
-                lookup = np.cumsum(present) - 1
-                code = lookup[rel]
+                code = rel if levels.size == top + 1 else (np.cumsum(present) - 1)[rel]  # levels 0..top: code = rel
             else:
                 levels, code = np.unique(rel, return_inverse=True)
-            self._exact["levels"] = (levels.astype(np.int64), code.reshape(-1), self.q[judged])
+            self._exact["levels"] = (levels.astype(np.int64), code.reshape(-1), self.q if every else self.q[judged])
         return self._exact["levels"]
 
     def level_counts(self) -> np.ndarray:
@@ -102,7 +102,7 @@ class PreparedQrels:
         if "counts" not in self._exact:
             levels, code, q = self.judged_levels()
             flat = np.bincount(q * levels.size + code, minlength=len(self.query_ids) * levels.size)
-            self._exact["counts"] = flat.reshape(len(self.query_ids), levels.size).astype(np.int64)
+            self._exact["counts"] = flat.reshape(len(self.query_ids), levels.size).astype(np.int64, copy=False)
         return self._exact["counts"]
 
     def dict_index(self):
@@ -200,8 +200,6 @@ class PackedJudgments:
 def prepare_qrels(qrels: Qrels) -> PreparedQrels:
     """Encode qrels: query index of each judgment and (lazily) document keys; duplicates are an
     error."""
-    import pyarrow.compute as pc
-
     if len(qrels) == 0:
         raise InputError("no judgments", source=qrels.source)
     known = qrels.sorted_query_codes()  # a dict's queries: sorted as str, without encoding the rows
@@ -211,17 +209,48 @@ def prepare_qrels(qrels: Qrels) -> PreparedQrels:
         query_ids, q = known
         query_index = pa.array(query_ids, pa.string())
     else:
-        q_encoded = qrels.qid.dictionary_encode()
-        q_dict = q_encoded.chunk(0).dictionary if q_encoded.num_chunks else None
-        order = _np(pc.sort_indices(q_dict))
-        rank_of_code = np.empty(len(order), dtype=np.int64)
-        rank_of_code[order] = np.arange(len(order))
-        q = rank_of_code[_indices(q_encoded)]
-        query_index = q_dict.take(_indices_array(order))
+        query_index, q = _sorted_query_codes(qrels)
         query_ids = np.asarray(query_index.to_pylist(), dtype=object)
     prepared = PreparedQrels(qrels=qrels, query_ids=query_ids, query_index=query_index, q=q, rel=qrels.rel)
     prepared.check_duplicates()
     return prepared
+
+
+def _sorted_query_codes(qrels: Qrels):
+    """(the distinct query ids sorted byte-wise, an Arrow array; the code of each row's query in
+    that order, int64). Qrels list a query's judgments together: only the first id of each run of
+    equal ids (known from the reader) is encoded (:func:`_codes_by_runs`); when ids change often,
+    every row is (:func:`_codes_by_rows`). Both give the same arrays."""
+    starts = qrels.query_starts()
+    if starts.size <= len(qrels) // 4:
+        return _codes_by_runs(qrels.qid, starts)
+    return _codes_by_rows(qrels.qid)
+
+
+def _codes_by_runs(qid, starts: np.ndarray):
+    """:func:`_sorted_query_codes` from the first id of each run of equal ids (``starts``)."""
+    import pyarrow as pa
+
+    heads = take_sorted(qid, starts)
+    encoded = (heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads).dictionary_encode()
+    query_index, code = _sorted_dictionary(encoded.dictionary, _np(encoded.indices).astype(np.int64))
+    return query_index, np.repeat(code, np.diff(np.append(starts, len(qid))))
+
+
+def _codes_by_rows(qid):
+    """:func:`_sorted_query_codes` from every row's id."""
+    encoded = qid.dictionary_encode()
+    return _sorted_dictionary(encoded.chunk(0).dictionary, _indices(encoded))
+
+
+def _sorted_dictionary(dictionary, codes: np.ndarray):
+    """(``dictionary`` sorted byte-wise, ``codes`` renumbered in that order)."""
+    import pyarrow.compute as pc
+
+    order = _np(pc.sort_indices(dictionary))
+    rank_of_code = np.empty(len(order), dtype=np.int64)
+    rank_of_code[order] = np.arange(len(order))
+    return dictionary.take(_indices_array(order)), rank_of_code[codes]
 
 
 def no_common_query(qrels_query_ids, source) -> InputError:
