@@ -27,7 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_FIELDS 8  /* fields recorded per line: a format has at most 6 (one more shows an extra) */
+#include "trec_chunks.h"
+#include "trec_numbers.h"
+
 #define MAX_KEPT 3    /* id fields kept: qid, docno and a diversity qrels' subtopic / a run's sample */
 
 /* ------------------------------------------------------------------------------ byte classes */
@@ -66,14 +68,6 @@ typedef struct {
     int wide;           /* int64 offsets (large_string) instead of int32 */
 } Layout;
 
-/* The fields of one line, as positions in the block. */
-typedef struct {
-    Py_ssize_t start[MAX_FIELDS];
-    Py_ssize_t length[MAX_FIELDS];
-    int high[MAX_FIELDS]; /* the field holds a byte >= 0x80 (UTF-8 to check) */
-    Py_ssize_t count;     /* all fields of the line, also those past MAX_FIELDS */
-} Line;
-
 /* The output columns, written during the scan (allocated before it, at their upper bounds). */
 typedef struct {
     char *data[MAX_KEPT];   /* the UTF-8 bytes of each kept id field */
@@ -90,193 +84,6 @@ typedef struct {
 } Columns;
 
 enum { SCAN_OK = 0, SCAN_DECLINE = -1, SCAN_NO_MEMORY = -2 };
-
-/* ------------------------------------------------------------------------------ UTF-8 */
-
-/* Whether s[0:n] is well-formed UTF-8 exactly as Python's strict decoder and Arrow's validator
- * define it (no overlong forms, no surrogates, nothing above U+10FFFF). */
-static int utf8_valid(const unsigned char *s, Py_ssize_t n)
-{
-    for (Py_ssize_t i = 0; i < n;) {
-        unsigned char c = s[i];
-        if (c < 0x80) { /* ASCII */
-            i++;
-            continue;
-        }
-        int more;                      /* continuation bytes after the lead byte */
-        unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
-        if (c >= 0xC2 && c <= 0xDF)
-            more = 1;
-        else if (c == 0xE0)
-            more = 2, lo = 0xA0;       /* no overlong 3-byte forms */
-        else if (c == 0xED)
-            more = 2, hi = 0x9F;       /* no surrogates */
-        else if (c >= 0xE1 && c <= 0xEF)
-            more = 2;
-        else if (c == 0xF0)
-            more = 3, lo = 0x90;       /* no overlong 4-byte forms */
-        else if (c >= 0xF1 && c <= 0xF3)
-            more = 3;
-        else if (c == 0xF4)
-            more = 3, hi = 0x8F;       /* nothing above U+10FFFF */
-        else
-            return 0;
-        if (n - i <= more || s[i + 1] < lo || s[i + 1] > hi)
-            return 0;
-        for (int k = 2; k <= more; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return 0;
-        i += more + 1;
-    }
-    return 1;
-}
-
-/* ------------------------------------------------------------------------------ numbers */
-
-/* int64 relevance: an optional sign and decimal digits, within the signed 64-bit range. */
-static int parse_relevance(const unsigned char *s, Py_ssize_t n, int64_t *out)
-{
-    Py_ssize_t i = 0;
-    int negative = 0;
-    if (s[0] == '-' || s[0] == '+')
-        negative = s[i++] == '-';
-    if (i == n)
-        return -1;
-    uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-    uint64_t w = 0;
-    for (; i < n; i++) {
-        unsigned d = (unsigned)s[i] - '0';
-        if (d > 9 || w > (limit - d) / 10)
-            return -1; /* not a digit, or beyond the int64 range */
-        w = w * 10 + d;
-    }
-    *out = (negative && w) ? -(int64_t)(w - 1) - 1 : (int64_t)w;
-    return 0;
-}
-
-/* The decimal syntax of a score, read: at most 19 significant digits in `mantissa` (the rest
- * noted in `truncated`), the power of ten that scales it, and whether the syntax holds. */
-typedef struct {
-    int negative, plus;
-    uint64_t mantissa;
-    int truncated;     /* nonzero digits beyond the 19 kept */
-    int64_t exponent;  /* value = mantissa * 10^exponent (before truncation) */
-    int huge_exponent; /* the written exponent was too long to add up: leave it to strtod */
-} Decimal;
-
-/* Adds the digits at s[*i..] to the mantissa; `fraction`: they follow the decimal point.
- * Returns how many digits were read. */
-static Py_ssize_t read_digits(const unsigned char *s, Py_ssize_t n, Py_ssize_t *i, int fraction, Decimal *d,
-                              int *significant)
-{
-    Py_ssize_t start = *i;
-    for (; *i < n; (*i)++) {
-        unsigned digit = (unsigned)s[*i] - '0';
-        if (digit > 9)
-            break;
-        if (*significant < 19) { /* leading zeros leave the mantissa 0 and count for nothing */
-            d->mantissa = d->mantissa * 10 + digit;
-            *significant += d->mantissa != 0;
-            d->exponent -= fraction;
-        } else {
-            d->truncated |= digit != 0;
-            d->exponent += !fraction;
-        }
-    }
-    return *i - start;
-}
-
-/* Reads s[0:n] as [+-]digits[.digits][(e|E)[+-]digits] (at least one mantissa digit). */
-static int read_decimal(const unsigned char *s, Py_ssize_t n, Decimal *d)
-{
-    Py_ssize_t i = 0;
-    int significant = 0;
-    memset(d, 0, sizeof *d);
-    if (s[0] == '-' || s[0] == '+') {
-        d->negative = s[0] == '-';
-        d->plus = s[0] == '+';
-        i++;
-    }
-    Py_ssize_t digits = read_digits(s, n, &i, 0, d, &significant);
-    if (i < n && s[i] == '.') {
-        i++;
-        digits += read_digits(s, n, &i, 1, d, &significant);
-    }
-    if (digits == 0)
-        return -1;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        int negative = 0;
-        int64_t e = 0;
-        if (++i < n && (s[i] == '-' || s[i] == '+'))
-            negative = s[i++] == '-';
-        if (i == n)
-            return -1;
-        for (; i < n && (unsigned)s[i] - '0' <= 9; i++) {
-            if (e < 100000000)
-                e = e * 10 + (s[i] - '0');
-            else
-                d->huge_exponent = 1;
-        }
-        d->exponent += negative ? -e : e;
-    }
-    return i == n ? 0 : -1;
-}
-
-/* Clinger's fast path needs each double operation rounded once, to double (not to x87's
- * extended precision first); elsewhere every score goes through strtod */
-#define CLINGER_EXACT (FLT_EVAL_METHOD == 0)
-
-/* exact powers of ten as doubles (10^22 is the largest exact one) */
-static const double POWERS_OF_TEN[] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-/* The correctly rounded double of the token s[0:n] whose syntax `d` holds, through strtod on a
- * NUL-terminated copy (glibc's strtod rounds correctly). The token was checked above, so a
- * locale whose decimal point is not '.' shows as an unconsumed token: declined. */
-static int strtod_exact(const unsigned char *s, Py_ssize_t n, double *out)
-{
-    char small[64];
-    char *copy = n < (Py_ssize_t)sizeof small ? small : malloc((size_t)n + 1);
-    if (copy == NULL)
-        return -1;
-    memcpy(copy, s, (size_t)n);
-    copy[n] = '\0';
-    char *stop;
-    *out = strtod(copy, &stop);
-    int consumed = stop == copy + n;
-    if (copy != small)
-        free(copy);
-    return consumed ? 0 : -1;
-}
-
-/* float64 score: a finite decimal number, correctly rounded. Declined (-1) besides syntax
- * errors: overflow (the grammar's error), and a leading '+' or an underflow (a nonzero number
- * read as 0 or a subnormal): Arrow versions may differ on those, so the reference decides. */
-static int parse_score(const unsigned char *s, Py_ssize_t n, double *out)
-{
-    Decimal d;
-    if (read_decimal(s, n, &d) < 0 || d.plus)
-        return -1;
-    double v;
-    if (d.mantissa == 0) {
-        v = 0.0;
-    } else if (CLINGER_EXACT && !d.truncated && !d.huge_exponent && d.mantissa <= (UINT64_C(1) << 53)
-               && d.exponent >= -22 && d.exponent <= 22) {
-        /* Clinger's fast path: both operands exact, so one IEEE operation rounds correctly */
-        v = (double)d.mantissa;
-        v = d.exponent < 0 ? v / POWERS_OF_TEN[-d.exponent] : v * POWERS_OF_TEN[d.exponent];
-    } else {
-        if (strtod_exact(s, n, &v) < 0)
-            return -1;
-        v = fabs(v);
-        if (isinf(v) || v < DBL_MIN)
-            return -1; /* overflow (an error), or underflow to zero or a subnormal */
-    }
-    *out = d.negative ? -v : v;
-    return 0;
-}
 
 /* ------------------------------------------------------------------------------ lines */
 
@@ -401,22 +208,36 @@ static int add_row(const unsigned char *b, const Line *line, const Layout *layou
     return SCAN_OK;
 }
 
-/* The scan: every line of b[0:size], in order. Runs without the GIL. */
+/* The rows of one line: split (by its masks, else byte by byte), then read. */
+static int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *masks, Py_ssize_t base,
+                     Py_ssize_t *pos, const Layout *layout, Columns *out)
+{
+    Line line;
+    Py_ssize_t next = split_line_fast(masks, base, *pos, size, layout->lone_cr_error, &line);
+    if (next == 0 && (next = split_line(b, *pos, size, layout->lone_cr_error, &line)) < 0)
+        return SCAN_DECLINE;
+    int kind = classify_line(b, *pos, &line, layout);
+    int status = kind == LINE_ROW ? add_row(b, &line, layout, out)
+                 : kind == LINE_SKIP ? note_skipped(out, out->lines) : SCAN_DECLINE;
+    out->lines++;
+    *pos = next;
+    return status;
+}
+
+/* The scan: every line of b[0:size], in order, a region of chunks at a time. Runs without the GIL. */
 static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out)
 {
+    ChunkMasks masks[REGION_CHUNKS + 1];
     Py_ssize_t pos = 0;
-    Line line;
     while (pos < size) {
-        Py_ssize_t next = split_line(b, pos, size, layout->lone_cr_error, &line);
-        if (next < 0)
-            return SCAN_DECLINE;
-        int kind = classify_line(b, pos, &line, layout);
-        int status = kind == LINE_ROW ? add_row(b, &line, layout, out)
-                     : kind == LINE_SKIP ? note_skipped(out, out->lines) : SCAN_DECLINE;
-        if (status != SCAN_OK)
-            return status;
-        out->lines++;
-        pos = next;
+        Py_ssize_t base = pos & ~(Py_ssize_t)63, end = base + 64 * REGION_CHUNKS;
+        Py_ssize_t chunks = (size - base + 63) / 64 + 1; /* with the one past the end */
+        classify_region(b, size, base, chunks < REGION_CHUNKS + 1 ? chunks : REGION_CHUNKS + 1, masks);
+        while (pos < size && pos < end) {
+            int status = scan_line(b, size, masks, base, &pos, layout, out);
+            if (status != SCAN_OK)
+                return status;
+        }
     }
     return SCAN_OK;
 }
@@ -593,5 +414,6 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit_trec_tokenizer(void)
 {
     init_byte_classes();
+    choose_classifier();
     return PyModule_Create(&module);
 }
