@@ -24,15 +24,15 @@
 #define HAVE_AVX2_VARIANT 1
 #endif
 
-#define MAX_FIELDS 8        /* fields recorded per line: a format has at most 6 (one more shows an extra) */
+#define MAX_FIELDS 32       /* fields recorded per line: all of a line under 64 bytes (a format has 4 or 6) */
 #define REGION_CHUNKS 256   /* chunks classified at a time (16 KiB: the masks stay in the L1 cache) */
 
 /* The fields of one line, as positions in the block. */
 typedef struct {
     Py_ssize_t start[MAX_FIELDS];
     Py_ssize_t length[MAX_FIELDS];
-    int high[MAX_FIELDS]; /* the field holds a byte >= 0x80 (UTF-8 to check) */
     Py_ssize_t count;     /* all fields of the line, also those past MAX_FIELDS */
+    int high;             /* the line holds a byte >= 0x80 (its ids are checked as UTF-8) */
 } Line;
 
 /* Bit i describes byte i of a 64-byte chunk. */
@@ -183,15 +183,13 @@ static inline Py_ssize_t split_line_fast(const ChunkMasks *m, Py_ssize_t base, P
     uint64_t field = ~BITS_AT(here, sep, o) & in_line;
     uint64_t starts = field & ~(field << 1), ends = field & ~(field >> 1);
     Py_ssize_t count = 0;
-    for (; starts; count++, starts &= starts - 1, ends &= ends - 1) {
-        if (count < MAX_FIELDS) {
-            int first = __builtin_ctzll(starts), last = __builtin_ctzll(ends);
-            line->start[count] = pos + first;
-            line->length[count] = last - first + 1;
-            line->high[count] = (high & ((UINT64_C(2) << last) - (UINT64_C(1) << first))) != 0;
-        }
+    for (; starts; count++, starts &= starts - 1, ends &= ends - 1) { /* at most 32 fields in 63 bytes */
+        int first = __builtin_ctzll(starts);
+        line->start[count] = pos + first;
+        line->length[count] = __builtin_ctzll(ends) - first + 1;
     }
     line->count = count;
+    line->high = high != 0;
     Py_ssize_t next = pos + length + 1;
     return next < size ? next : size;
 }

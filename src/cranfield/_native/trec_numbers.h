@@ -13,6 +13,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define LITTLE_ENDIAN_WORDS 1 /* load8() puts p[0] in the lowest byte: the word tricks below hold */
+#else
+#define LITTLE_ENDIAN_WORDS 0
+#endif
+
+/* The 8 bytes at p as one word. */
+static inline uint64_t load8(const unsigned char *p)
+{
+    uint64_t word;
+    memcpy(&word, p, 8);
+    return word;
+}
+
 /* ------------------------------------------------------------------------------ UTF-8 */
 
 /* Whether s[0:n] is well-formed UTF-8 exactly as Python's strict decoder and Arrow's validator
@@ -200,10 +214,10 @@ static int parse_score_general(const unsigned char *s, Py_ssize_t n, double *out
     return 0;
 }
 
-/* The usual spelling of a score, [-]digits[.digits] with 1 to 19 digits and a value within
+/* A score spelled [-]digits[.digits] with 1 to 19 digits and a value within
  * 2^53 units of its last place: one exact division by a power of ten (Clinger's fast path),
  * the same double as parse_score_general's. Any other spelling goes that general way. */
-static inline int parse_score(const unsigned char *s, Py_ssize_t n, double *out)
+static inline int parse_score_digits(const unsigned char *s, Py_ssize_t n, double *out)
 {
     Py_ssize_t i = s[0] == '-', first = i;
     uint64_t mantissa = 0;
@@ -222,6 +236,63 @@ static inline int parse_score(const unsigned char *s, Py_ssize_t n, double *out)
     double v = (double)mantissa / POWERS_OF_TEN[fraction]; /* fraction <= 19: an exact power */
     *out = s[0] == '-' ? -v : v;
     return 0;
+}
+
+/* ---------------------------------------------------------------- scores, eight digits at a time */
+
+
+/* The value of the `count` (1 to 8) digits that end at end[-1], read from the word of the 8 bytes
+ * before `end` (the bytes before the digits count as '0'); -1 if one of them is no digit. */
+static inline int64_t digits_before(const unsigned char *end, int count)
+{
+    uint64_t word = load8(end - 8);
+    uint64_t pad = count == 8 ? 0 : (UINT64_C(1) << (8 * (8 - count))) - 1; /* the bytes before */
+    word = (word & ~pad) | (UINT64_C(0x3030303030303030) & pad);
+    if (((word & UINT64_C(0xF0F0F0F0F0F0F0F0))
+         | (((word + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4))
+        != UINT64_C(0x3333333333333333))
+        return -1; /* a byte outside '0'..'9' */
+    word = (word & UINT64_C(0x0F0F0F0F0F0F0F0F)) * 2561 >> 8; /* pairs of digits, then fours, then eight */
+    word = (word & UINT64_C(0x00FF00FF00FF00FF)) * 6553601 >> 16;
+    return (int64_t)(uint32_t)((word & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001) >> 32);
+}
+
+/* The usual spelling of a score, [-]digits.digits with at most 7 digits before the point and 8
+ * after, read within the bytes lo..hi of the block (the words around the token must lie there):
+ * its double by Clinger's fast path (at most 15 digits: exact in a double), as
+ * parse_score_general gives it. Returns -1 where the spelling or the bounds are other. */
+static inline int parse_score_swar(const unsigned char *s, Py_ssize_t n, const unsigned char *lo,
+                                   const unsigned char *hi, double *out)
+{
+    int negative = s[0] == '-';
+    const unsigned char *p = s + negative, *end = s + n;
+    if (!LITTLE_ENDIAN_WORDS || !CLINGER_EXACT || p + 8 > hi || end - 8 < lo)
+        return -1;
+    uint64_t dots = load8(p) ^ UINT64_C(0x2E2E2E2E2E2E2E2E); /* a zero byte where p holds '.' */
+    dots = (dots - UINT64_C(0x0101010101010101)) & ~dots & UINT64_C(0x8080808080808080);
+    if (dots == 0)
+        return -1;
+    int before = __builtin_ctzll(dots) / 8; /* the first '.' (the lowest flagged byte is one) */
+    Py_ssize_t after = end - p - before - 1;
+    if (after < 0 || after > 8 || before + after == 0 || (before && p + before - 8 < lo))
+        return -1; /* no '.' in the token, more than 8 digits after it, no digit, or too near the block's start */
+    int64_t whole = before ? digits_before(p + before, before) : 0;
+    int64_t part = after ? digits_before(end, (int)after) : 0;
+    if (whole < 0 || part < 0)
+        return -1;
+    double v = (double)(whole * (int64_t)POWERS_OF_TEN[after] + part) / POWERS_OF_TEN[after];
+    *out = negative ? -v : v;
+    return 0;
+}
+
+/* A score: the usual spellings eight digits at a time, the rest digit by digit (parse_score_general).
+ * lo..hi: the bytes of the block around the token. */
+static inline int parse_score(const unsigned char *s, Py_ssize_t n, const unsigned char *lo,
+                              const unsigned char *hi, double *out)
+{
+    if (parse_score_swar(s, n, lo, hi, out) == 0)
+        return 0;
+    return parse_score_digits(s, n, out);
 }
 
 #endif

@@ -30,6 +30,7 @@
 #include "trec_chunks.h"
 #include "trec_numbers.h"
 
+#define MAX_FORMAT_FIELDS 8 /* a layout's fields (a format has at most 6, and one more shows an extra) */
 #define MAX_KEPT 3    /* id fields kept: qid, docno and a diversity qrels' subtopic / a run's sample */
 
 /* ------------------------------------------------------------------------------ byte classes */
@@ -80,6 +81,7 @@ typedef struct {
     Py_ssize_t n_skipped, skipped_capacity;
     Py_ssize_t tag_start, tag_length; /* the first row's tag (tag_start -1: none) */
     const unsigned char *previous_qid; /* the previous row's query id, in the block */
+    const unsigned char *block_end;    /* the end of the block (words are read up to it) */
     Py_ssize_t previous_qid_length;
 } Columns;
 
@@ -93,6 +95,7 @@ static Py_ssize_t split_line(const unsigned char *b, Py_ssize_t pos, Py_ssize_t 
                              Line *line)
 {
     line->count = 0;
+    line->high = 0;
     for (;;) {
         int c = C_BLANK;
         for (; pos < end; pos++) { /* the blanks before a field */
@@ -112,10 +115,10 @@ static Py_ssize_t split_line(const unsigned char *b, Py_ssize_t pos, Py_ssize_t 
         int high = 0;
         for (; pos < end && (c = byte_class[b[pos]]) <= C_HIGH; pos++)
             high |= c; /* C_HIGH is 1 */
+        line->high |= high;
         if (line->count < MAX_FIELDS) {
             line->start[line->count] = start;
             line->length[line->count] = pos - start;
-            line->high[line->count] = high;
         }
         line->count++;
     }
@@ -161,6 +164,25 @@ static void put_offset(char *offsets, Py_ssize_t i, Py_ssize_t value, int wide)
         ((int32_t *)offsets)[i] = (int32_t)value;
 }
 
+#define ID_SLACK 16 /* bytes past the ids' upper bound: an id of up to 16 bytes is copied as 16 */
+
+/* Copies the id src[0:n] to dst (which has ID_SLACK bytes to spare); `end`: the block's end. */
+static inline void copy_id(char *dst, const unsigned char *src, Py_ssize_t n, const unsigned char *end)
+{
+    if (n <= 16 && end - src >= 16)
+        memcpy(dst, src, 16); /* one unaligned 16-byte move */
+    else
+        memcpy(dst, src, (size_t)n);
+}
+
+/* Whether the ids a[0:n] and c[0:n] are equal (a before c in the block that ends at `end`). */
+static inline int same_id(const unsigned char *a, const unsigned char *c, Py_ssize_t n, const unsigned char *end)
+{
+    if (LITTLE_ENDIAN_WORDS && n <= 8 && end - c >= 8)
+        return ((load8(a) ^ load8(c)) << (64 - 8 * n)) == 0; /* the n low bytes of the two words */
+    return memcmp(a, c, (size_t)n) == 0;
+}
+
 /* Appends the kept id fields of a row, each checked as UTF-8. */
 static int add_ids(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
 {
@@ -168,9 +190,9 @@ static int add_ids(const unsigned char *b, const Line *line, const Layout *layou
         int j = layout->kept[k];
         const unsigned char *text = b + line->start[j];
         Py_ssize_t length = line->length[j];
-        if (line->high[j] && !utf8_valid(text, length))
+        if (line->high && !utf8_valid(text, length))
             return SCAN_DECLINE;
-        memcpy(out->data[k] + out->used[k], text, (size_t)length);
+        copy_id(out->data[k] + out->used[k], text, length, out->block_end);
         out->used[k] += length;
         put_offset(out->offsets[k], out->rows + 1, out->used[k], layout->wide);
         if (length > out->longest[k])
@@ -184,7 +206,7 @@ static void note_query(const unsigned char *b, const Line *line, Columns *out)
 {
     const unsigned char *qid = b + line->start[0];
     Py_ssize_t length = line->length[0];
-    if (out->rows == 0 || length != out->previous_qid_length || memcmp(qid, out->previous_qid, (size_t)length))
+    if (out->rows == 0 || length != out->previous_qid_length || !same_id(out->previous_qid, qid, length, out->block_end))
         out->starts[out->n_starts++] = out->rows;
     out->previous_qid = qid;
     out->previous_qid_length = length;
@@ -196,7 +218,7 @@ static int add_row(const unsigned char *b, const Line *line, const Layout *layou
     const unsigned char *token = b + line->start[layout->value];
     Py_ssize_t length = line->length[layout->value];
     int status = layout->integer ? parse_relevance(token, length, (int64_t *)out->values + out->rows)
-                                 : parse_score(token, length, (double *)out->values + out->rows);
+                                 : parse_score(token, length, b, out->block_end, (double *)out->values + out->rows);
     if (status < 0 || add_ids(b, line, layout, out) < 0)
         return SCAN_DECLINE;
     note_query(b, line, out);
@@ -229,6 +251,7 @@ static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *lay
 {
     ChunkMasks masks[REGION_CHUNKS + 1];
     Py_ssize_t pos = 0;
+    out->block_end = b + size;
     while (pos < size) {
         Py_ssize_t base = pos & ~(Py_ssize_t)63, end = base + 64 * REGION_CHUNKS;
         Py_ssize_t chunks = (size - base + 63) / 64 + 1; /* with the one past the end */
@@ -275,7 +298,7 @@ static int allocate_outputs(Py_ssize_t size, const Layout *layout, Outputs *o, C
     Py_ssize_t max_rows = size / (2 * layout->fields) + 1;
     Py_ssize_t width = layout->wide ? 8 : 4;
     for (int k = 0; k < layout->n_kept; k++) {
-        o->data[k] = new_bytes(size, &out->data[k]);
+        o->data[k] = new_bytes(size + ID_SLACK, &out->data[k]);
         o->offsets[k] = new_bytes((max_rows + 1) * width, &out->offsets[k]);
         if (o->data[k] == NULL || o->offsets[k] == NULL)
             return -1;
@@ -321,13 +344,13 @@ static PyObject *build_result(const unsigned char *b, const Layout *layout, cons
 static int check_layout(Layout *layout, int kept_mask)
 {
     layout->n_kept = 0;
-    for (int j = 0; j < MAX_FIELDS; j++)
+    for (int j = 0; j < MAX_FORMAT_FIELDS; j++)
         if (kept_mask & (1 << j)) {
             if (layout->n_kept == MAX_KEPT || j >= layout->fields)
                 goto bad;
             layout->kept[layout->n_kept++] = j;
         }
-    if (layout->fields < 1 || layout->fields > MAX_FIELDS - 1 || !(kept_mask & 1) || kept_mask >> MAX_FIELDS
+    if (layout->fields < 1 || layout->fields > MAX_FORMAT_FIELDS - 1 || !(kept_mask & 1) || kept_mask >> MAX_FORMAT_FIELDS
         || layout->value < 0 || layout->value >= layout->fields || layout->tag >= layout->fields
         || layout->comments < COMMENTS_NONE || layout->comments > COMMENTS_FIRST_BYTE)
         goto bad;
