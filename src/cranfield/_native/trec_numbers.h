@@ -246,7 +246,7 @@ static inline int parse_score_digits(const unsigned char *s, Py_ssize_t n, doubl
 static inline int64_t digits_before(const unsigned char *end, int count)
 {
     uint64_t word = load8(end - 8);
-    uint64_t pad = count == 8 ? 0 : (UINT64_C(1) << (8 * (8 - count))) - 1; /* the bytes before */
+    uint64_t pad = ~UINT64_C(0) >> 1 >> (8 * count - 1); /* the 8 - count bytes before */
     word = (word & ~pad) | (UINT64_C(0x3030303030303030) & pad);
     if (((word & UINT64_C(0xF0F0F0F0F0F0F0F0))
          | (((word + UINT64_C(0x0606060606060606)) & UINT64_C(0xF0F0F0F0F0F0F0F0)) >> 4))
@@ -257,40 +257,35 @@ static inline int64_t digits_before(const unsigned char *end, int count)
     return (int64_t)(uint32_t)((word & UINT64_C(0x0000FFFF0000FFFF)) * UINT64_C(42949672960001) >> 32);
 }
 
-/* The usual spelling of a score, [-]digits.digits with at most 7 digits before the point and 8
- * after, read within the bytes lo..hi of the block (the words around the token must lie there):
- * its double by Clinger's fast path (at most 15 digits: exact in a double), as
- * parse_score_general gives it. Returns -1 where the spelling or the bounds are other. */
-static inline int parse_score_swar(const unsigned char *s, Py_ssize_t n, const unsigned char *lo,
-                                   const unsigned char *hi, double *out)
+/* powers of ten as integers, up to 10^8 */
+static const int64_t TENS[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+/* The usual spelling of a score, [-]digits.digits with at most 7 digits before the point and 1
+ * to 8 after (read as one word of the 8 bytes that end the token: they must lie within the block,
+ * from `lo` on): its double by Clinger's fast path (at most 15 digits: exact in a double), as
+ * parse_score_general gives it. Returns -1 for any other spelling. */
+static inline int parse_score_swar(const unsigned char *s, Py_ssize_t n, const unsigned char *lo, double *out)
 {
-    int negative = s[0] == '-';
-    const unsigned char *p = s + negative, *end = s + n;
-    if (!LITTLE_ENDIAN_WORDS || !CLINGER_EXACT || p + 8 > hi || end - 8 < lo)
+    Py_ssize_t i = s[0] == '-', limit = i + 7;
+    int64_t whole = 0;
+    for (; i < n && i < limit && (unsigned)s[i] - '0' <= 9; i++)
+        whole = whole * 10 + (s[i] - '0');
+    Py_ssize_t after = n - i - 1;
+    if (!LITTLE_ENDIAN_WORDS || !CLINGER_EXACT || i == n || s[i] != '.' || after < 1 || after > 8 || s + n - 8 < lo)
         return -1;
-    uint64_t dots = load8(p) ^ UINT64_C(0x2E2E2E2E2E2E2E2E); /* a zero byte where p holds '.' */
-    dots = (dots - UINT64_C(0x0101010101010101)) & ~dots & UINT64_C(0x8080808080808080);
-    if (dots == 0)
+    int64_t part = digits_before(s + n, (int)after);
+    if (part < 0)
         return -1;
-    int before = __builtin_ctzll(dots) / 8; /* the first '.' (the lowest flagged byte is one) */
-    Py_ssize_t after = end - p - before - 1;
-    if (after < 0 || after > 8 || before + after == 0 || (before && p + before - 8 < lo))
-        return -1; /* no '.' in the token, more than 8 digits after it, no digit, or too near the block's start */
-    int64_t whole = before ? digits_before(p + before, before) : 0;
-    int64_t part = after ? digits_before(end, (int)after) : 0;
-    if (whole < 0 || part < 0)
-        return -1;
-    double v = (double)(whole * (int64_t)POWERS_OF_TEN[after] + part) / POWERS_OF_TEN[after];
-    *out = negative ? -v : v;
+    double v = (double)(whole * TENS[after] + part) / POWERS_OF_TEN[after];
+    *out = s[0] == '-' ? -v : v;
     return 0;
 }
 
-/* A score: the usual spellings eight digits at a time, the rest digit by digit (parse_score_general).
- * lo..hi: the bytes of the block around the token. */
-static inline int parse_score(const unsigned char *s, Py_ssize_t n, const unsigned char *lo,
-                              const unsigned char *hi, double *out)
+/* A score: the usual spellings eight digits at a time, the rest digit by digit (parse_score_digits,
+ * parse_score_general). lo: the block's start (the words read around the token lie after it). */
+static inline int parse_score(const unsigned char *s, Py_ssize_t n, const unsigned char *lo, double *out)
 {
-    if (parse_score_swar(s, n, lo, hi, out) == 0)
+    if (parse_score_swar(s, n, lo, out) == 0)
         return 0;
     return parse_score_digits(s, n, out);
 }

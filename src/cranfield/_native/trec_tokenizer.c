@@ -218,7 +218,7 @@ static int add_row(const unsigned char *b, const Line *line, const Layout *layou
     const unsigned char *token = b + line->start[layout->value];
     Py_ssize_t length = line->length[layout->value];
     int status = layout->integer ? parse_relevance(token, length, (int64_t *)out->values + out->rows)
-                                 : parse_score(token, length, b, out->block_end, (double *)out->values + out->rows);
+                                 : parse_score(token, length, b, (double *)out->values + out->rows);
     if (status < 0 || add_ids(b, line, layout, out) < 0)
         return SCAN_DECLINE;
     note_query(b, line, out);
