@@ -110,21 +110,40 @@ __attribute__((target("avx2"))) static void classify_chunk_avx2(const unsigned c
 
 typedef void (*ClassifyChunk)(const unsigned char *p, ChunkMasks *m);
 
-/* The best classifier this CPU runs (set once, when the module loads). */
-static ClassifyChunk classify_chunk =
-#if defined(__SSE2__)
-    classify_chunk_sse2;
-#else
-    classify_chunk_c;
+/* The classifiers this build holds, by name ("avx2" only where the CPU has it). */
+static const struct {
+    const char *name;
+    ClassifyChunk classify;
+} CLASSIFIERS[] = {
+#if HAVE_AVX2_VARIANT
+    {"avx2", classify_chunk_avx2},
 #endif
+#if defined(__SSE2__)
+    {"sse2", classify_chunk_sse2},
+#endif
+    {"c", classify_chunk_c},
+};
+
+#define N_CLASSIFIERS ((int)(sizeof CLASSIFIERS / sizeof CLASSIFIERS[0]))
+
+/* The classifier in use: the first of CLASSIFIERS this CPU runs (chosen when the module loads). */
+static int classifier = N_CLASSIFIERS - 1;
+
+static int classifier_runs(int i)
+{
+#if HAVE_AVX2_VARIANT
+    if (CLASSIFIERS[i].classify == classify_chunk_avx2) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx2");
+    }
+#endif
+    return i >= 0 && i < N_CLASSIFIERS;
+}
 
 static void choose_classifier(void)
 {
-#if HAVE_AVX2_VARIANT
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
-        classify_chunk = classify_chunk_avx2;
-#endif
+    for (classifier = 0; !classifier_runs(classifier); classifier++)
+        ;
 }
 
 /* The masks of the chunks of b[base:size] from `base` on, `chunks` of them (at least one): the
@@ -132,7 +151,7 @@ static void choose_classifier(void)
 static void classify_region(const unsigned char *b, Py_ssize_t size, Py_ssize_t base, Py_ssize_t chunks,
                             ChunkMasks *m)
 {
-    ClassifyChunk classify = classify_chunk;
+    ClassifyChunk classify = CLASSIFIERS[classifier].classify;
     Py_ssize_t c = 0;
     for (; c < chunks && base + 64 * (c + 1) <= size; c++)
         classify(b + base + 64 * c, &m[c]);

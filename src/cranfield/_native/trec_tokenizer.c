@@ -421,8 +421,42 @@ static PyObject *tokenize(PyObject *module, PyObject *args)
     return result;
 }
 
+PyDoc_STRVAR(use_classifier_doc,
+"_use_classifier(name=None)\n"
+"--\n\n"
+"For tests: the names of the byte classifiers this CPU runs (the one in use first), after\n"
+"switching to `name` (\"avx2\", \"sse2\", \"c\") where given. Not thread-safe.");
+
+static PyObject *use_classifier(PyObject *module, PyObject *args)
+{
+    const char *name = NULL;
+    if (!PyArg_ParseTuple(args, "|z:_use_classifier", &name))
+        return NULL;
+    for (int i = 0; name != NULL && i <= N_CLASSIFIERS; i++) {
+        if (i == N_CLASSIFIERS) {
+            PyErr_Format(PyExc_ValueError, "_use_classifier: no classifier %s on this CPU", name);
+            return NULL;
+        }
+        if (strcmp(CLASSIFIERS[i].name, name) == 0 && classifier_runs(i)) {
+            classifier = i;
+            break;
+        }
+    }
+    PyObject *names = PyList_New(0);
+    for (int i = -1; names != NULL && i < N_CLASSIFIERS; i++) {
+        if (i == classifier || (i >= 0 && !classifier_runs(i)))
+            continue;
+        PyObject *text = PyUnicode_FromString(CLASSIFIERS[i < 0 ? classifier : i].name);
+        if (text == NULL || PyList_Append(names, text) < 0)
+            Py_CLEAR(names);
+        Py_XDECREF(text);
+    }
+    return names;
+}
+
 static PyMethodDef methods[] = {
     {"tokenize", tokenize, METH_VARARGS, tokenize_doc},
+    {"_use_classifier", use_classifier, METH_VARARGS, use_classifier_doc},
     {NULL, NULL, 0, NULL},
 };
 
