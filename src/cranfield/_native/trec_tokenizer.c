@@ -30,6 +30,12 @@
 #include "trec_chunks.h"
 #include "trec_numbers.h"
 
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 #define MAX_FORMAT_FIELDS 8 /* a layout's fields (a format has at most 6, and one more shows an extra) */
 #define MAX_KEPT 3    /* id fields kept: qid, docno and a diversity qrels' subtopic / a run's sample */
 
@@ -55,7 +61,7 @@ static void init_byte_classes(void)
 enum { COMMENTS_NONE, COMMENTS_FIRST_FIELD, COMMENTS_FIRST_BYTE };
 
 /* What a line of the format looks like, and what the dialect allows (set by the caller). */
-typedef struct {
+typedef struct Layout {
     int fields;         /* the format's number of fields */
     int exact;          /* exactly `fields` fields (qrels), or at least (runs) */
     int kept[MAX_KEPT]; /* the id fields kept, ascending; kept[0] is the query id (field 0) */
@@ -67,6 +73,7 @@ typedef struct {
     int blank_error;    /* a line without fields is an error (else it is skipped) */
     int lone_cr_error;  /* a CR not directly followed by LF is an error (else it is a blank) */
     int wide;           /* int64 offsets (large_string) instead of int32 */
+    const struct Layout *rows; /* RUN_ROWS or QRELS_ROWS where its rows are theirs, else itself */
 } Layout;
 
 /* The output columns, written during the scan (allocated before it, at their upper bounds). */
@@ -156,7 +163,7 @@ static int note_skipped(Columns *out, Py_ssize_t line_index)
 }
 
 /* offsets[i] = value, as int64 (wide) or int32 */
-static void put_offset(char *offsets, Py_ssize_t i, Py_ssize_t value, int wide)
+static ALWAYS_INLINE void put_offset(char *offsets, Py_ssize_t i, Py_ssize_t value, int wide)
 {
     if (wide)
         ((int64_t *)offsets)[i] = value;
@@ -184,7 +191,7 @@ static inline int same_id(const unsigned char *a, const unsigned char *c, Py_ssi
 }
 
 /* Appends the kept id fields of a row, each checked as UTF-8. */
-static int add_ids(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
+static ALWAYS_INLINE int add_ids(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
 {
     for (int k = 0; k < layout->n_kept; k++) {
         int j = layout->kept[k];
@@ -202,7 +209,7 @@ static int add_ids(const unsigned char *b, const Line *line, const Layout *layou
 }
 
 /* Notes the row as the first of a query when its query id differs from the previous row's. */
-static void note_query(const unsigned char *b, const Line *line, Columns *out)
+static ALWAYS_INLINE void note_query(const unsigned char *b, const Line *line, Columns *out)
 {
     const unsigned char *qid = b + line->start[0];
     Py_ssize_t length = line->length[0];
@@ -213,7 +220,7 @@ static void note_query(const unsigned char *b, const Line *line, Columns *out)
 }
 
 /* Appends a row: its value, its ids, its query start, the tag of the first row. */
-static int add_row(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
+static ALWAYS_INLINE int add_row(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
 {
     const unsigned char *token = b + line->start[layout->value];
     Py_ssize_t length = line->length[layout->value];
@@ -230,6 +237,28 @@ static int add_row(const unsigned char *b, const Line *line, const Layout *layou
     return SCAN_OK;
 }
 
+/* The rows of a run and of a qrels (int32 offsets) as constants: add_row() inlined with one of
+ * them compiles to code free of the layout's tests, for nearly every block. */
+static const Layout RUN_ROWS = {.fields = 6, .kept = {0, 2}, .n_kept = 2, .value = 4, .integer = 0, .tag = 5};
+static const Layout QRELS_ROWS = {.fields = 4, .kept = {0, 2}, .n_kept = 2, .value = 3, .integer = 1, .tag = -1};
+
+/* Whether the rows of the two layouts are read alike (the same ids, value and offsets). */
+static int same_rows(const Layout *a, const Layout *b)
+{
+    return a->n_kept == b->n_kept && !memcmp(a->kept, b->kept, sizeof a->kept) && a->value == b->value
+        && a->integer == b->integer && a->tag == b->tag && a->wide == b->wide;
+}
+
+/* add_row() for the layout's rows, with their constants where they are a run's or a qrels'. */
+static int add_row_of(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
+{
+    if (layout->rows == &RUN_ROWS)
+        return add_row(b, line, &RUN_ROWS, out);
+    if (layout->rows == &QRELS_ROWS)
+        return add_row(b, line, &QRELS_ROWS, out);
+    return add_row(b, line, layout, out);
+}
+
 /* The rows of one line: split (by its masks, else byte by byte), then read. */
 static int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *masks, Py_ssize_t base,
                      Py_ssize_t *pos, const Layout *layout, Columns *out)
@@ -239,7 +268,7 @@ static int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *
     if (next == 0 && (next = split_line(b, *pos, size, layout->lone_cr_error, &line)) < 0)
         return SCAN_DECLINE;
     int kind = classify_line(b, *pos, &line, layout);
-    int status = kind == LINE_ROW ? add_row(b, &line, layout, out)
+    int status = kind == LINE_ROW ? add_row_of(b, &line, layout, out)
                  : kind == LINE_SKIP ? note_skipped(out, out->lines) : SCAN_DECLINE;
     out->lines++;
     *pos = next;
@@ -354,6 +383,9 @@ static int check_layout(Layout *layout, int kept_mask)
         || layout->value < 0 || layout->value >= layout->fields || layout->tag >= layout->fields
         || layout->comments < COMMENTS_NONE || layout->comments > COMMENTS_FIRST_BYTE)
         goto bad;
+    for (int k = layout->n_kept; k < MAX_KEPT; k++)
+        layout->kept[k] = 0;
+    layout->rows = same_rows(layout, &RUN_ROWS) ? &RUN_ROWS : same_rows(layout, &QRELS_ROWS) ? &QRELS_ROWS : layout;
     return 0;
 bad:
     PyErr_SetString(PyExc_ValueError, "tokenize: the layout does not describe a TREC format");
