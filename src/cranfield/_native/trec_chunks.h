@@ -24,6 +24,14 @@
 #define HAVE_AVX2_VARIANT 1
 #endif
 
+#ifndef ALWAYS_INLINE
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+#endif
+
 #define MAX_FIELDS 32       /* fields recorded per line: all of a line under 64 bytes (a format has 4 or 6) */
 #define REGION_CHUNKS 256   /* chunks classified at a time (16 KiB: the masks stay in the L1 cache) */
 
@@ -133,8 +141,9 @@ static int classifier_runs(int i)
 {
 #if HAVE_AVX2_VARIANT
     if (CLASSIFIERS[i].classify == classify_chunk_avx2) {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx2");
+        __builtin_cpu_init(); /* the scan that goes with it is compiled for x86-64-v3's instructions too */
+        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2")
+               && __builtin_cpu_supports("popcnt");
     }
 #endif
     return i >= 0 && i < N_CLASSIFIERS;
@@ -148,10 +157,9 @@ static void choose_classifier(void)
 
 /* The masks of the chunks of b[base:size] from `base` on, `chunks` of them (at least one): the
  * bytes past the block's end read as LF, so its last line ends there, with or without an LF. */
-static void classify_region(const unsigned char *b, Py_ssize_t size, Py_ssize_t base, Py_ssize_t chunks,
-                            ChunkMasks *m)
+static ALWAYS_INLINE void classify_region(const unsigned char *b, Py_ssize_t size, Py_ssize_t base,
+                                          Py_ssize_t chunks, ChunkMasks *m, ClassifyChunk classify)
 {
-    ClassifyChunk classify = CLASSIFIERS[classifier].classify;
     Py_ssize_t c = 0;
     for (; c < chunks && base + 64 * (c + 1) <= size; c++)
         classify(b + base + 64 * c, &m[c]);
@@ -168,7 +176,7 @@ static void classify_region(const unsigned char *b, Py_ssize_t size, Py_ssize_t 
 /* ------------------------------------------------------------------------------ lines */
 
 /* The 64 bits from bit o of the 128 bits hi:lo. */
-static inline uint64_t bits_at(uint64_t lo, uint64_t hi, unsigned o)
+static ALWAYS_INLINE uint64_t bits_at(uint64_t lo, uint64_t hi, unsigned o)
 {
     return (lo >> o) | (hi << 1 << (63 - o));
 }
@@ -179,8 +187,8 @@ static inline uint64_t bits_at(uint64_t lo, uint64_t hi, unsigned o)
  * starts at `base` (pos - base < 64 * REGION_CHUNKS; the masks reach 64 bytes past it). Returns
  * the position after its LF (or the end of the block), or 0 where the line is left to split_line():
  * no LF within 64 bytes, a control byte, or a lone CR where that is an error. */
-static inline Py_ssize_t split_line_fast(const ChunkMasks *m, Py_ssize_t base, Py_ssize_t pos, Py_ssize_t size,
-                                         int lone_cr_error, Line *line)
+static ALWAYS_INLINE Py_ssize_t split_line_fast(const ChunkMasks *m, Py_ssize_t base, Py_ssize_t pos,
+                                                Py_ssize_t size, int lone_cr_error, Line *line)
 {
     Py_ssize_t at = pos - base;
     const ChunkMasks *here = m + (at >> 6);

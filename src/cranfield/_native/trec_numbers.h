@@ -13,6 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef ALWAYS_INLINE
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+#endif
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define LITTLE_ENDIAN_WORDS 1 /* load8() puts p[0] in the lowest byte: the word tricks below hold */
 #else
@@ -20,7 +28,7 @@
 #endif
 
 /* The 8 bytes at p as one word. */
-static inline uint64_t load8(const unsigned char *p)
+static ALWAYS_INLINE uint64_t load8(const unsigned char *p)
 {
     uint64_t word;
     memcpy(&word, p, 8);
@@ -243,7 +251,7 @@ static inline int parse_score_digits(const unsigned char *s, Py_ssize_t n, doubl
 
 /* The value of the `count` (1 to 8) digits that end at end[-1], read from the word of the 8 bytes
  * before `end` (the bytes before the digits count as '0'); -1 if one of them is no digit. */
-static inline int64_t digits_before(const unsigned char *end, int count)
+static ALWAYS_INLINE int64_t digits_before(const unsigned char *end, int count)
 {
     uint64_t word = load8(end - 8);
     uint64_t pad = ~UINT64_C(0) >> 1 >> (8 * count - 1); /* the 8 - count bytes before */
@@ -264,7 +272,7 @@ static const int64_t TENS[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 1000000
  * to 8 after (read as one word of the 8 bytes that end the token: they must lie within the block,
  * from `lo` on): its double by Clinger's fast path (at most 15 digits: exact in a double), as
  * parse_score_general gives it. Returns -1 for any other spelling. */
-static inline int parse_score_swar(const unsigned char *s, Py_ssize_t n, const unsigned char *lo, double *out)
+static ALWAYS_INLINE int parse_score_swar(const unsigned char *s, Py_ssize_t n, const unsigned char *lo, double *out)
 {
     Py_ssize_t i = s[0] == '-', limit = i + 7;
     int64_t whole = 0;
@@ -283,7 +291,7 @@ static inline int parse_score_swar(const unsigned char *s, Py_ssize_t n, const u
 
 /* A score: the usual spellings eight digits at a time, the rest digit by digit (parse_score_digits,
  * parse_score_general). lo: the block's start (the words read around the token lie after it). */
-static inline int parse_score(const unsigned char *s, Py_ssize_t n, const unsigned char *lo, double *out)
+static ALWAYS_INLINE int parse_score(const unsigned char *s, Py_ssize_t n, const unsigned char *lo, double *out)
 {
     if (parse_score_swar(s, n, lo, out) == 0)
         return 0;

@@ -30,12 +30,6 @@
 #include "trec_chunks.h"
 #include "trec_numbers.h"
 
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
-
 #define MAX_FORMAT_FIELDS 8 /* a layout's fields (a format has at most 6, and one more shows an extra) */
 #define MAX_KEPT 3    /* id fields kept: qid, docno and a diversity qrels' subtopic / a run's sample */
 
@@ -134,7 +128,7 @@ static Py_ssize_t split_line(const unsigned char *b, Py_ssize_t pos, Py_ssize_t 
 enum { LINE_ROW, LINE_SKIP, LINE_FAULT };
 
 /* What a line is: a row, a line without one (blank, comment), or a fault. */
-static int classify_line(const unsigned char *b, Py_ssize_t pos, const Line *line, const Layout *layout)
+static ALWAYS_INLINE int classify_line(const unsigned char *b, Py_ssize_t pos, const Line *line, const Layout *layout)
 {
     if (layout->comments == COMMENTS_FIRST_BYTE && line->count && b[pos] == '#')
         return LINE_SKIP;
@@ -174,7 +168,7 @@ static ALWAYS_INLINE void put_offset(char *offsets, Py_ssize_t i, Py_ssize_t val
 #define ID_SLACK 16 /* bytes past the ids' upper bound: an id of up to 16 bytes is copied as 16 */
 
 /* Copies the id src[0:n] to dst (which has ID_SLACK bytes to spare); `end`: the block's end. */
-static inline void copy_id(char *dst, const unsigned char *src, Py_ssize_t n, const unsigned char *end)
+static ALWAYS_INLINE void copy_id(char *dst, const unsigned char *src, Py_ssize_t n, const unsigned char *end)
 {
     if (n <= 16 && end - src >= 16)
         memcpy(dst, src, 16); /* one unaligned 16-byte move */
@@ -183,7 +177,7 @@ static inline void copy_id(char *dst, const unsigned char *src, Py_ssize_t n, co
 }
 
 /* Whether the ids a[0:n] and c[0:n] are equal (a before c in the block that ends at `end`). */
-static inline int same_id(const unsigned char *a, const unsigned char *c, Py_ssize_t n, const unsigned char *end)
+static ALWAYS_INLINE int same_id(const unsigned char *a, const unsigned char *c, Py_ssize_t n, const unsigned char *end)
 {
     if (LITTLE_ENDIAN_WORDS && n <= 8 && end - c >= 8)
         return ((load8(a) ^ load8(c)) << (64 - 8 * n)) == 0; /* the n low bytes of the two words */
@@ -250,7 +244,7 @@ static int same_rows(const Layout *a, const Layout *b)
 }
 
 /* add_row() for the layout's rows, with their constants where they are a run's or a qrels'. */
-static int add_row_of(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
+static ALWAYS_INLINE int add_row_of(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
 {
     if (layout->rows == &RUN_ROWS)
         return add_row(b, line, &RUN_ROWS, out);
@@ -260,7 +254,7 @@ static int add_row_of(const unsigned char *b, const Line *line, const Layout *la
 }
 
 /* The rows of one line: split (by its masks, else byte by byte), then read. */
-static int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *masks, Py_ssize_t base,
+static ALWAYS_INLINE int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *masks, Py_ssize_t base,
                      Py_ssize_t *pos, const Layout *layout, Columns *out)
 {
     Line line;
@@ -275,8 +269,9 @@ static int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *
     return status;
 }
 
-/* The scan: every line of b[0:size], in order, a region of chunks at a time. Runs without the GIL. */
-static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out)
+/* The scan: every line of b[0:size], in order, a region of chunks at a time, classified by `classify`. */
+static ALWAYS_INLINE int scan_chunks(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
+                                     ClassifyChunk classify)
 {
     ChunkMasks masks[REGION_CHUNKS + 1];
     Py_ssize_t pos = 0;
@@ -284,7 +279,7 @@ static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *lay
     while (pos < size) {
         Py_ssize_t base = pos & ~(Py_ssize_t)63, end = base + 64 * REGION_CHUNKS;
         Py_ssize_t chunks = (size - base + 63) / 64 + 1; /* with the one past the end */
-        classify_region(b, size, base, chunks < REGION_CHUNKS + 1 ? chunks : REGION_CHUNKS + 1, masks);
+        classify_region(b, size, base, chunks < REGION_CHUNKS + 1 ? chunks : REGION_CHUNKS + 1, masks, classify);
         while (pos < size && pos < end) {
             int status = scan_line(b, size, masks, base, &pos, layout, out);
             if (status != SCAN_OK)
@@ -292,6 +287,32 @@ static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *lay
         }
     }
     return SCAN_OK;
+}
+
+static int scan_baseline(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
+                         ClassifyChunk classify)
+{
+    return scan_chunks(b, size, layout, out, classify);
+}
+
+#if HAVE_AVX2_VARIANT
+/* The scan compiled for x86-64-v3 (AVX2, BMI1/2, POPCNT: about 9% fewer instructions), for the
+ * CPUs that have them (classifier "avx2"). */
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) static int scan_v3(const unsigned char *b, Py_ssize_t size,
+                                                                     const Layout *layout, Columns *out)
+{
+    return scan_chunks(b, size, layout, out, classify_chunk_avx2);
+}
+#endif
+
+/* The scan with the classifier in use. Runs without the GIL. */
+static int scan_block(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out)
+{
+#if HAVE_AVX2_VARIANT
+    if (CLASSIFIERS[classifier].classify == classify_chunk_avx2)
+        return scan_v3(b, size, layout, out);
+#endif
+    return scan_baseline(b, size, layout, out, CLASSIFIERS[classifier].classify);
 }
 
 /* ------------------------------------------------------------------------------ Python */
