@@ -78,7 +78,7 @@ static int utf8_valid(const unsigned char *s, Py_ssize_t n)
 /* ------------------------------------------------------------------------------ numbers */
 
 /* int64 relevance: an optional sign and decimal digits, within the signed 64-bit range. */
-static int parse_relevance(const unsigned char *s, Py_ssize_t n, int64_t *out)
+static ALWAYS_INLINE int parse_relevance(const unsigned char *s, Py_ssize_t n, int64_t *out)
 {
     Py_ssize_t i = 0;
     int negative = 0;
@@ -86,6 +86,17 @@ static int parse_relevance(const unsigned char *s, Py_ssize_t n, int64_t *out)
         negative = s[i++] == '-';
     if (i == n)
         return -1;
+    if (n - i <= 18) { /* at most 18 digits: within the range, no check needed */
+        int64_t v = 0;
+        for (; i < n; i++) {
+            unsigned d = (unsigned)s[i] - '0';
+            if (d > 9)
+                return -1;
+            v = v * 10 + d;
+        }
+        *out = negative ? -v : v;
+        return 0;
+    }
     uint64_t limit = negative ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
     uint64_t w = 0;
     for (; i < n; i++) {
