@@ -368,8 +368,9 @@ def test_the_reader_takes_the_compiled_path(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ the 64-byte chunks
-# The tokenizer marks blanks, LF, CR, bytes >= 0x80 and control bytes 64 bytes at a time (AVX2, SSE2
-# or plain C) and splits lines under 64 bytes from those masks; the rest go byte by byte.
+# The tokenizer marks blanks, LF, CR, bytes >= 0x80 and control bytes 64 bytes at a time (AVX2 or
+# SSE2) and splits lines under 64 bytes from those masks; the rest go byte by byte, as every line
+# does with the classifier "c" (machines without SSE2).
 CLASSIFIERS = trec_fast._native._use_classifier() if trec_fast._native is not None else []
 
 

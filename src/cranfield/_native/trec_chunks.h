@@ -3,7 +3,8 @@
  * classify_region() marks, for each 64-byte chunk of a region of the block, which bytes are
  * blanks of the grammar (space, TAB, LF, VT, FF, CR), which are LF, CR, >= 0x80, and which are
  * "rare" (CR, >= 0x80, or a control byte that is no blank: NUL and the like), with SSE2 (AVX2
- * where the CPU has it; plain C on other machines). split_line_fast() then splits a line from
+ * where the CPU has it; machines without SSE2 split every line byte by byte, as fast as masks
+ * built in plain C would allow). split_line_fast() then splits a line from
  * those bit masks alone, exactly as the byte-wise split_line() of trec_tokenizer.c does, or
  * returns 0 and leaves the line to it: a line of 64 bytes or more, a control byte, a lone CR
  * where that is an error. So the byte-wise split stays the one definition of a line's fields. */
@@ -22,6 +23,8 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define HAVE_AVX2_VARIANT 1
+#else
+#define HAVE_AVX2_VARIANT 0
 #endif
 
 #ifndef ALWAYS_INLINE
@@ -53,22 +56,6 @@ typedef struct {
 } ChunkMasks;
 
 /* ------------------------------------------------------------------------------ classification */
-
-/* The masks of the 64 bytes at p, byte by byte (machines without SSE2). */
-static void classify_chunk_c(const unsigned char *p, ChunkMasks *m)
-{
-    memset(m, 0, sizeof *m);
-    for (int i = 0; i < 64; i++) {
-        unsigned c = p[i];
-        uint64_t bit = UINT64_C(1) << i;
-        int blank = c == ' ' || (c >= '\t' && c <= '\r');
-        m->sep |= blank ? bit : 0;
-        m->lf |= c == '\n' ? bit : 0;
-        m->cr |= c == '\r' ? bit : 0;
-        m->high |= c >= 0x80 ? bit : 0;
-        m->rare |= (c < ' ' && !blank) || c == '\r' || c >= 0x80 ? bit : 0;
-    }
-}
 
 #if defined(__SSE2__)
 /* The masks of the 64 bytes at p, 16 at a time. */
@@ -129,7 +116,7 @@ static const struct {
 #if defined(__SSE2__)
     {"sse2", classify_chunk_sse2},
 #endif
-    {"c", classify_chunk_c},
+    {"c", NULL}, /* no masks: every line split byte by byte (machines without SSE2) */
 };
 
 #define N_CLASSIFIERS ((int)(sizeof CLASSIFIERS / sizeof CLASSIFIERS[0]))

@@ -258,7 +258,7 @@ static ALWAYS_INLINE int scan_line(const unsigned char *b, Py_ssize_t size, cons
                      Py_ssize_t *pos, const Layout *layout, Columns *out)
 {
     Line line;
-    Py_ssize_t next = split_line_fast(masks, base, *pos, size, layout->lone_cr_error, &line);
+    Py_ssize_t next = masks == NULL ? 0 : split_line_fast(masks, base, *pos, size, layout->lone_cr_error, &line);
     if (next == 0 && (next = split_line(b, *pos, size, layout->lone_cr_error, &line)) < 0)
         return SCAN_DECLINE;
     int kind = classify_line(b, *pos, &line, layout);
@@ -292,7 +292,15 @@ static ALWAYS_INLINE int scan_chunks(const unsigned char *b, Py_ssize_t size, co
 static int scan_baseline(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
                          ClassifyChunk classify)
 {
-    return scan_chunks(b, size, layout, out, classify);
+    if (classify != NULL)
+        return scan_chunks(b, size, layout, out, classify);
+    out->block_end = b + size;
+    for (Py_ssize_t pos = 0; pos < size;) { /* no masks: every line byte by byte */
+        int status = scan_line(b, size, NULL, 0, &pos, layout, out);
+        if (status != SCAN_OK)
+            return status;
+    }
+    return SCAN_OK;
 }
 
 #if HAVE_AVX2_VARIANT
