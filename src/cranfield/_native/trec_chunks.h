@@ -170,12 +170,21 @@ static ALWAYS_INLINE uint64_t bits_at(uint64_t lo, uint64_t hi, unsigned o)
 
 #define BITS_AT(masks, field, o) bits_at((masks)[0].field, (masks)[1].field, o)
 
+/* Records field `count` of the line at `pos`: the lowest set bits of starts and ends. */
+static ALWAYS_INLINE void record_field(Line *line, Py_ssize_t count, Py_ssize_t pos, uint64_t starts, uint64_t ends)
+{
+    unsigned first = (unsigned)__builtin_ctzll(starts), last = (unsigned)__builtin_ctzll(ends);
+    line->start[count] = pos + first;
+    line->length[count] = last - first + 1;
+}
+
 /* Splits the line at `pos` into fields as split_line() does, from the masks `m` of the region that
  * starts at `base` (pos - base < 64 * REGION_CHUNKS; the masks reach 64 bytes past it). Returns
  * the position after its LF (or the end of the block), or 0 where the line is left to split_line():
- * no LF within 64 bytes, a control byte, or a lone CR where that is an error. */
+ * no LF within 64 bytes, a control byte, or a lone CR where that is an error. `want`: the format's
+ * number of fields (a constant where the caller is compiled for one format), or 0. */
 static ALWAYS_INLINE Py_ssize_t split_line_fast(const ChunkMasks *m, Py_ssize_t base, Py_ssize_t pos,
-                                                Py_ssize_t size, int lone_cr_error, Line *line)
+                                                Py_ssize_t size, int lone_cr_error, Line *line, int want)
 {
     Py_ssize_t at = pos - base;
     const ChunkMasks *here = m + (at >> 6);
@@ -197,11 +206,10 @@ static ALWAYS_INLINE Py_ssize_t split_line_fast(const ChunkMasks *m, Py_ssize_t 
     uint64_t field = ~BITS_AT(here, sep, o) & in_line;
     uint64_t starts = field & ~(field << 1), ends = field & ~(field >> 1);
     Py_ssize_t count = 0;
-    for (; starts; count++, starts &= starts - 1, ends &= ends - 1) { /* at most 32 fields in 63 bytes */
-        int first = __builtin_ctzll(starts);
-        line->start[count] = pos + first;
-        line->length[count] = __builtin_ctzll(ends) - first + 1;
-    }
+    for (; count < want && starts; count++, starts &= starts - 1, ends &= ends - 1) /* unrolled: `want` is a constant */
+        record_field(line, count, pos, starts, ends);
+    for (; starts; count++, starts &= starts - 1, ends &= ends - 1) /* the others: at most 32 fields in 63 bytes */
+        record_field(line, count, pos, starts, ends);
     line->count = count;
     line->high = high != 0;
     Py_ssize_t next = pos + length + 1;

@@ -231,8 +231,8 @@ static ALWAYS_INLINE int add_row(const unsigned char *b, const Line *line, const
     return SCAN_OK;
 }
 
-/* The rows of a run and of a qrels (int32 offsets) as constants: add_row() inlined with one of
- * them compiles to code free of the layout's tests, for nearly every block. */
+/* The rows of a run and of a qrels (int32 offsets) as constants: the scan inlined with one of them
+ * (scan_rows) compiles to code free of the layout's tests, for nearly every block. */
 static const Layout RUN_ROWS = {.fields = 6, .kept = {0, 2}, .n_kept = 2, .value = 4, .integer = 0, .tag = 5};
 static const Layout QRELS_ROWS = {.fields = 4, .kept = {0, 2}, .n_kept = 2, .value = 3, .integer = 1, .tag = -1};
 
@@ -243,45 +243,38 @@ static int same_rows(const Layout *a, const Layout *b)
         && a->integer == b->integer && a->tag == b->tag && a->wide == b->wide;
 }
 
-/* add_row() for the layout's rows, with their constants where they are a run's or a qrels'. */
-static ALWAYS_INLINE int add_row_of(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
-{
-    if (layout->rows == &RUN_ROWS)
-        return add_row(b, line, &RUN_ROWS, out);
-    if (layout->rows == &QRELS_ROWS)
-        return add_row(b, line, &QRELS_ROWS, out);
-    return add_row(b, line, layout, out);
-}
-
-/* The rows of one line: split (by its masks, else byte by byte), then read. */
+/* The rows of one line: split (by its masks, else byte by byte), then read. `rows`: RUN_ROWS,
+ * QRELS_ROWS (constants: the code is compiled for that format) or the layout. */
 static ALWAYS_INLINE int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *masks, Py_ssize_t base,
-                     Py_ssize_t *pos, const Layout *layout, Columns *out)
+                     Py_ssize_t *pos, const Layout *layout, Columns *out, const Layout *rows)
 {
     Line line;
-    Py_ssize_t next = masks == NULL ? 0 : split_line_fast(masks, base, *pos, size, layout->lone_cr_error, &line);
+    Py_ssize_t next = masks == NULL ? 0 : split_line_fast(masks, base, *pos, size, layout->lone_cr_error, &line, rows->fields);
     if (next == 0 && (next = split_line(b, *pos, size, layout->lone_cr_error, &line)) < 0)
         return SCAN_DECLINE;
     int kind = classify_line(b, *pos, &line, layout);
-    int status = kind == LINE_ROW ? add_row_of(b, &line, layout, out)
+    int status = kind == LINE_ROW ? add_row(b, &line, rows, out)
                  : kind == LINE_SKIP ? note_skipped(out, out->lines) : SCAN_DECLINE;
     out->lines++;
     *pos = next;
     return status;
 }
 
-/* The scan: every line of b[0:size], in order, a region of chunks at a time, classified by `classify`. */
-static ALWAYS_INLINE int scan_chunks(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
-                                     ClassifyChunk classify)
+/* The scan: every line of b[0:size], in order, a region of chunks at a time, classified by `classify`
+ * (NULL: no masks, every line byte by byte); `rows` as for scan_line(). */
+static ALWAYS_INLINE int scan_lines(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
+                                    ClassifyChunk classify, const Layout *rows)
 {
     ChunkMasks masks[REGION_CHUNKS + 1];
     Py_ssize_t pos = 0;
     out->block_end = b + size;
     while (pos < size) {
-        Py_ssize_t base = pos & ~(Py_ssize_t)63, end = base + 64 * REGION_CHUNKS;
+        Py_ssize_t base = pos & ~(Py_ssize_t)63, end = classify == NULL ? size : base + 64 * REGION_CHUNKS;
         Py_ssize_t chunks = (size - base + 63) / 64 + 1; /* with the one past the end */
-        classify_region(b, size, base, chunks < REGION_CHUNKS + 1 ? chunks : REGION_CHUNKS + 1, masks, classify);
+        if (classify != NULL)
+            classify_region(b, size, base, chunks < REGION_CHUNKS + 1 ? chunks : REGION_CHUNKS + 1, masks, classify);
         while (pos < size && pos < end) {
-            int status = scan_line(b, size, masks, base, &pos, layout, out);
+            int status = scan_line(b, size, classify == NULL ? NULL : masks, base, &pos, layout, out, rows);
             if (status != SCAN_OK)
                 return status;
         }
@@ -289,18 +282,21 @@ static ALWAYS_INLINE int scan_chunks(const unsigned char *b, Py_ssize_t size, co
     return SCAN_OK;
 }
 
+/* scan_lines() compiled for the rows of a run, of a qrels, or of any layout. */
+static ALWAYS_INLINE int scan_rows(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
+                                   ClassifyChunk classify)
+{
+    if (layout->rows == &RUN_ROWS)
+        return scan_lines(b, size, layout, out, classify, &RUN_ROWS);
+    if (layout->rows == &QRELS_ROWS)
+        return scan_lines(b, size, layout, out, classify, &QRELS_ROWS);
+    return scan_lines(b, size, layout, out, classify, layout);
+}
+
 static int scan_baseline(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
                          ClassifyChunk classify)
 {
-    if (classify != NULL)
-        return scan_chunks(b, size, layout, out, classify);
-    out->block_end = b + size;
-    for (Py_ssize_t pos = 0; pos < size;) { /* no masks: every line byte by byte */
-        int status = scan_line(b, size, NULL, 0, &pos, layout, out);
-        if (status != SCAN_OK)
-            return status;
-    }
-    return SCAN_OK;
+    return classify == NULL ? scan_rows(b, size, layout, out, NULL) : scan_rows(b, size, layout, out, classify);
 }
 
 #if HAVE_AVX2_VARIANT
@@ -309,7 +305,7 @@ static int scan_baseline(const unsigned char *b, Py_ssize_t size, const Layout *
 __attribute__((target("avx2,bmi,bmi2,popcnt"))) static int scan_v3(const unsigned char *b, Py_ssize_t size,
                                                                      const Layout *layout, Columns *out)
 {
-    return scan_chunks(b, size, layout, out, classify_chunk_avx2);
+    return scan_rows(b, size, layout, out, classify_chunk_avx2);
 }
 #endif
 
