@@ -16,6 +16,7 @@ starts and tag), or None (declined) — then the reference parser runs and raise
 from __future__ import annotations
 
 import os
+import random
 import struct
 
 import numpy as np
@@ -418,7 +419,7 @@ def test_lines_across_every_chunk_offset(classifier, dialect):
     its LF."""
     lines = [_run_line(b"q%d" % (i // 7), b"d" + b"x" * (i % 70), b"%d.%d" % (i, i % 9)) for i in range(300)]
     block = b"".join(lines)
-    for shift in range(0, 70):
+    for shift in range(70):
         shifted = _run_line(b"q", b"d" * (shift + 1)) + block
         assert _compare(shifted, RUN, dialect)
         assert _compare(shifted.rstrip(b"\n"), RUN, dialect)
@@ -474,11 +475,9 @@ def test_ids_of_every_length(classifier, length):
 def test_score_spellings_by_digits_before_and_after_the_point(negative):
     """The word-wise score path (up to 7 digits before the point, 1 to 8 after) and its edges,
     bitwise against Python's float."""
-    import random
-
     rng = random.Random(7)
-    for before in range(0, 10):
-        for after in range(0, 11):
+    for before in range(10):
+        for after in range(11):
             for _ in range(5):
                 whole = "".join(rng.choice("0123456789") for _ in range(before))
                 fraction = "".join(rng.choice("0123456789") for _ in range(after))

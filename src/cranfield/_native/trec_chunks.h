@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "trec_numbers.h" /* ALWAYS_INLINE */
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -25,14 +27,6 @@
 #define HAVE_AVX2_VARIANT 1
 #else
 #define HAVE_AVX2_VARIANT 0
-#endif
-
-#ifndef ALWAYS_INLINE
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
 #endif
 
 #define MAX_FIELDS 32       /* fields recorded per line: all of a line under 64 bytes (a format has 4 or 6) */

@@ -13,12 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef ALWAYS_INLINE
 #if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define ALWAYS_INLINE inline __attribute__((always_inline)) /* also where the scan is compiled for x86-64-v3 */
 #else
 #define ALWAYS_INLINE inline
-#endif
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
