@@ -295,7 +295,7 @@ BAD_FILES = [
     b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1e400 t\n", b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2\n", b"q1 Q0 d1 1 2.5 t\n\xff Q0 d2 1 1 t\n",
     b"q1 Q0 d1 1 2.5 t\x00\n", b"q1 Q0 d1 1 2.5 t\rq1 Q0 d2 1 1 t\n", b"# only a comment\n", b"",
     b"q1 0 d1 1\nq1 0 d2 0x10\n", b"q1 0 d1 1\n\nq1 0 d2 1\n", b"q1 0 d1 1 x\n", b"q1 0 d1 +-1\n",
-    b"q1 0 d1 1\n\xef\xbb\xbfq2 0 d1 1\n",  # a BOM within the file is part of the id (Arrow drops one that starts a block)
+    b"q1 0 d1 1\n\xef\xbb\xbfq2 0 d1 1\n",  # a BOM within the file is part of the id (Arrow drops one at a block's start)
 ]
 
 
@@ -396,8 +396,8 @@ def test_the_classifiers_are_listed_and_switched():
 
 @built
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(data=st.data(), fmt=st.sampled_from(FORMATS), dialect=st.sampled_from(DIALECTS), pad=st.sampled_from([b"", b"x\n"]),
-       name=st.sampled_from(CLASSIFIERS or ["c"]))
+@given(data=st.data(), fmt=st.sampled_from(FORMATS), dialect=st.sampled_from(DIALECTS),
+       pad=st.sampled_from([b"", b"x\n"]), name=st.sampled_from(CLASSIFIERS or ["c"]))
 def test_every_classifier_reads_what_the_grammar_reads(data, fmt, dialect, pad, name):
     block = data.draw(hostile_block(fmt))
     trec_fast._native._use_classifier(name)

@@ -214,7 +214,8 @@ static ALWAYS_INLINE void note_query(const unsigned char *b, const Line *line, C
 {
     const unsigned char *qid = b + line->start[0];
     Py_ssize_t length = line->length[0];
-    if (out->rows == 0 || length != out->previous_qid_length || !same_id(out->previous_qid, qid, length, out->block_end))
+    if (out->rows == 0 || length != out->previous_qid_length
+        || !same_id(out->previous_qid, qid, length, out->block_end))
         out->starts[out->n_starts++] = out->rows;
     out->previous_qid = qid;
     out->previous_qid_length = length;
@@ -252,11 +253,13 @@ static int same_rows(const Layout *a, const Layout *b)
 
 /* The rows of one line: split (by its masks, else byte by byte), then read. `rows`: RUN_ROWS,
  * QRELS_ROWS (constants: the code is compiled for that format) or the layout. */
-static ALWAYS_INLINE int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *masks, Py_ssize_t base,
-                     Py_ssize_t *pos, const Layout *layout, Columns *out, const Layout *rows)
+static ALWAYS_INLINE int scan_line(const unsigned char *b, Py_ssize_t size, const ChunkMasks *masks,
+                                   Py_ssize_t base, Py_ssize_t *pos, const Layout *layout, Columns *out,
+                                   const Layout *rows)
 {
     Line line;
-    Py_ssize_t next = masks == NULL ? 0 : split_line_fast(masks, base, *pos, size, layout->lone_cr_error, &line, rows->fields);
+    Py_ssize_t next = masks == NULL ? 0
+                      : split_line_fast(masks, base, *pos, size, layout->lone_cr_error, &line, rows->fields);
     if (next == 0 && (next = split_line(b, *pos, size, layout->lone_cr_error, &line)) < 0)
         return SCAN_DECLINE;
     int kind = classify_line(b, *pos, &line, layout);
@@ -303,6 +306,7 @@ static ALWAYS_INLINE int scan_rows(const unsigned char *b, Py_ssize_t size, cons
 static int scan_baseline(const unsigned char *b, Py_ssize_t size, const Layout *layout, Columns *out,
                          ClassifyChunk classify)
 {
+    /* the byte-wise scan (no classifier) compiled apart, free of the masks */
     return classify == NULL ? scan_rows(b, size, layout, out, NULL) : scan_rows(b, size, layout, out, classify);
 }
 
@@ -411,8 +415,8 @@ static int check_layout(Layout *layout, int kept_mask)
                 goto bad;
             layout->kept[layout->n_kept++] = j;
         }
-    if (layout->fields < 1 || layout->fields > MAX_FORMAT_FIELDS - 1 || !(kept_mask & 1) || kept_mask >> MAX_FORMAT_FIELDS
-        || layout->value < 0 || layout->value >= layout->fields || layout->tag >= layout->fields
+    if (layout->fields < 1 || layout->fields > MAX_FORMAT_FIELDS - 1 || !(kept_mask & 1)
+        || kept_mask >> MAX_FORMAT_FIELDS || layout->value < 0 || layout->value >= layout->fields || layout->tag >= layout->fields
         || layout->comments < COMMENTS_NONE || layout->comments > COMMENTS_FIRST_BYTE)
         goto bad;
     for (int k = layout->n_kept; k < MAX_KEPT; k++)
