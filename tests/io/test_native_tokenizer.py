@@ -295,7 +295,7 @@ BAD_FILES = [
     b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1e400 t\n", b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2\n", b"q1 Q0 d1 1 2.5 t\n\xff Q0 d2 1 1 t\n",
     b"q1 Q0 d1 1 2.5 t\x00\n", b"q1 Q0 d1 1 2.5 t\rq1 Q0 d2 1 1 t\n", b"# only a comment\n", b"",
     b"q1 0 d1 1\nq1 0 d2 0x10\n", b"q1 0 d1 1\n\nq1 0 d2 1\n", b"q1 0 d1 1 x\n", b"q1 0 d1 +-1\n",
-    b"q1 0 d1 1\n\xef\xbb\xbfq2 0 d1 1\n",  # a BOM within the file is part of the id (Arrow drops one at a block's start)
+    b"q1 0 d1 1\n\xef\xbb\xbfq2 0 d1 1\n",  # a BOM inside the file belongs to the id (Arrow drops one starting a block)
 ]
 
 

@@ -416,7 +416,8 @@ static int check_layout(Layout *layout, int kept_mask)
             layout->kept[layout->n_kept++] = j;
         }
     if (layout->fields < 1 || layout->fields > MAX_FORMAT_FIELDS - 1 || !(kept_mask & 1)
-        || kept_mask >> MAX_FORMAT_FIELDS || layout->value < 0 || layout->value >= layout->fields || layout->tag >= layout->fields
+        || kept_mask >> MAX_FORMAT_FIELDS || layout->value < 0 || layout->value >= layout->fields
+        || layout->tag >= layout->fields
         || layout->comments < COMMENTS_NONE || layout->comments > COMMENTS_FIRST_BYTE)
         goto bad;
     for (int k = layout->n_kept; k < MAX_KEPT; k++)
