@@ -167,7 +167,7 @@ static ALWAYS_INLINE uint64_t bits_at(uint64_t lo, uint64_t hi, unsigned o)
 /* Records field `count` of the line at `pos`: the lowest set bits of starts and ends. */
 static ALWAYS_INLINE void record_field(Line *line, Py_ssize_t count, Py_ssize_t pos, uint64_t starts, uint64_t ends)
 {
-    unsigned first = (unsigned)__builtin_ctzll(starts), last = (unsigned)__builtin_ctzll(ends);
+    unsigned first = (unsigned)LOWEST_BIT(starts), last = (unsigned)LOWEST_BIT(ends);
     line->start[count] = pos + first;
     line->length[count] = last - first + 1;
 }
@@ -186,7 +186,7 @@ static ALWAYS_INLINE Py_ssize_t split_line_fast(const ChunkMasks *m, Py_ssize_t 
     uint64_t lf = BITS_AT(here, lf, o);
     if (lf == 0)
         return 0;
-    int length = __builtin_ctzll(lf);
+    int length = LOWEST_BIT(lf);
     uint64_t in_line = (UINT64_C(1) << length) - 1;
     uint64_t rare = BITS_AT(here, rare, o) & in_line, high = 0;
     if (rare) {

@@ -15,8 +15,17 @@
 
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline)) /* also where the scan is compiled for x86-64-v3 */
+#define LOWEST_BIT(x) __builtin_ctzll(x) /* the index of the lowest set bit of x (x != 0) */
 #else
 #define ALWAYS_INLINE inline
+#define LOWEST_BIT(x) lowest_bit(x)
+static int lowest_bit(uint64_t x)
+{
+    int i = 0;
+    for (; !(x & 1); x >>= 1)
+        i++;
+    return i;
+}
 #endif
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
