@@ -427,6 +427,16 @@ def test_lines_across_every_chunk_offset(classifier, dialect):
     assert _compare(big, RUN, dialect) and _compare(big[:-1], RUN, dialect)
 
 
+@built
+@pytest.mark.parametrize("byte", [0x00, 0x0D, 0x0B, 0x01, 0xC3, 0xFF, 0x23, 0x0A])
+def test_an_odd_byte_around_the_end_of_a_region_of_masks(classifier, byte):
+    """The masks are built 16 KiB at a time (with 64 bytes more for the lines that cross the end):
+    a byte that changes a line, anywhere around 16 KiB, is seen as the byte-wise split sees it."""
+    block = b"".join(_run_line(b"q%d" % (i // 50), b"d%d" % i, b"0.%d" % i) for i in range(1200))
+    for at in range(16384 - 70, 16384 + 70, 3):
+        _compare(block[:at] + bytes([byte]) + block[at + 1:], RUN, "cranfield")
+
+
 # bytes to put anywhere: blanks, LF, CR, NUL, control bytes, DEL, UTF-8 lead and continuation bytes, '#', '.'
 ODD_BYTES = [0x00, 0x01, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x1F, 0x20, 0x23, 0x2E, 0x7F, 0x80, 0xA9,
              0xC3, 0xE2, 0xFF]
