@@ -2,12 +2,12 @@
  *
  * classify_region() marks, for each 64-byte chunk of a region of the block, which bytes are
  * blanks of the grammar (space, TAB, LF, VT, FF, CR), which are LF, CR, >= 0x80, and which are
- * "rare" (CR, >= 0x80, or a control byte that is no blank: NUL and the like), with SSE2 (AVX2
- * where the CPU has it; machines without SSE2 split every line byte by byte, as fast as masks
- * built in plain C would allow). split_line_fast() then splits a line from
- * those bit masks alone, exactly as the byte-wise split_line() of trec_tokenizer.c does, or
- * returns 0 and leaves the line to it: a line of 64 bytes or more, a control byte, a lone CR
- * where that is an error. So the byte-wise split stays the one definition of a line's fields. */
+ * "rare" (CR, >= 0x80, or a control byte that is no blank: NUL and the like), with SSE2, or AVX2
+ * where the CPU has it (machines without SSE2 split every line byte by byte: masks built in plain
+ * C were slower than that). split_line_fast() then splits a line from those bit masks alone,
+ * exactly as the byte-wise split_line() of trec_tokenizer.c does, or returns 0 and leaves the
+ * line to it: a line of 64 bytes or more, a control byte, a lone CR where that is an error. So
+ * the byte-wise split stays the one definition of a line's fields. */
 #ifndef CRANFIELD_TREC_CHUNKS_H
 #define CRANFIELD_TREC_CHUNKS_H
 
