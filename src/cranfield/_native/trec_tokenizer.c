@@ -17,7 +17,8 @@
  *
  * The scan touches no Python object and runs without the GIL, so blocks parse in parallel.
  *
- * Speed (about 1.5 GB/s a core for the scan of a 10M-line run, 2x the byte-wise reader): the
+ * Speed (the benchmark's run, 32-byte lines: the scan reads ~1.6 GB/s a core, 2.2x the byte-wise
+ * reader it replaced; ~1 GB/s with the outputs' first page faults and the Python wrapper): the
  * field boundaries come from bit masks of 64 bytes at a time (trec_chunks.h: AVX2 or SSE2; a
  * line the masks do not settle goes byte by byte through split_line(), the one definition of a
  * line's fields); the usual score spellings are read a word at a time and ids are moved and
