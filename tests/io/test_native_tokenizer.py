@@ -16,6 +16,7 @@ starts and tag), or None (declined) — then the reference parser runs and raise
 from __future__ import annotations
 
 import os
+import random
 import struct
 
 import numpy as np
@@ -294,6 +295,7 @@ BAD_FILES = [
     b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2 2 1e400 t\n", b"q1 Q0 d1 1 2.5 t\nq1 Q0 d2\n", b"q1 Q0 d1 1 2.5 t\n\xff Q0 d2 1 1 t\n",
     b"q1 Q0 d1 1 2.5 t\x00\n", b"q1 Q0 d1 1 2.5 t\rq1 Q0 d2 1 1 t\n", b"# only a comment\n", b"",
     b"q1 0 d1 1\nq1 0 d2 0x10\n", b"q1 0 d1 1\n\nq1 0 d2 1\n", b"q1 0 d1 1 x\n", b"q1 0 d1 +-1\n",
+    b"q1 0 d1 1\n\xef\xbb\xbfq2 0 d1 1\n",  # a BOM inside the file belongs to the id (Arrow drops one starting a block)
 ]
 
 
@@ -346,6 +348,14 @@ def test_readers_agree_on_hostile_files(tmp_path, monkeypatch, data, fmt, dialec
     event(on[0])
 
 
+def test_arrow_declines_a_block_that_starts_with_a_bom():
+    """Arrow's CSV reader drops a BOM at the start of its buffer; the grammar drops only the file's
+    first, so a block that starts with one (a line within the file) goes to the reference parser."""
+    block = b"\xef\xbb\xbfq2 0 d1 1\n"
+    assert trec_fast.parse_arrow(block, 0, len(block), QRELS, "cranfield", 1) is None
+    assert parse_lines(block, 0, len(block), QRELS, "cranfield", 1, "block").qid.to_pylist() == ["\ufeffq2"]
+
+
 @built
 def test_the_reader_takes_the_compiled_path(tmp_path, monkeypatch):
     """A clean file is read by the tokenizer alone (neither Arrow nor the reference parser run)."""
@@ -356,3 +366,133 @@ def test_the_reader_takes_the_compiled_path(tmp_path, monkeypatch):
     monkeypatch.setattr(trec, "parse_lines", lambda *a, **k: calls.append("reference"))
     run = cranfield.Run.from_file(path)
     assert calls == [] and len(run) == 9 and np.array_equal(run.values, [2.5, -0.0, 1e3] * 3)
+
+
+# ------------------------------------------------------------------------------ the 64-byte chunks
+# The tokenizer marks blanks, LF, CR, bytes >= 0x80 and control bytes 64 bytes at a time (AVX2 or
+# SSE2) and splits lines under 64 bytes from those masks; the rest go byte by byte, as every line
+# does with the classifier "c" (machines without SSE2).
+CLASSIFIERS = trec_fast._native._use_classifier() if trec_fast._native is not None else []
+
+
+@pytest.fixture(params=CLASSIFIERS)
+def classifier(request):
+    """Each byte classifier this CPU runs, in turn (the default one restored after)."""
+    default = CLASSIFIERS[0]
+    trec_fast._native._use_classifier(request.param)
+    yield request.param
+    trec_fast._native._use_classifier(default)
+
+
+@built
+def test_the_classifiers_are_listed_and_switched():
+    names = trec_fast._native._use_classifier()
+    assert "c" in names and names[0] == CLASSIFIERS[0]
+    with pytest.raises(ValueError):
+        trec_fast._native._use_classifier("no such classifier")
+    assert trec_fast._native._use_classifier(names[-1])[0] == names[-1]
+    assert trec_fast._native._use_classifier(names[0]) == names
+
+
+@built
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), fmt=st.sampled_from(FORMATS), dialect=st.sampled_from(DIALECTS),
+       pad=st.sampled_from([b"", b"x\n"]), name=st.sampled_from(CLASSIFIERS or ["c"]))
+def test_every_classifier_reads_what_the_grammar_reads(data, fmt, dialect, pad, name):
+    block = data.draw(hostile_block(fmt))
+    trec_fast._native._use_classifier(name)
+    try:
+        _compare(block, fmt, dialect, pad=pad)
+    finally:
+        trec_fast._native._use_classifier(CLASSIFIERS[0])
+
+
+def _run_line(qid: bytes, docno: bytes, score: bytes = b"1.5", tag: bytes = b"t") -> bytes:
+    return b"%s Q0 %s 1 %s %s\n" % (qid, docno, score, tag)
+
+
+@built
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_lines_across_every_chunk_offset(classifier, dialect):
+    """Lines of 20 to 90 bytes starting at every offset of a 64-byte chunk (and crossing the
+    16 KiB region of masks): read exactly as the grammar reads them, the last line with or without
+    its LF."""
+    lines = [_run_line(b"q%d" % (i // 7), b"d" + b"x" * (i % 70), b"%d.%d" % (i, i % 9)) for i in range(300)]
+    block = b"".join(lines)
+    for shift in range(70):
+        shifted = _run_line(b"q", b"d" * (shift + 1)) + block
+        assert _compare(shifted, RUN, dialect)
+        assert _compare(shifted.rstrip(b"\n"), RUN, dialect)
+    big = block * 60  # > 16 KiB: lines cross the end of the region of masks
+    assert _compare(big, RUN, dialect) and _compare(big[:-1], RUN, dialect)
+
+
+@built
+@pytest.mark.parametrize("byte", [0x00, 0x0D, 0x0B, 0x01, 0xC3, 0xFF, 0x23, 0x0A])
+def test_an_odd_byte_around_the_end_of_a_region_of_masks(classifier, byte):
+    """The masks are built 16 KiB at a time (with 64 bytes more for the lines that cross the end):
+    a byte that changes a line, anywhere around 16 KiB, is seen as the byte-wise split sees it."""
+    block = b"".join(_run_line(b"q%d" % (i // 50), b"d%d" % i, b"0.%d" % i) for i in range(1200))
+    for at in range(16384 - 70, 16384 + 70, 3):
+        _compare(block[:at] + bytes([byte]) + block[at + 1:], RUN, "cranfield")
+
+
+# bytes to put anywhere: blanks, LF, CR, NUL, control bytes, DEL, UTF-8 lead and continuation bytes, '#', '.'
+ODD_BYTES = [0x00, 0x01, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x1F, 0x20, 0x23, 0x2E, 0x7F, 0x80, 0xA9,
+             0xC3, 0xE2, 0xFF]
+
+
+@built
+@pytest.mark.parametrize("dialect", ["cranfield", "trec_eval-9"])
+@pytest.mark.parametrize("fmt", [RUN, QRELS], ids=lambda f: f.kind)
+def test_an_odd_byte_in_every_position(classifier, fmt, dialect):
+    """Each byte of ODD_BYTES in each position of a block of short lines (about two chunks): the
+    tokenizer reads what the grammar reads, or declines where the grammar refuses."""
+    if fmt is RUN:
+        block = _run_line(b"q1", b"\xc3\xa9d1", b"-2.25") + _run_line(b"q1", b"d22", b"0.5") + _run_line(b"q2", b"d3")
+    else:
+        block = b"q1 0 d1 1\nq1 0 \xc3\xa9d2 0\nq2 0 d1 2\nq2 0 d4 -1\nq3 0 d5 10\n"
+    block += block.replace(b"q", b"Q")
+    for i in range(len(block)):
+        for byte in ODD_BYTES:
+            _compare(block[:i] + bytes([byte]) + block[i + 1:], fmt, dialect)
+
+
+@built
+@pytest.mark.parametrize("ending", [b"\r\n", b"\n", b" \r\n", b"\t\v\f\n"])
+def test_crlf_and_blanks_before_lf(classifier, ending):
+    block = b"".join(_run_line(b"q%d" % i, b"d%d" % i) for i in range(40)).replace(b"\n", ending)
+    for dialect in DIALECTS:
+        assert _compare(block, RUN, dialect)
+        assert _compare(block + b"q9 Q0 d9 1 1 t\r", RUN, dialect) == (dialect != "cranfield")  # a lone CR at the end
+
+
+@built
+@pytest.mark.parametrize("length", [1, 7, 8, 9, 15, 16, 17, 31, 63, 64, 65, 200, 5000])
+def test_ids_of_every_length(classifier, length):
+    """Ids around the word (8), move (16) and chunk (64) sizes, also as the block's last bytes."""
+    qid, docno = b"Q" * length, b"\xc3\xa9" + b"D" * length
+    block = _run_line(qid, docno) + _run_line(qid, b"d") + _run_line(b"q", docno) + _run_line(qid[:-1] + b"R", docno)
+    for dialect in DIALECTS:
+        assert _compare(block, RUN, dialect)
+        assert _compare(block.rstrip(b"\n"), RUN, dialect)
+        qrels = b"%s 0 %s 1\n%s 0 d 0\n%s 0 %s 2" % (qid, docno, qid, qid[:-1] + b"R", docno)
+        assert _compare(qrels, QRELS, dialect)
+
+
+@built
+@pytest.mark.parametrize("negative", [False, True])
+def test_score_spellings_by_digits_before_and_after_the_point(negative):
+    """The word-wise score path (up to 7 digits before the point, 1 to 8 after) and its edges,
+    bitwise against Python's float."""
+    rng = random.Random(7)
+    for before in range(10):
+        for after in range(11):
+            for _ in range(5):
+                whole = "".join(rng.choice("0123456789") for _ in range(before))
+                fraction = "".join(rng.choice("0123456789") for _ in range(after))
+                for token in (f"{whole}.{fraction}", f"{whole}{fraction}"):
+                    if not whole + fraction:
+                        continue
+                    token = ("-" if negative else "") + token
+                    assert _bits(_score(token.encode())) == _bits(float(token)), token

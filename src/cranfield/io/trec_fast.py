@@ -11,7 +11,8 @@ versions may differ). Its skipped lines (blank, comment) are the reference's.
 Second choice, Arrow's typed CSV reader. The checks, all over the whole block (never a sample):
 
 * the block holds no CR, VT, FF or NUL byte, and exactly one of space and TAB (the separator):
-  Arrow then splits lines and fields where the grammar does;
+  Arrow then splits lines and fields where the grammar does; it does not start with a UTF-8 BOM
+  (which Arrow would drop, where the grammar drops only the file's first);
 * Arrow finds exactly the format's number of fields on every line (so no blank line and no
   extra field) and every field is non-empty (no leading, trailing or doubled separator);
 * the ids are UTF-8 (Arrow checks the text columns; the other fields are bytes, as in the
@@ -31,7 +32,7 @@ import numpy as np
 
 from .._arrow import query_block_starts, take_sorted
 from .._arrow import to_numpy as _np
-from .trec_grammar import RUN, Parsed, TrecFormat
+from .trec_grammar import BOM, RUN, Parsed, TrecFormat
 
 try:  # the compiled tokenizer is optional: a package built without it reads blocks with Arrow
     from .._native import trec_tokenizer as _native
@@ -109,8 +110,8 @@ def parse_arrow(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     import pyarrow.compute as pc
     import pyarrow.csv as csv
 
-    if end <= start or any(data.find(byte, start, end) >= 0 for byte in _FORBIDDEN):
-        return None
+    if end <= start or any(data.find(byte, start, end) >= 0 for byte in _FORBIDDEN) or data.startswith(BOM, start):
+        return None  # (Arrow drops a UTF-8 BOM that starts its buffer: here it starts a line within the file)
     has_tab, has_space = data.find(b"\t", start, end) >= 0, data.find(b" ", start, end) >= 0
     if has_tab == has_space:
         return None
