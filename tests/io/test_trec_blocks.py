@@ -5,21 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cranfield.io import trec
+from cranfield.io import trec, value_chunks
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_the_threaded_copy_of_the_blocks_values_is_concatenate(monkeypatch, threads):
     # over 16 MB in all: the copy is shared by the threads; blocks of unequal sizes, one empty
-    monkeypatch.setattr(trec, "available_threads", lambda: threads)
+    monkeypatch.setattr(value_chunks, "available_threads", lambda: threads)
     rng = np.random.default_rng(7)
     arrays = [rng.random(n) for n in (700_001, 0, 1_300_000, 3, 250_000)]
     assert sum(a.nbytes for a in arrays) >= 1 << 24
-    out = trec._concatenate(arrays)
+    out = value_chunks.concatenate(arrays)
     assert out.dtype == np.float64 and np.array_equal(out, np.concatenate(arrays))
     ints = [rng.integers(-5, 5, size=n) for n in (1_500_000, 900_000)]
-    assert np.array_equal(trec._concatenate(ints), np.concatenate(ints))
-    assert trec._concatenate(ints).dtype == np.int64
+    assert np.array_equal(value_chunks.concatenate(ints), np.concatenate(ints))
+    assert value_chunks.concatenate(ints).dtype == np.int64
 
 
 def test_a_file_of_many_blocks_reads_as_one_block(tmp_path, monkeypatch):
@@ -28,10 +28,44 @@ def test_a_file_of_many_blocks_reads_as_one_block(tmp_path, monkeypatch):
     path.write_text(lines)
     whole = trec.read_trec_columns(path, kind="run")
     monkeypatch.setattr(trec, "CHUNK_BYTES", 64)
-    monkeypatch.setattr(trec, "THREADED_COPY_BYTES", 0)  # the blocks' values copied by the threads
-    monkeypatch.setattr(trec, "available_threads", lambda: 2)
+    monkeypatch.setattr(value_chunks, "THREADED_COPY_BYTES", 0)  # the blocks' values copied by the threads
+    monkeypatch.setattr(value_chunks, "available_threads", lambda: 2)
     cut = trec.read_trec_columns(path, kind="run")
-    assert len(cut.docno.chunks) > 100
+    assert len(cut.docno.chunks) > 100 and len(cut.chunks.chunks) > 100 and not cut.chunks.whole
     assert np.array_equal(whole.value, cut.value) and whole.docno.to_pylist() == cut.docno.to_pylist()
     assert whole.value.tolist() == [-(i % 20) / 7 for i in range(600)]
     assert np.array_equal(whole.query_starts, cut.query_starts)
+
+
+def test_value_chunks_slices_and_whole():
+    rng = np.random.default_rng(5)
+    arrays = [rng.random(n) for n in (5, 0, 7, 1, 12)]
+    chunks = value_chunks.ValueChunks(arrays)
+    whole = np.concatenate(arrays)
+    assert len(chunks) == whole.size and not chunks.whole
+    for start in range(whole.size + 1):
+        for stop in range(start, whole.size + 1):
+            part = chunks.slice(start, stop)
+            assert len(part) == stop - start and np.array_equal(part.array(), whole[start:stop])
+    assert np.array_equal(chunks.array(), whole) and chunks.whole
+    assert np.array_equal(chunks.slice(3, 9).array(), whole[3:9])  # after the whole array: a view of it
+
+
+def test_a_run_read_in_blocks_keeps_its_scores_as_read(tmp_path, monkeypatch):
+    """The run's parts copy only their own rows; the whole column is built when asked for; the same
+    values either way, pickled (Dask) too."""
+    import pickle
+
+    from cranfield.retrieval.run import Run
+
+    path = tmp_path / "run"
+    path.write_text("".join(f"{q} Q0 d{d} {d} {(q * 31 + d) % 17 / 8!r} t\n" for q in range(40) for d in range(25)))
+    whole = Run.from_file(path)
+    monkeypatch.setattr(trec, "CHUNK_BYTES", 128)
+    run = Run.from_file(path)
+    assert run._values is None and len(run) == 1000
+    part = run.slice(130, 777)
+    assert part._values is None and np.array_equal(part.values, whole.values[130:777])
+    assert np.array_equal(pickle.loads(pickle.dumps(run.slice(3, 500))).values, whole.values[3:500])
+    assert run._values is None  # the parts did not build the whole column
+    assert np.array_equal(run.values, whole.values) and run._values is not None

@@ -26,6 +26,7 @@ import numpy as np
 from ..errors import InputError
 from .atomic import atomic_write
 from .trec import TrecColumns
+from .value_chunks import ValueChunks
 from .values import id_column, value_column
 
 __all__ = ["is_parquet", "write_parquet", "read_parquet_columns", "iter_parquet_batches", "VALUE_COLUMNS",
@@ -132,7 +133,8 @@ def read_parquet_columns(path: "str | os.PathLike", *, kind: str):
         raise InputError(f"cannot read Parquet data ({_first_line(error)})", source=source) from None
     qid, docno, value = _checked(table.column("qid"), table.column("docno"), table.column(columns[2]), kind, source,
                                  first_row=1)
-    return TrecColumns(qid=qid, docno=docno, value=value, line=None, tag=_stored_name(dataset), source=source)
+    return TrecColumns(qid=qid, docno=docno, chunks=ValueChunks([value]), line=None, tag=_stored_name(dataset),
+                       source=source)
 
 
 def iter_parquet_batches(path: "str | os.PathLike", *, kind: str, batch_rows: int = 1 << 20

@@ -24,6 +24,7 @@ from ..errors import InputError
 from .sources import open_input_counted
 from .trec_fast import parse_fast
 from .trec_grammar import BOM, Parsed, check_dialect, format_of, parse_lines
+from .value_chunks import ValueChunks
 
 __all__ = ["read_trec_columns", "iter_parsed", "TrecColumns", "RUN_FIELDS", "QRELS_FIELDS", "write_trec_lines",
            "CHUNK_BYTES"]
@@ -41,13 +42,18 @@ class TrecColumns:
 
     qid: "object"  # pyarrow.ChunkedArray of string
     docno: "object"
-    value: np.ndarray  # float64 scores or int64 relevance
+    chunks: ValueChunks  # float64 scores or int64 relevance, as read (see :attr:`value`)
     line: "np.ndarray | None"  # int64 line number of each row (None: row i is line i + 1)
     tag: "object | None"  # run tag of the first row (runs only)
     source: str
     query_starts: "np.ndarray | None" = None  # first row of each run of equal query ids, if known
     longest_docno: "int | None" = None  # bytes, if known
     subtopic: "object | None" = None  # pyarrow.ChunkedArray of string (diversity qrels only)
+
+    @property
+    def value(self) -> np.ndarray:
+        """The scores or relevances as one array."""
+        return self.chunks.array()
 
 
 def _display_name(path) -> str:
@@ -195,8 +201,8 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
         parts = list(iter_parsed(path, kind, dialect=dialect))
         qid = pa.chunked_array([c for p in parts for c in _chunks_of(p.qid)], type=pa.string())
         docno = pa.chunked_array([c for p in parts for c in _chunks_of(p.docno)], type=pa.string())
-        value = parts[0].value if len(parts) == 1 else _concatenate([p.value for p in parts])
-        contiguous = all(p.lines is None for p in parts) and sum(map(len, parts)) == parts[-1].first + \
+        value = ValueChunks([p.value for p in parts])  # concatenated when read whole (see value_chunks)
+        contiguous = all(p.lines is None for p in parts) and len(value) == parts[-1].first + \
             parts[-1].n_lines - 1
         lines = None if contiguous else np.concatenate(
             [p.lines if p.lines is not None else np.arange(p.first, p.first + len(p), dtype=np.int64) for p in parts])
@@ -207,34 +213,10 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
         subtopic = None
         if parts[0].subtopic is not None:
             subtopic = pa.chunked_array([c for p in parts for c in _chunks_of(p.subtopic)], type=pa.string())
-        return TrecColumns(qid=qid, docno=docno, value=value, line=lines, tag=parts[0].tag, source=source,
+        return TrecColumns(qid=qid, docno=docno, chunks=value, line=lines, tag=parts[0].tag, source=source,
                            query_starts=starts, longest_docno=longest, subtopic=subtopic)
     finally:
         release_unused_memory()
-
-
-#: values of this many bytes or more are copied together by the threads (smaller: one np.concatenate)
-THREADED_COPY_BYTES = 1 << 24
-
-
-def _concatenate(arrays: list[np.ndarray]) -> np.ndarray:
-    """``np.concatenate(arrays)``, the copy shared by the threads: the time of a large copy into
-    new memory is mostly the kernel's page faults, which run in parallel (measured at 10M rows:
-    0.17 s in one thread)."""
-    threads = min(available_threads(), len(arrays))
-    if threads < 2 or sum(a.nbytes for a in arrays) < THREADED_COPY_BYTES:
-        return np.concatenate(arrays)
-    from concurrent.futures import ThreadPoolExecutor
-
-    out = np.empty(sum(a.size for a in arrays), dtype=arrays[0].dtype)
-    ends = np.cumsum([a.size for a in arrays])
-
-    def copy(i: int) -> None:
-        out[ends[i] - arrays[i].size:ends[i]] = arrays[i]
-
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(copy, range(len(arrays))))
-    return out
 
 
 def _chunks_of(array):

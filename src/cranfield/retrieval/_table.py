@@ -14,6 +14,7 @@ from ..io.json_mapping import is_json_path, read_json_mapping, write_json_mappin
 from ..io.parquet import is_parquet, read_parquet_columns, write_parquet
 from ..io.trec import read_trec_columns
 from ..io.trec_grammar import check_dialect
+from ..io.value_chunks import ValueChunks
 from ._columns import (
     check_numbers,
     columns_from_dict,
@@ -48,6 +49,24 @@ class TrecTable:
         source = source or self.default_source
         self.qid = to_chunked_strings(qid, source=source, field="qid", trusted=_trusted)
         self.docno = to_chunked_strings(docno, source=source, field="docno", trusted=_trusted)
+        self._values, self._chunks = self._checked_values(values, source, lines, _trusted)
+        if not (len(self.qid) == len(self.docno) == len(self)):
+            raise InputError(f"columns of different lengths: qid {len(self.qid)}, docno {len(self.docno)}, "
+                             f"{self.value_field} {len(self)}", source=source)
+        self._lines = lines
+        self.source = source
+        self.name = name
+        self._query_starts = _query_starts
+        self._longest_docno = _longest_docno
+
+    def _checked_values(self, values, source: str, lines, trusted: bool):
+        """``(array, None)``: the values checked and typed; or ``(None, chunks)``: a reader's blocks
+        (:class:`~cranfield.io.value_chunks.ValueChunks`, checked and typed by the reader), kept as
+        read until the whole column is asked for (a slice copies only its rows)."""
+        if isinstance(values, ValueChunks):
+            if trusted and values.dtype == self.value_dtype and not values.whole:
+                return None, values
+            values = values.array()
         array = to_numpy(values)
         if array.dtype.kind not in "iuf" or array.ndim != 1:
             try:
@@ -55,7 +74,7 @@ class TrecTable:
             except (TypeError, ValueError):
                 raise InputError(f"expected numbers, found values of type {array.dtype}", source=source,
                                  field=self.value_field) from None
-        if array.dtype.kind == "f" and not _trusted:  # a file's numbers were checked by its reader
+        if array.dtype.kind == "f" and not trusted:  # a file's numbers were checked by its reader
             check_numbers(array, source=source, field=self.value_field, lines=lines)
         if self.value_dtype is np.int64 and array.dtype.kind == "f":
             fractional = (array != np.floor(array)) | (np.abs(array) >= 2.0**63)  # beyond int64: no silent wrap
@@ -64,21 +83,24 @@ class TrecTable:
                 line = int(lines[index]) if lines is not None else index + 1
                 raise InputError(f"expected an integer relevance, found {array[index].item()!r}", source=source,
                                  line=line, field=self.value_field)
-        self.values = array.astype(self.value_dtype, copy=False)
-        if not (len(self.qid) == len(self.docno) == len(self.values)):
-            raise InputError(f"columns of different lengths: qid {len(self.qid)}, docno {len(self.docno)}, "
-                             f"{self.value_field} {len(self.values)}", source=source)
-        self._lines = lines
-        self.source = source
-        self.name = name
-        self._query_starts = _query_starts
-        self._longest_docno = _longest_docno
+        return array.astype(self.value_dtype, copy=False), None
+
+    @property
+    def values(self) -> np.ndarray:
+        """The scores (runs) or relevances (qrels) of the rows, one array."""
+        if self._values is None:
+            self._values = self._chunks.array()
+        return self._values
+
+    @values.setter
+    def values(self, array: np.ndarray) -> None:
+        self._values, self._chunks = array, None
 
     @property
     def lines(self) -> np.ndarray:
         """1-based line (or row) number of each row in its source."""
         if self._lines is None:
-            return np.arange(1, len(self.values) + 1, dtype=np.int64) + self._line_offset
+            return np.arange(1, len(self) + 1, dtype=np.int64) + self._line_offset
         return self._lines
 
     _line_offset = 0  # rows of a slice start after this many lines of the source
@@ -124,7 +146,10 @@ class TrecTable:
         part.__dict__.update(self.__dict__)
         part.qid = self.qid.slice(start, stop - start)
         part.docno = self.docno.slice(start, stop - start)
-        part.values = self.values[start:stop]
+        if self._values is None:  # the blocks as read: the part takes its rows only
+            part._values, part._chunks = None, self._chunks.slice(start, stop)
+        else:
+            part.values = self._values[start:stop]
         part._query_blocks = None
         if self.docno_objects is not None:
             part.docno_objects = self.docno_objects[start:stop]
@@ -149,7 +174,7 @@ class TrecTable:
         parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
         cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind,
                                                                                         dialect=dialect)
-        return cls(cols.qid, cols.docno, cols.value, source=cols.source, lines=cols.line, _trusted=not parquet,
+        return cls(cols.qid, cols.docno, cols.chunks, source=cols.source, lines=cols.line, _trusted=not parquet,
                    _query_starts=cols.query_starts, _longest_docno=cols.longest_docno,
                    **kwargs), cols
 
@@ -210,7 +235,7 @@ class TrecTable:
 
     # ------------------------------------------------------------------ accessors
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self._values) if self._values is not None else len(self._chunks)
 
     @property
     def query_ids(self) -> list[str]:
