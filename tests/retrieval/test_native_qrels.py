@@ -221,3 +221,25 @@ def test_the_index_holds_its_buffers():
     found, repeated = doc_join._native.join(index, np.array([1, 1, 0, 1, 0, 0], np.int64), None,
                                             *doc_join._string_buffers(run))
     assert np.frombuffer(found, np.int64).tolist() == [2, 2, -2, 3, -1, 0] and not repeated
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_codes_of_few_runs_among_many_queries_are_query_codes(data):
+    """PreparedQrels.codes_of (a binary search of each run's first id when the qrels have many more
+    queries) gives query_codes' codes, ids absent from the qrels -1, Unicode ids in byte order."""
+    import pyarrow as pa
+
+    from cranfield.retrieval.qrels import Qrels
+    from cranfield.retrieval.ranked import prepare_qrels, query_codes
+
+    alphabet = st.sampled_from(["a", "b", "é", "😀", "Z", "0", "9", "\u00e0", "\U0001f600"])
+    ids = data.draw(st.lists(st.text(alphabet, min_size=1, max_size=4), min_size=40, max_size=120, unique=True))
+    qrels = Qrels(ids, [f"d{i}" for i in range(len(ids))], np.ones(len(ids), dtype=np.int64))
+    prepared = prepare_qrels(qrels)
+    run_ids = data.draw(st.lists(st.sampled_from(ids + ["absent", "zz", "é"]), min_size=1, max_size=3))
+    repeats = data.draw(st.lists(st.integers(1, 30), min_size=len(run_ids), max_size=len(run_ids)))
+    qid = pa.chunked_array([pa.array([q for q, r in zip(run_ids, repeats) for _ in range(r)], pa.string())])
+    expected = query_codes(qid, prepared.query_index)
+    assert np.array_equal(prepared.codes_of(qid), expected)
+    assert np.array_equal(prepared.codes_of(qid, None), expected)

@@ -41,7 +41,7 @@ from ..measures.base import Measure
 from .evaluate import DEFAULT_MEASURES, Evaluator
 from ._segments import run_starts
 from .doc_join import native_index
-from .partial import Partial, PieceEvaluator, combine, evaluate_piece, missing_piece, query_codes, seen_mask
+from .partial import Partial, PieceEvaluator, combine, evaluate_piece, missing_piece, seen_mask
 from .results import Results
 from .run import Run
 
@@ -188,8 +188,9 @@ def _sliced_starts(starts: "np.ndarray | None", start: int, stop: int) -> "np.nd
     return np.concatenate(([0], inside)).astype(np.int64, copy=False)
 
 
-def _run_of(qid, docno, score, lines, source: str) -> Run:
-    return Run(qid, docno, score, source=source, lines=lines, _trusted=True)
+def _run_of(qid, docno, score, lines, codes, source: str) -> Run:
+    """A piece as a Run; its query starts from the rows' query codes (not from the id strings)."""
+    return Run(qid, docno, score, source=source, lines=lines, _trusted=True, _query_starts=run_starts(codes))
 
 
 def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, extras=None) -> list[Partial | None]:
@@ -231,10 +232,10 @@ def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) ->
     import pyarrow as pa
 
     seen = np.zeros(len(prepared.query_ids), dtype=bool)
-    carry = None  # (qid, docno, score, lines) of the last query of the previous block
+    carry = None  # (qid, docno, score, lines, query codes) of the last query of the previous block
     carry_code = -1
     for block in blocks:
-        codes = query_codes(block.qid, prepared.query_index, block.query_starts)
+        codes = prepared.codes_of(block.qid, block.query_starts)
         lines = block.line_numbers()
         starts = run_starts(codes)
         heads = codes[starts]
@@ -245,7 +246,7 @@ def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) ->
             raise _NotGrouped
         seen[check] = True
         last, tail_code = int(starts[-1]), int(heads[-1])
-        tail = (block.qid.slice(last), block.docno.slice(last), block.score[last:], lines[last:])
+        tail = (block.qid.slice(last), block.docno.slice(last), block.score[last:], lines[last:], codes[last:])
         if continues and last == 0:  # the whole block goes on with the carried query
             carry = _concat([carry, tail])
             bar.advance(block.position)
@@ -253,10 +254,11 @@ def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) ->
         done = [carry] if carry is not None else []
         take = np.flatnonzero(codes[:last] >= 0)
         if take.size == last:  # every query judged (the usual case): slices, no copy
-            done.append((block.qid.slice(0, last), block.docno.slice(0, last), block.score[:last], lines[:last]))
+            done.append((block.qid.slice(0, last), block.docno.slice(0, last), block.score[:last], lines[:last],
+                         codes[:last]))
         elif take.size:
             index = pa.array(take)
-            done.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take]))
+            done.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take], codes[take]))
         if done:
             pieces.add(_run_of(*_concat(done), source))
         carry, carry_code = (tail, tail_code) if tail_code >= 0 else (None, -1)
@@ -328,7 +330,7 @@ def _concat(pieces):
         return pa.chunked_array(chunks, type=pa.string())
 
     return (strings([p[0] for p in pieces]), strings([p[1] for p in pieces]),
-            np.concatenate([p[2] for p in pieces]), np.concatenate([p[3] for p in pieces]))
+            *(np.concatenate([p[i] for p in pieces]) for i in (2, 3, 4)))
 
 
 def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, tmp_dir,
@@ -349,7 +351,7 @@ def _partitioned(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar,
             for block in _blocks(path, batch_rows, dialect):
                 if n_parts is None:  # about batch_rows rows per part, from the first block's density
                     n_parts = _n_parts(path, block, batch_rows, n_queries)
-                codes = query_codes(block.qid, prepared.query_index)
+                codes = prepared.codes_of(block.qid)
                 keep = np.flatnonzero(codes >= 0)
                 part = codes[keep] * n_parts // n_queries
                 order = keep[np.argsort(part, kind="stable")]

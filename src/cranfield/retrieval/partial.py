@@ -115,7 +115,7 @@ class PieceEvaluator:
         import copy
 
         prepared = self.evaluator._prepared
-        codes = query_codes(run.qid, prepared.query_index)
+        codes = prepared.codes_of(run.qid, run.query_starts())
         present = np.unique(codes[codes >= 0])
         if present.size == 0:
             return None
