@@ -65,9 +65,9 @@ def pieces(request, monkeypatch):
     sizes: list[int] = []
     add = large._Pieces.add
 
-    def recording(self, run):
+    def recording(self, run, codes=None):
         sizes.append(len(run))
-        return add(self, run)
+        return add(self, run, codes)
 
     monkeypatch.setattr(large._Pieces, "add", recording)
     monkeypatch.setattr(large, "MIN_BLOCK_BYTES", 1)

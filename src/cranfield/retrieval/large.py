@@ -188,9 +188,10 @@ def _sliced_starts(starts: "np.ndarray | None", start: int, stop: int) -> "np.nd
     return np.concatenate(([0], inside)).astype(np.int64, copy=False)
 
 
-def _run_of(qid, docno, score, lines, codes, source: str) -> Run:
-    """A piece as a Run; its query starts from the rows' query codes (not from the id strings)."""
-    return Run(qid, docno, score, source=source, lines=lines, _trusted=True, _query_starts=run_starts(codes))
+def _run_of(qid, docno, score, lines, codes, source: str) -> tuple[Run, np.ndarray]:
+    """A piece as a Run, its query starts from the rows' query codes (not from the id strings), and
+    those codes."""
+    return Run(qid, docno, score, source=source, lines=lines, _trusted=True, _query_starts=run_starts(codes)), codes
 
 
 def _grouped(evaluator: Evaluator, path, batch_rows: int, dialect: str, bar, extras=None) -> list[Partial | None]:
@@ -211,8 +212,9 @@ class _IndexedPieces:
     def __init__(self, evaluator: Evaluator) -> None:
         self.evaluator = evaluator
 
-    def evaluate(self, run: Run, *, extras=None) -> Partial | None:
-        return evaluate_piece(self.evaluator, run, extras=extras, known=True)  # pieces hold judged queries
+    def evaluate(self, run: Run, *, extras=None, codes: np.ndarray | None = None) -> Partial | None:
+        # pieces hold judged queries, their codes found when their block was read
+        return evaluate_piece(self.evaluator, run, extras=extras, known=True, codes=codes)
 
 
 def _piece_evaluator(evaluator: Evaluator):
@@ -260,11 +262,11 @@ def _pieces_of_grouped(prepared, blocks, pieces: "_Pieces", source: str, bar) ->
             index = pa.array(take)
             done.append((block.qid.take(index), block.docno.take(index), block.score[take], lines[take], codes[take]))
         if done:
-            pieces.add(_run_of(*_concat(done), source))
+            pieces.add(*_run_of(*_concat(done), source))
         carry, carry_code = (tail, tail_code) if tail_code >= 0 else (None, -1)
         bar.advance(block.position)
     if carry is not None:
-        pieces.add(_run_of(*_concat([carry]), source))
+        pieces.add(*_run_of(*_concat([carry]), source))
 
 
 class _Pieces:
@@ -286,15 +288,17 @@ class _Pieces:
         self.partials: list[Partial | None] = []
         self.pending: InputError | None = None
 
-    def add(self, run: Run) -> None:
+    def add(self, run: Run, codes: np.ndarray | None = None) -> None:
+        """Evaluate ``run`` (with its rows' query codes, if known) in a thread."""
         if self.pending is not None:
             return
+        known = {} if codes is None else {"codes": codes}
         if self.pool is None:
-            self._gather(lambda: self.evaluator.evaluate(run, extras=self.extras))
+            self._gather(lambda: self.evaluator.evaluate(run, extras=self.extras, **known))
             return
         while len(self.running) >= self.threads:
             self._gather(self.running.popleft().result)
-        self.running.append(self.pool.submit(self.evaluator.evaluate, run, extras=self.extras))
+        self.running.append(self.pool.submit(self.evaluator.evaluate, run, extras=self.extras, **known))
 
     def _gather(self, result) -> None:
         try:

@@ -73,20 +73,22 @@ def _partial_from_view(evaluator, view: RankedView, extras=None) -> Partial:
 
 
 def evaluate_piece(evaluator, run: Run, *, levels: np.ndarray | None = None,
-                   complete: bool = False, extras=None, known: bool = False) -> Partial | None:
+                   complete: bool = False, extras=None, known: bool = False,
+                   codes: np.ndarray | None = None) -> Partial | None:
     """Evaluate a piece of a run holding whole queries (None if no query is in the qrels).
 
     ``complete`` applies trec_eval's ``-c`` to this piece's qrels (use it only when the evaluator's
     qrels are the part of the qrels that goes with this piece). ``extras(view)``: more per-query
     columns read from the piece's ranked view, as :meth:`.Evaluator.evaluate` takes them; they are
     gathered by :func:`combine` with the measures' values. ``known``: the caller knows that some
-    query of the piece is in the qrels (not looked up again)."""
+    query of the piece is in the qrels (not looked up again); ``codes``: the rows' query codes
+    against the evaluator's qrels, if the caller has them."""
     import pyarrow.compute as pc
 
     prepared = evaluator._prepared
     if len(run) == 0 or not (known or pc.any(pc.is_in(run.qid, value_set=prepared.query_index)).as_py()):
         return None
-    view = evaluator.rank_run(run, complete=complete)
+    view = evaluator.rank_run(run, complete=complete, **({} if codes is None else {"query_codes": codes}))
     return _partial_from_view(evaluator, _widen(view, levels), extras)
 
 
@@ -111,11 +113,12 @@ class PieceEvaluator:
         self.lines = prepared.qrels._lines
         self.line_offset = prepared.qrels._line_offset
 
-    def evaluate(self, run: Run, *, extras=None) -> Partial | None:
+    def evaluate(self, run: Run, *, extras=None, codes: np.ndarray | None = None) -> Partial | None:
+        """The piece's partial; ``codes``: its rows' query codes against the whole qrels, if known."""
         import copy
 
         prepared = self.evaluator._prepared
-        codes = prepared.codes_of(run.qid, run.query_starts())
+        codes = prepared.codes_of(run.qid, run.query_starts()) if codes is None else codes
         present = np.unique(codes[codes >= 0])
         if present.size == 0:
             return None

@@ -71,7 +71,7 @@ class PreparedQrels:
         (Arrow's ``index_in``); the same codes."""
         n = len(qid)
         starts = query_block_starts(qid) if starts is None and n else starts
-        if n == 0 or starts.size > n // 4 or starts.size * 16 >= len(self.query_ids):
+        if n == 0 or starts.size * 16 >= len(self.query_ids):  # (a one-line block too: no 100K-id table)
             return query_codes(qid, self.query_index, starts)
         heads = np.asarray(take_sorted(qid, starts).to_pylist(), dtype=object)
         position = np.minimum(np.searchsorted(self.query_ids, heads), len(self.query_ids) - 1)
@@ -277,7 +277,8 @@ def no_common_query(qrels_query_ids, source) -> InputError:
 
 def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complete: bool = False,
          max_results: int | None = None, judged_only: bool = False,
-         collection_size: int | None = None, propensity: np.ndarray | None = None) -> RankedView:
+         collection_size: int | None = None, propensity: np.ndarray | None = None,
+         query_codes: np.ndarray | None = None) -> RankedView:
     """Build the :class:`RankedView` of ``run`` against prepared qrels.
 
     ``complete`` (trec_eval ``-c``): evaluate every qrels query, a query missing from the run
@@ -285,7 +286,8 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     first N documents per query after ranking; ``judged_only`` (``-J``) drops documents
     without a judgment (after ranking, keeping the order of the rest). ``propensity``: a value per
     run row (e.g. :meth:`~cranfield.io.propensities.Propensities.lookup`), carried to the view in
-    rank order.
+    rank order. ``query_codes``: the code of each row's query among the qrels' sorted query ids
+    (-1: not in the qrels), when the caller has them already (a piece of a block-wise read).
     """
 
     check_relevance_level(relevance_level)
@@ -294,7 +296,7 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     if max_results is not None and max_results < 0:
         raise InputError(f"max_results must be ≥ 0, found {max_results}")
     n_q = len(prepared.query_ids)
-    q = prepared.codes_of(run.qid, run.query_starts())  # -1: query not in the qrels
+    q = prepared.codes_of(run.qid, run.query_starts()) if query_codes is None else query_codes  # -1: not in qrels
     heads = q[run.query_starts()]  # q is constant over each block of rows
     in_run = np.zeros(n_q, dtype=bool)
     in_run[heads[heads >= 0]] = True
