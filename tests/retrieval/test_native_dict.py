@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 
 import cranfield
 from cranfield.retrieval import _table, ranked
-from cranfield.retrieval import run as run_module
 from cranfield.retrieval.qrels import Qrels
 from cranfield.retrieval.run import Run
 
