@@ -78,6 +78,7 @@ class Evaluator:
         some): self-retrieved rows dropped (``ignore_self``), propensities looked up."""
         if self.ignore_self:
             run = drop_self(run)
+            overrides.pop("query_codes", None)  # given for the rows before the self rows were dropped
         propensity = None if self.propensities is None else self.propensities.lookup(run.docno)
         return rank(self._prepared, run, **{**self.options, **overrides}, propensity=propensity)
 
