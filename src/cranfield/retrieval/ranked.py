@@ -41,7 +41,7 @@ from .._arrow import indices as _indices_array
 from .._arrow import query_block_starts
 from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
-from ._segments import run_starts
+from ._segments import run_starts, spread
 from .doc_join import DictionaryDocs, NativeDocs, PackedDocs, _indices, native_index
 from . import doc_keys  # doc_keys.mix looked up when called (the tests weaken it to force collisions)
 from .doc_keys import HashCollision, KeyTable, packed_width, packed_words
@@ -65,18 +65,9 @@ class PreparedQrels:
     _exact: dict = field(default_factory=dict, repr=False)
 
     def codes_of(self, qid, starts: np.ndarray | None = None) -> np.ndarray:
-        """:func:`query_codes` of ``qid`` against these qrels. Few distinct runs of ids among many
-        qrels queries (a part of a large run): the first id of each run is found by a binary search
-        in the sorted :attr:`query_ids`, instead of a hash table of every qrels id built per call
-        (Arrow's ``index_in``); the same codes."""
-        n = len(qid)
-        starts = query_block_starts(qid) if starts is None and n else starts
-        if n == 0 or starts.size * 16 >= len(self.query_ids):  # (a one-line block too: no 100K-id table)
-            return query_codes(qid, self.query_index, starts)
-        heads = np.asarray(take_sorted(qid, starts).to_pylist(), dtype=object)
-        position = np.minimum(np.searchsorted(self.query_ids, heads), len(self.query_ids) - 1)
-        found = np.where(self.query_ids[position] == heads, position, -1).astype(np.intp)
-        return np.repeat(found, np.diff(np.append(starts, n)))
+        """:func:`query_codes` of ``qid`` against these qrels (their sorted ids given, for the
+        binary search of a few heads among many queries)."""
+        return query_codes(qid, self.query_index, starts, sorted_ids=self.query_ids)
 
     def packed_width(self) -> int | None:
         if "width" not in self._packed:
@@ -248,7 +239,7 @@ def _codes_by_runs(qid, starts: np.ndarray):
     heads = take_sorted(qid, starts)
     encoded = (heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads).dictionary_encode()
     query_index, code = _sorted_dictionary(encoded.dictionary, _np(encoded.indices).astype(np.int64))
-    return query_index, np.repeat(code, np.diff(np.append(starts, len(qid))))
+    return query_index, spread(code, starts, len(qid))
 
 
 def _codes_by_rows(qid):
@@ -382,12 +373,16 @@ def rank_dict(prepared: PreparedQrels, mapping, **options) -> RankedView | None:
     return ranked_view(prepared, None, rel, counts > 0, counts=counts, **options)
 
 
-def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarray:
+def query_codes(qid, query_index, starts: np.ndarray | None = None, *,
+                sorted_ids: np.ndarray | None = None) -> np.ndarray:
     """Index of each row's query id among the sorted qrels queries (``query_index``, an Arrow
     array), -1 if absent (intp).
 
     Runs list a query's documents together, so only one id per block (``starts``, computed if
-    not given) is looked up; when ids change often, every id is hashed.
+    not given) is looked up; when ids change often, every id is hashed. ``sorted_ids``: the same
+    ids as an object array; when the heads are few against them (a part or block of a large run,
+    a one-line block), the heads are found by a binary search there instead of in a hash table
+    of every qrels id built per call (Arrow's ``index_in``): the same codes.
     """
     import pyarrow.compute as pc
 
@@ -395,12 +390,15 @@ def query_codes(qid, query_index, starts: np.ndarray | None = None) -> np.ndarra
     if n == 0:
         return np.zeros(0, dtype=np.intp)
     starts = query_block_starts(qid) if starts is None else starts
+    if sorted_ids is not None and starts.size * 16 < len(sorted_ids):
+        heads = np.asarray(take_sorted(qid, starts).to_pylist(), dtype=object)
+        position = np.minimum(np.searchsorted(sorted_ids, heads), len(sorted_ids) - 1)
+        return spread(np.where(sorted_ids[position] == heads, position, -1).astype(np.intp), starts, n)
     if starts.size > n // 4:
         found = _np(pc.index_in(qid, value_set=query_index)).astype(np.float64)
         return np.where(np.isnan(found), -1, found).astype(np.intp)
     found = _np(pc.index_in(take_sorted(qid, starts), value_set=query_index)).astype(np.float64)
-    found = np.where(np.isnan(found), -1, found).astype(np.intp)
-    return np.repeat(found, np.diff(np.concatenate((starts, [n]))))
+    return spread(np.where(np.isnan(found), -1, found).astype(np.intp), starts, n)
 
 
 def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order):

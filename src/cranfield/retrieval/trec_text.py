@@ -106,9 +106,12 @@ def _FOUR_DIGITS():
 def strings(values: np.ndarray):
     """An Arrow string array of a numpy array of str (object) or bytes, built from buffers
     (``pa.array`` would import pandas first: 0.2–0.3 s). Trailing NUL characters are dropped."""
-    if values.dtype.kind != "S":
-        values = np.char.encode(values.astype(str), "utf-8")
-    return _from_fixed_width(values)
+    return _from_fixed_width(_utf8(values))
+
+
+def _utf8(values: np.ndarray) -> np.ndarray:
+    """A numpy bytes (S) array of the UTF-8 text of ``values`` (str objects, or bytes as they are)."""
+    return values if values.dtype.kind == "S" else np.char.encode(values.astype(str), "utf-8")
 
 
 def integers(values: np.ndarray):
@@ -220,8 +223,8 @@ def iter_value_lines(names: Sequence[str], query_ids, columns: Sequence, kinds: 
     if _lines is None or not n or not m or not all(_compiled_takes(v, k) for v, k in zip(values, kinds)):
         yield from iter_lines(names, query_ids, formatted(columns, kinds, threads=threads), threads=threads)
         return
-    heads = np.char.encode(np.array([f"{name:<22}" for name in names], dtype=str), "utf-8")
-    qids = np.char.encode(np.asarray(query_ids, dtype=object).astype(str), "utf-8")
+    heads = _utf8(np.array([f"{name:<22}" for name in names], dtype=object))
+    qids = _utf8(np.asarray(query_ids))
     code = "".join(kinds).encode()
     per_block = max(1, BLOCK_LINES // m)
 
