@@ -53,6 +53,7 @@ def main() -> None:
     parser.add_argument("--chunk-mib", type=int, default=None, help="override io.trec.CHUNK_BYTES (MiB)")
     parser.add_argument("--tokenizer", action="store_true", help="time the tokenizer paths on the run's blocks")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--memory", action="store_true", help="also the resident set every 50 ms and at each phase's end")
     parser.add_argument("args", nargs="*")
     options = parser.parse_args()
     os.environ["CRANFIELD_THREADS"] = os.environ["OMP_NUM_THREADS"] = str(options.threads)
@@ -89,6 +90,7 @@ def main() -> None:
     timed(evaluate.Evaluator, "results_from_view", "  measures of part (per thread)")
     timed(trec_text, "formatted", "format values")
     timed(trec_text, "lines", "assemble lines")
+    samples = _sample_memory() if options.memory else None
     begin = time.perf_counter()
     text = trec_eval.trec_eval(qrels, run, trec_eval.TrecEvalOptions(
         measures=tuple(a for a in options.args if a not in ("-m", "-q")), query="-q" in options.args))
@@ -102,7 +104,32 @@ def main() -> None:
     last = {label: max(b for lab, _, b, _ in EVENTS if lab == label) for label in sums}
     for label in sorted(sums, key=lambda k: first[k]):
         print(f"{label:42s} from {first[label]:6.2f} to {last[label]:6.2f} s  calls {len(sums[label]):3d}  "
-              f"summed {sum(sums[label]):6.2f} s")
+              f"summed {sum(sums[label]):6.2f} s" + (f"  RSS at end {_rss_at(samples, last[label]):5.0f} MB" if samples else ""))
+    if samples:
+        samples.append((time.perf_counter() - T0, _rss_mb()))
+        print("resident set (s, MB):", " ".join(f"{t:.2f}:{m:.0f}" for t, m in samples[::10]))
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e6
+
+
+def _sample_memory() -> list[tuple[float, float]]:
+    """The resident set every 5 ms, in a daemon thread, as (seconds since start, MB)."""
+    samples: list[tuple[float, float]] = []
+
+    def sample() -> None:
+        while True:
+            samples.append((time.perf_counter() - T0, _rss_mb()))
+            time.sleep(0.005)
+
+    threading.Thread(target=sample, daemon=True).start()
+    return samples
+
+
+def _rss_at(samples: list[tuple[float, float]], when: float) -> float:
+    return max((m for t, m in samples if t <= when), default=0.0)
 
 
 def tokenizer_phase(run: str, repeat: int) -> None:

@@ -38,6 +38,10 @@ class GainView:
     ideal_gains: np.ndarray  # the positive level gains, decreasing
     ideal_counts: np.ndarray  # (queries, len(ideal_gains)) judged documents at each of those levels
     memo: dict = field(default_factory=dict, repr=False)  # statistics shared by the measures of one view
+    # the ideal DCG of every qrels query, shared with the other views of the same qrels (sorted
+    # ideal only: its gains depend on the gain map alone): (the qrels' statistics, the cache key,
+    # the level columns of ideal_gains)
+    shared: "tuple | None" = field(default=None, repr=False)
 
     def gain_of(self, rel: np.ndarray) -> np.ndarray:
         """Gain of documents with relevance codes ``rel`` (0 for unjudged ones)."""
@@ -77,6 +81,20 @@ class GainView:
     def ideal_running(self):
         """Running sums of the ideal gain / log2(position + 2), per query (every cut-off at once)."""
         return RunningSums(self.ideal / np.log2(self.ideal_pos + 2.0), self.ideal_len)
+
+    def ideal_dcg(self, k: "int | None" = None) -> np.ndarray:
+        """Per query, the ideal DCG at rank ``k`` (None: of all its judged documents), computed once
+        for every qrels query where the view shares the qrels' statistics."""
+        if self.shared is None:
+            return self.ideal_prefix(self.ideal_len if k is None else k)
+        statistics, key, columns = self.shared
+
+        def every_query() -> np.ndarray:
+            whole = GainView(self.level_gain, self.level_values, self.rel, self.ideal_gains,
+                             statistics.level_counts[:, columns])
+            return whole.ideal_prefix(whole.ideal_len if k is None else k)
+
+        return statistics.per_query(key + ("ideal-dcg", None if k is None else int(k)), every_query)
 
     def ideal_prefix(self, k) -> np.ndarray:
         """Per query, Σ over the first k ideal positions of gain / log2(position + 2) (k per
@@ -130,7 +148,9 @@ def gain_view(view, gains=(), gain: str = "linear", ideal: str = "sorted") -> Ga
         order = np.argsort(-g, kind="stable")
         order = order[g[order] > 0]
         ideal_gains, ideal_counts = g[order], view.level_counts[:, order]
-    result = GainView(g, view.level_values, view.rel, ideal_gains, ideal_counts)
+    statistics = view.qrels_statistics
+    shared = None if statistics is None or ideal == "trec_eval" else (statistics, key, order)
+    result = GainView(g, view.level_values, view.rel, ideal_gains, ideal_counts, shared=shared)
     view._cache[key] = result
     return result
 

@@ -68,8 +68,7 @@ def _dcg(view, measure) -> np.ndarray:
 def _ndcg(view, measure) -> np.ndarray:
     gv = _gv(view, measure)
     k = measure.cutoff
-    ideal = gv.ideal_prefix(gv.ideal_len if k is None else k)
-    return safe_divide(_dcg_at(view, gv, k), ideal)
+    return safe_divide(_dcg_at(view, gv, k), gv.ideal_dcg(k))
 
 
 def _ndcg_rel(view, measure) -> np.ndarray:
@@ -121,7 +120,7 @@ def _rndcg(view, measure) -> np.ndarray:
         count[ok] += 1
     # trec_eval adds the full-ranking value when the ranking runs past the ideal by ≥ 2 ranks
     extra = (gv.ideal_len + 1 < view.num_ret) & (gv.ideal_len > 0)
-    full = safe_divide(view.segment_sum(discounted), gv.ideal_prefix(gv.ideal_len))
+    full = safe_divide(view.segment_sum(discounted), gv.ideal_dcg())
     total[extra] += full[extra]
     count[extra] += 1
     value = safe_divide(total, count)

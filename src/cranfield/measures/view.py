@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import UsageError
 
-__all__ = ["RankedView", "NONPOOL", "UNJUDGED", "segmented_accumulate", "check_relevance_level"]
+__all__ = ["RankedView", "QrelsStatistics", "NONPOOL", "UNJUDGED", "segmented_accumulate", "check_relevance_level"]
 
 NONPOOL = -1
 UNJUDGED = -2
@@ -36,6 +36,30 @@ def check_relevance_level(level) -> None:
                          "but not in R (AP > 1, NumRelRet > NumRel)")
 
 
+@dataclass(frozen=True)
+class QrelsStatistics:
+    """Per-query statistics of the judgments alone (the ideal DCG at k, say), computed once for
+    every query of the qrels and shared by every view ranked against the same prepared qrels: a
+    repeated evaluation (a training loop, the parts of a large run) computes them once.
+
+    ``level_counts``: (qrels queries, levels) judged documents per level, of every qrels query;
+    ``rows``: the view's queries among them (a bool mask or indices); ``memo``: the qrels' cache.
+    A statistic of one query depends only on that query's counts, so taking the view's rows of
+    the all-query values gives the same bits as computing them on the view's queries."""
+
+    level_counts: np.ndarray
+    rows: np.ndarray
+    memo: dict
+
+    def per_query(self, key, compute) -> np.ndarray:
+        """``compute()`` (the statistic of every qrels query, from :attr:`level_counts`), computed
+        once per ``key`` and read at the view's rows."""
+        values = self.memo.get(key)
+        if values is None:
+            values = self.memo[key] = compute()
+        return values[self.rows]
+
+
 @dataclass
 class RankedView:
     """Relevance in rank order for each evaluated query, and judgment counts per level."""
@@ -50,6 +74,8 @@ class RankedView:
     collection_size: int | None = None
     # per ranked document (like rel): its propensity, NaN where not given; None without propensities
     propensity: np.ndarray | None = None
+    # the qrels-wide statistics this view's queries share (None: computed on this view alone)
+    qrels_statistics: QrelsStatistics | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False)
 
     # ------------------------------------------------------------------ shapes
@@ -162,7 +188,8 @@ class RankedView:
         if key not in self._cache:
             self._cache[key] = RankedView(self.query_ids, self.offsets, self.rel, self.level_values, self.level_counts,
                                           relevance_level=int(level), in_run=self.in_run,
-                                          collection_size=self.collection_size, propensity=self.propensity)
+                                          collection_size=self.collection_size, propensity=self.propensity,
+                                          qrels_statistics=self.qrels_statistics)
         return self._cache[key]
 
     def prefix_sum(self, values: np.ndarray, k: np.ndarray | int, mask: np.ndarray | None = None) -> np.ndarray:

@@ -34,7 +34,7 @@ except ImportError:  # pragma: no cover - a source tree that was not built
 __all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "rank_dict", "ranked_view", "query_codes",
            "query_block_starts", "NONPOOL", "UNJUDGED"]
 
-from ..measures.view import NONPOOL, UNJUDGED, RankedView, check_relevance_level, segmented_accumulate  # noqa: F401 (re-exported)
+from ..measures.view import NONPOOL, UNJUDGED, QrelsStatistics, RankedView, check_relevance_level, segmented_accumulate  # noqa: F401 (re-exported)
 
 
 from .._arrow import indices as _indices_array
@@ -63,6 +63,8 @@ class PreparedQrels:
     rel: np.ndarray  # int64
     _packed: dict = field(default_factory=dict, repr=False)
     _exact: dict = field(default_factory=dict, repr=False)
+    #: per-query statistics of the judgments, shared by the views ranked against these qrels
+    statistics: dict = field(default_factory=dict, repr=False)
 
     def codes_of(self, qid, starts: np.ndarray | None = None) -> np.ndarray:
         """:func:`query_codes` of ``qid`` against these qrels (their sorted ids given, for the
@@ -351,10 +353,12 @@ def ranked_view(prepared: PreparedQrels, qi: np.ndarray | None, rel: np.ndarray,
     counts = counts[evaluated]
     offsets = np.zeros(counts.size + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
+    level_counts = prepared.level_counts()
     return RankedView(query_ids=prepared.query_ids[evaluated], offsets=offsets, rel=rel,
-                      level_values=prepared.judged_levels()[0], level_counts=prepared.level_counts()[evaluated],
+                      level_values=prepared.judged_levels()[0], level_counts=level_counts[evaluated],
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
-                      collection_size=collection_size, propensity=extra)
+                      collection_size=collection_size, propensity=extra,
+                      qrels_statistics=QrelsStatistics(level_counts, evaluated, prepared.statistics))
 
 
 def rank_dict(prepared: PreparedQrels, mapping, **options) -> RankedView | None:
