@@ -133,6 +133,19 @@ def test_bad_ids_same_error(bad_id, where):
     assert_same(qrels, run)
 
 
+@needs_core
+@pytest.mark.parametrize("length", range(1, 20))
+def test_blank_at_every_position(length):
+    """The compiled id check reads ASCII ids 8 bytes at a time (overlapping loads, halves and
+    single bytes for short ids): a blank or NUL at any position of an id of any length is found,
+    a control byte that is no blank (an id character) is not, in either role."""
+    for position in range(length):
+        for byte in (" ", "\t", "\n", "\r", "\x0b", "\x0c", "\x00", "\x01", "\x1f", "!", "~"):
+            bad = "d" * position + byte + "e" * (length - position - 1)
+            assert_same({"q1": {"d1": 1, bad if byte > " " else "d2": 0}},
+                        {"q1": {"d1": 0.5, bad: 0.7}, ("q" + bad) if length > 1 else "q1": {"d1": 1.0}})
+
+
 @pytest.mark.parametrize("run", [
     {}, {"q1": {}}, {"zz": {"d1": 1.0}}, {"q1": [("d1", 1.0)]}, {"q1": collections.OrderedDict(d1=1.0)},
     collections.OrderedDict(q1={"d1": 1.0}), {"q1": {"d1": 1.0}, "": {}}, {5: {}, "q1": {"d1": 2.0}},

@@ -15,6 +15,42 @@
  * encodable), else 0 (the caller declines; no exception is left set). */
 static const unsigned char BLANK[256] = {[0] = 1, ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1};
 
+/* 1 if no byte of the ASCII text c[0..n) is below 0x21 (every blank and NUL is), 8 bytes at a
+ * time: a byte b < 0x80 has its high bit set in (b - 0x21) & ~b exactly when b < 0x21, and a borrow
+ * into the next byte happens only after such a byte, so the word test is exact for existence.
+ * Loads stay within the text: the last word overlaps the one before; a shorter text is read as two
+ * overlapping halves, or byte by byte (every byte of the word is one of the text's). */
+static inline uint64_t below_blank(uint64_t w)
+{
+    const uint64_t ones = 0x0101010101010101ULL;
+    return (w - ones * 0x21) & ~w & (ones * 0x80);
+}
+
+static inline int ascii_above_blank(const unsigned char *c, Py_ssize_t n)
+{
+    uint64_t low = 0, w;
+    if (n >= 8) {
+        Py_ssize_t i = 0;
+        for (; i + 8 <= n; i += 8) {
+            memcpy(&w, c + i, 8);
+            low |= below_blank(w);
+        }
+        if (i < n) {
+            memcpy(&w, c + n - 8, 8);
+            low |= below_blank(w);
+        }
+        return low == 0;
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, c, 4);
+        memcpy(&b, c + n - 4, 4);
+        return below_blank(a | ((uint64_t)b << 32)) == 0;
+    }
+    unsigned char x = n > 0 ? c[0] : 'A', y = n > 0 ? c[n >> 1] : 'A', z = n > 0 ? c[n - 1] : 'A';
+    return x > ' ' && y > ' ' && z > ' ';
+}
+
 static int id_ok(PyObject *s)
 {
     if (!PyUnicode_CheckExact(s))
@@ -22,7 +58,9 @@ static int id_ok(PyObject *s)
     if (PyUnicode_IS_COMPACT_ASCII(s)) { /* the usual id: its bytes follow the header */
         const unsigned char *c = (const unsigned char *)(((PyASCIIObject *)s) + 1);
         Py_ssize_t n = ((PyASCIIObject *)s)->length;
-        unsigned char blank = 0;
+        if (ascii_above_blank(c, n))
+            return n > 0;
+        unsigned char blank = 0; /* a control byte or a blank: which, by the table */
         for (Py_ssize_t i = 0; i < n; i++)
             blank |= BLANK[c[i]];
         return n > 0 && !blank;
