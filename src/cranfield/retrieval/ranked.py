@@ -108,7 +108,9 @@ class PreparedQrels:
         """(queries, judged levels) number of judgments of each query at each level."""
         if "counts" not in self._exact:
             levels, code, q = self.judged_levels()
-            flat = np.bincount(q * levels.size + code, minlength=len(self.query_ids) * levels.size)
+            key = q * levels.size  # one temporary (q * L + code would make two: fresh pages cost here)
+            key += code
+            flat = np.bincount(key, minlength=len(self.query_ids) * levels.size)
             self._exact["counts"] = flat.reshape(len(self.query_ids), levels.size).astype(np.int64, copy=False)
         return self._exact["counts"]
 
