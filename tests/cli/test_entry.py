@@ -30,3 +30,52 @@ def test_numpy_starts_no_blas_worker_under_the_console_script():
     out = subprocess.run([sys.executable, "-m", "cranfield", "--version"], env=env, capture_output=True, text=True,
                          check=True).stdout
     assert out.startswith("cranfield")
+
+
+# --------------------------------------------------------------------------- the end of the process
+ENDING = """
+import atexit, sys, threading, time
+import cranfield.cli as c
+atexit.register(lambda: open(sys.argv[1], "w").write("atexit ran"))
+sys.stdout.write("x" * 200000 + "\\n")
+sys.stdout.write("tail\\n")  # small: still in the buffer, which the end flushes
+if sys.argv[2] == "thread":  # a thread of the program's own still running: the usual ending waits for it
+    threading.Thread(target=lambda: (time.sleep(0.3), sys.stdout.write("thread done\\n"))).start()
+c.end(int(sys.argv[3]))
+"""
+
+
+def _ending(tmp_path, thread: str, status: int):
+    marker = tmp_path / "marker"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # buffered, as by default
+    done = subprocess.run([sys.executable, "-c", ENDING, str(marker), thread, str(status)], capture_output=True,
+                          text=True, env=env)
+    return done, marker.read_text() if marker.exists() else None
+
+
+def test_the_end_flushes_runs_atexit_and_keeps_the_status(tmp_path):
+    """The console script ends without tearing the interpreter down (cli.end): its buffered output
+    is all written, atexit functions run, and the status is the command's."""
+    for status in (0, 2):
+        done, marker = _ending(tmp_path, "none", status)
+        assert done.returncode == status and done.stdout == "x" * 200000 + "\ntail\n" and marker == "atexit ran"
+        assert done.stderr == ""
+
+
+def test_the_end_waits_for_a_running_thread(tmp_path):
+    done, marker = _ending(tmp_path, "thread", 0)
+    assert done.returncode == 0 and done.stdout.endswith("thread done\n") and marker == "atexit ran"
+
+
+def test_a_command_ends_with_its_output_whole(tmp_path):
+    """A large output through a pipe and into a file, then the fast end: every byte is there."""
+    data = os.path.join(os.path.dirname(__file__), "..", "data", "trec_eval")
+    args = [sys.executable, "-m", "cranfield", "trec_eval", "-q", "-m", "all_trec",
+            os.path.join(data, "qrels.test"), os.path.join(data, "results.test")]
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    piped = subprocess.run(args, capture_output=True, check=True, env=env).stdout
+    with open(tmp_path / "out", "wb") as handle:
+        subprocess.run(args, stdout=handle, check=True, env=env)
+    assert piped == (tmp_path / "out").read_bytes() and piped.count(b"\n") == 367
+    bad = subprocess.run(args[:5] + [str(tmp_path / "missing"), args[-1]], capture_output=True, text=True)
+    assert bad.returncode == 2 and bad.stderr.startswith("cranfield: error:")

@@ -18,6 +18,7 @@ Every input file of every command (its arguments and its file options) is regist
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import signal
@@ -231,7 +232,28 @@ def _usage_line(error: click.UsageError) -> str:
 
 def run() -> None:  # pragma: no cover - used by ``python -m cranfield``
     single_threaded_blas()
-    sys.exit(main())
+    end(main())
+
+
+def end(status: int) -> None:
+    """End the console script with ``status``: the atexit functions run and the standard streams
+    are flushed, then the process ends without tearing the interpreter down (freeing every module
+    and object one by one took 45-50 ms after ``cranfield trec_eval -q -m all_trec`` on 1M lines;
+    the system frees the memory at once). A reader that closed the pipe early (``| head``) ends
+    the command with status 0, as a broken pipe during the command does. With a thread of its own
+    still running (none of the commands leaves one), or without atexit's runner, the interpreter
+    ends as usual."""
+    run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
+    if run_exit_functions is None or others:
+        sys.exit(status)
+    run_exit_functions()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe or stream: nothing more can be said there
+            pass
+    os._exit(status)
 
 
 def single_threaded_blas(environ=os.environ) -> None:
