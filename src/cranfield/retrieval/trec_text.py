@@ -199,14 +199,21 @@ def iter_lines(names: Sequence[str], query_ids, columns: Sequence, *, threads: i
 
 def _blocks_in_order(block, n: int, per_block: int, threads: int) -> Iterator[str]:
     """The texts ``block(first)`` (bytes) of the blocks of ``per_block`` queries among ``n``, in
-    order, ``threads`` blocks written at once, joined in pieces of ``threads`` blocks."""
+    order, one piece a block: ``threads`` threads write the blocks ahead (at most 2 × ``threads``
+    waiting), so that the next blocks are written while the caller outputs a piece."""
     starts = range(0, n, per_block)
     if threads > 1 and len(starts) > 1:
+        from collections import deque
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            for first in range(0, len(starts), threads):  # a loop over groups of blocks, not lines
-                yield b"".join(pool.map(block, starts[first:first + threads])).decode("utf-8")
+            pending: deque = deque()
+            for first in starts:  # a loop over blocks of lines, not lines
+                pending.append(pool.submit(block, first))
+                if len(pending) > 2 * threads:
+                    yield pending.popleft().result().decode("utf-8")
+            while pending:
+                yield pending.popleft().result().decode("utf-8")
     else:
         for first in starts:
             yield block(first).decode("utf-8")
