@@ -239,10 +239,10 @@ def end(status: int) -> None:
     """End the console script with ``status``: the atexit functions run and the standard streams
     are flushed, then the process ends without tearing the interpreter down (freeing every module
     and object one by one took 45-50 ms after ``cranfield trec_eval -q -m all_trec`` on 1M lines;
-    the system frees the memory at once). A reader that closed the pipe early (``| head``) ends
-    the command with status 0, as a broken pipe during the command does. With a thread of its own
-    still running (none of the commands leaves one), or without atexit's runner, the interpreter
-    ends as usual."""
+    the system frees the memory at once). A stream that cannot be flushed (a reader that closed
+    the pipe) is left as it is, with the command's status. With a thread of its own still running
+    (none of the commands leaves one: a thread pool not shut down would), or without atexit's
+    runner, the interpreter ends as usual."""
     run_exit_functions = getattr(atexit, "_run_exitfuncs", None)
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
     if run_exit_functions is None or others:
