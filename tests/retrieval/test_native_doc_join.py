@@ -153,6 +153,28 @@ def test_sliced_and_chunked_columns():
 
 
 @needs_core
+def test_the_same_docnos_in_many_queries_are_no_repeat():
+    """One join over many queries that list the same docnos, long queries before short ones: the
+    per-query table of seen docnos is not emptied between queries (a slot of an earlier query's row
+    counts as empty), so a docno of an earlier query is never taken for a repeat, and a real repeat
+    in the last query is still found. The judgments' bit filter lets every judged docno through."""
+    sizes = [300, 5, 1, 120, 40, 2, 260, 7]
+    judged = {f"q{i:02d}": {f"d{k}": (k + i) % 4 for k in range(0, size, 3)} for i, size in enumerate(sizes)}
+    evaluator = cranfield.Evaluator(cranfield.Qrels.from_dict(judged), ["AP"])
+    index, duplicate = doc_join.native_index(evaluator._prepared)
+    codes = {qid: code for code, qid in enumerate(evaluator._prepared.query_ids.tolist())}
+    docnos = [f"d{k}" for size in sizes for k in range(size)]
+    qi = np.array([codes[f"q{i:02d}"] for i, size in enumerate(sizes) for _ in range(size)], dtype=np.int64)
+    rel, repeated = doc_join._native.join(index, qi, None, *doc_join._string_buffers(pa.array(docnos)))
+    expected = [(k + i) % 4 if k % 3 == 0 else -1 for i, size in enumerate(sizes) for k in range(size)]
+    assert np.frombuffer(rel, np.int64).tolist() == expected and not repeated
+    again = docnos + ["d3"]  # the last query (7 rows) lists d3 twice
+    rel, repeated = doc_join._native.join(index, np.append(qi, qi[-1]), None,
+                                          *doc_join._string_buffers(pa.array(again)))
+    assert repeated
+
+
+@needs_core
 def test_prepared_qrels_pickle_and_rebuild_their_index():
     """Prepared qrels travel to Dask workers by pickle: the compiled index (a capsule) is left
     behind and rebuilt there, with the same values."""

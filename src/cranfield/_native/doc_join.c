@@ -20,7 +20,9 @@
  *       non-decreasing (rows of a block are adjacent).
  *
  * A docno's hash mixes its bytes 8 at a time; every match is verified on the bytes (length and memcmp),
- * so a collision costs a probe, never a wrong number. Byte-wise order is memcmp order, a prefix before
+ * so a collision costs a probe, never a wrong number. Each query's judgments also set one bit each
+ * in a filter of 16 bits a judgment: most docnos of a run are not judged, and one load says so for
+ * about 94 % of them (a set bit only sends the docno on to the probe). Byte-wise order is memcmp order, a prefix before
  * the longer id (trec_eval's strcmp for ids without NUL). All loops run without the GIL.
  */
 #define PY_SSIZE_T_CLEAN
@@ -50,6 +52,8 @@ typedef struct {
 typedef struct {
     Py_ssize_t n_queries, n;
     int64_t *base, *mask; /* per query: its region of slots */
+    int64_t *bits_base, *bits_mask; /* per query: its bit filter (words from bits_base, bit mask) */
+    uint64_t *bits;       /* one bit set per judgment: most docnos of a run are not judged, one load says so */
     char *cleared;        /* per query: whether its region is cleared */
     slot_t *slots;
     column docnos;        /* the judged docnos, in the caller's buffers (held, not copied) */
@@ -66,6 +70,9 @@ static void judgments_free(judgments *j)
         PyBuffer_Release(&j->held[i]);
     PyMem_RawFree(j->base);
     PyMem_RawFree(j->mask);
+    PyMem_RawFree(j->bits_base);
+    PyMem_RawFree(j->bits_mask);
+    PyMem_RawFree(j->bits);
     PyMem_RawFree(j->cleared);
     PyMem_RawFree(j->slots);
     PyMem_RawFree(j);
@@ -124,13 +131,24 @@ static int judgments_layout(judgments *j, const int64_t *q)
     }
     for (Py_ssize_t k = 0; k < n; k++)
         count[q[k]]++;
+    int64_t words = 0;
     for (Py_ssize_t i = 0; i < n_queries; i++) {
-        int64_t size = 8;
+        int64_t size = 8, bits = 64;
         while (size < 2 * count[i])
             size *= 2;
+        while (bits < 16 * count[i]) /* 16 bits a judgment: about 6 % of unjudged docnos pass */
+            bits *= 2;
         j->base[i] = total;
         j->mask[i] = size - 1;
         total += size;
+        j->bits_base[i] = words;
+        j->bits_mask[i] = bits - 1;
+        words += bits / 64;
+    }
+    j->bits = PyMem_RawCalloc((size_t)words + 1, sizeof(uint64_t));
+    if (j->bits == NULL) {
+        free(count);
+        return -1;
     }
     j->slots = PyMem_RawMalloc(((size_t)total + 1) * sizeof(slot_t));
     for (Py_ssize_t i = 0; j->slots != NULL && i < n_queries; i++)
@@ -163,6 +181,8 @@ static int judgments_fill(judgments *j, const int64_t *q, Py_ssize_t first, Py_s
             i = (i + 1) & m;
         slots[i].judgment = (int32_t)k + 1;
         slots[i].tag = (uint32_t)(h >> 32);
+        uint64_t bit = (h >> 16) & (uint64_t)j->bits_mask[q[k]];
+        j->bits[j->bits_base[q[k]] + (int64_t)(bit >> 6)] |= (uint64_t)1 << (bit & 63);
     }
     return duplicate;
 }
@@ -199,7 +219,9 @@ static judgments *judgments_new(Py_buffer *qbuf, Py_buffer *rbuf, Py_buffer *obu
     obuf->obj = dbuf->obj = rbuf->obj = NULL;
     j->base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
-    if (j->base == NULL || j->mask == NULL) {
+    j->bits_base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->bits_mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    if (j->base == NULL || j->mask == NULL || j->bits_base == NULL || j->bits_mask == NULL) {
         judgments_free(j);
         return (judgments *)PyErr_NoMemory();
     }
@@ -337,17 +359,21 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             b++;
         scattered |= seen_query[q];
         seen_query[q] = 1;
-        int64_t size = table_size(b - a), mask = size - 1;
+        /* the query's repeated-docno table: load <= 1/4 (short probes); a slot holding a row of an
+         * earlier query (row < a) is empty, so the table is emptied only when it is allocated */
+        int64_t size = table_size(2 * (b - a)), mask = size - 1;
         if (size > capacity) {
             free(table);
             capacity = size;
             table = malloc((size_t)capacity * sizeof(seen_t));
             if (table == NULL)
                 goto nomem;
+            for (int64_t i = 0; i < capacity; i++)
+                table[i].row = -1;
         }
-        for (int64_t i = 0; i < size; i++)
-            table[i].row = -1;
         const slot_t *region = j->slots + j->base[q];
+        const uint64_t *bits = j->bits + j->bits_base[q];
+        const int64_t bits_mask = j->bits_mask[q];
         for (Py_ssize_t k = a; k < b; k++) { /* the hashes first: the region's lines are fetched meanwhile */
             const char *p;
             int64_t len;
@@ -359,14 +385,14 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             const char *p, *p2;
             int64_t len, len2;
             cell(c, rows ? rows[k] : k, &p, &len);
-            uint64_t h = hashes[k];
-            int64_t found = probe(j, q, p, len, h);
+            uint64_t h = hashes[k], bit = (h >> 16) & (uint64_t)bits_mask;
+            int64_t found = bits[bit >> 6] >> (bit & 63) & 1 ? probe(j, q, p, len, h) : -1;
             out[k] = found >= 0 ? relevance(j, found) : NONPOOL;
             if (duplicate)
                 continue;
             uint32_t tag = (uint32_t)(h >> 32);
             int64_t i = (int64_t)(h & (uint64_t)mask);
-            for (; table[i].row >= 0; i = (i + 1) & mask) {
+            for (; table[i].row >= a; i = (i + 1) & mask) {
                 int32_t other = table[i].row;
                 if (table[i].tag != tag)
                     continue;
@@ -421,11 +447,18 @@ static PyObject *join(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "join: qi and rows must be int64 buffers, one item per kept row");
         goto done;
     }
-    for (Py_ssize_t k = 0; k < n; k++)
-        if (qi[k] < 0 || qi[k] >= j->n_queries || (rows && (rows[k] < 0 || rows[k] >= length))) {
-            PyErr_SetString(PyExc_ValueError, "join: query code or row out of range");
-            goto done;
-        }
+    int64_t low = 0, high = 0; /* the ranges checked branch-free (a vectorised pass) */
+    for (Py_ssize_t k = 0; k < n; k++) {
+        low = qi[k] < low ? qi[k] : low;
+        high = qi[k] > high ? qi[k] : high;
+    }
+    int bad = n > 0 && (low < 0 || high >= j->n_queries);
+    for (Py_ssize_t k = 0; rows && k < n; k++)
+        bad |= rows[k] < 0 || rows[k] >= length;
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "join: query code or row out of range");
+        goto done;
+    }
     out = PyByteArray_FromStringAndSize(NULL, n * 8);
     if (out == NULL)
         goto done;
