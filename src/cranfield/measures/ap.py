@@ -18,6 +18,7 @@ import numpy as np
 from .view import UNJUDGED
 from . import _compiled
 from ._common import REL_PARAM, binary_view, safe_divide
+from ._running import RunningSums
 from .base import Family, Param, register
 from .trec import CUTOFFS, TrecMeasure, cut, single
 
@@ -26,19 +27,25 @@ INFAP_EPSILON = 0.00001
 
 def _ap(view, measure) -> np.ndarray:
     v = binary_view(view, measure)
-    _, q, pos, rel_so_far = v.relevant
-    if measure.cutoff is not None:
-        within = pos < measure.cutoff
-        q, pos, rel_so_far = q[within], pos[within], rel_so_far[within]
-    precision = rel_so_far / (pos + 1.0)
+    # Σ P@rank over the relevant documents in the top k: the running sum of P@rank over each query's
+    # relevant documents (rank order, added one by one from 0.0: the bits of a sequential sum), read
+    # after the relevant documents in the top k; one running sum serves AP and every AP@k
+    running = v.cached(("ap-running", v.relevance_level), lambda: _precision_running(v))
+    hits = v.num_rel_ret if measure.cutoff is None else v.rel_ret_at(measure.cutoff)
     denom = measure.param("denom") if "denom" in measure.family.params else "R"  # GMAP shares this kernel
     if denom == "R":
         divisor = v.num_rel
     elif denom == "hits":
-        divisor = np.bincount(q, minlength=v.n_queries)
+        divisor = hits
     else:  # min
         divisor = v.num_rel if measure.cutoff is None else np.minimum(v.num_rel, measure.cutoff)
-    return safe_divide(np.bincount(q, weights=precision, minlength=v.n_queries), divisor)
+    return safe_divide(running.at(hits), divisor)
+
+
+def _precision_running(v) -> RunningSums:
+    """Running sums of P@rank over each query's relevant documents, in rank order."""
+    _, _, pos, rel_so_far = v.relevant
+    return RunningSums(rel_so_far / (pos + 1.0), v.num_rel_ret)
 
 
 def _inf_ap(view, measure) -> np.ndarray:
