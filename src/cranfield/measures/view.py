@@ -143,17 +143,19 @@ class RankedView:
     def rel_ret_at(self, k: "np.ndarray | int") -> np.ndarray:
         """Per query, the number of relevant documents in the top ``k`` (k per query or scalar):
         a binary search per query in the relevant ranks, which serves every cut-off."""
-        keys, width = self.cached(("relevant-keys", self.relevance_level), self._relevant_keys)
+        keys, width, queries, first = self.cached(("relevant-keys", self.relevance_level), self._relevant_keys)
         k = np.clip(np.asarray(k, dtype=np.int64), 0, width)
-        queries = np.arange(self.n_queries, dtype=np.int64) * width
-        found = np.searchsorted(keys, queries + k) - np.searchsorted(keys, queries)
+        found = np.searchsorted(keys, queries + k) - first
         return found.astype(np.int64)
 
-    def _relevant_keys(self) -> tuple[np.ndarray, int]:
-        """query · width + rank of each relevant document (ascending), width above every rank."""
+    def _relevant_keys(self) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+        """query · width + rank of each relevant document (ascending), width above every rank,
+        query · width of each query, and the position of each query's first key."""
         _, q, pos, _ = self.relevant
         width = int(self.num_ret.max(initial=0)) + 1
-        return q * width + pos, width
+        keys = q * width + pos
+        queries = np.arange(self.n_queries, dtype=np.int64) * width
+        return keys, width, queries, np.searchsorted(keys, queries)
 
     def top_rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The first ``k`` ranked documents of each query: (flat index, query, 0-based rank)."""
