@@ -30,6 +30,7 @@ classification's ``average_precision`` when parsed with ``area="classification"`
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import math
 import re
@@ -328,6 +329,12 @@ _NOUN = {"retrieval": "measure", "classification": "classification measure", "cl
 # ----------------------------------------------------------------------------- measure values
 
 
+@functools.lru_cache(maxsize=None)
+def _default(spec: Param, family: str, key: str) -> Any:
+    """A parameter's default, coerced once (measures ask for their defaults at every evaluation)."""
+    return spec.coerce(spec.default, family=family, name=key) if spec.default is not None else None
+
+
 @dataclass(frozen=True, init=False)
 class Measure:
     """A measure of any area: family, parameters (defaults omitted) and optional cut-off. Hashable.
@@ -373,8 +380,7 @@ class Measure:
         for name, value in self.params:
             if name == key:
                 return value
-        spec = self.family.params.get(key) or COMMON_PARAMS[key]
-        return spec.coerce(spec.default, family=self.name, name=key) if spec.default is not None else None
+        return _default(self.family.params.get(key) or COMMON_PARAMS[key], self.name, key)
 
     def __str__(self) -> str:
         text = self.name
