@@ -74,11 +74,8 @@ class Param:
                 value = float(value)
                 if not math.isfinite(value):
                     raise ValueError
-            elif self.kind == "bool":
-                if not isinstance(value, bool):
-                    raise ValueError
-            elif self.kind == "str":
-                if not isinstance(value, str):
+            elif self.kind in ("bool", "str"):
+                if not isinstance(value, bool if self.kind == "bool" else str):
                     raise ValueError
             elif self.kind == "value":  # a scalar whose type the kernel checks (e.g. zero_division)
                 if value is not None and not isinstance(value, (bool, int, float, str)):
@@ -127,9 +124,7 @@ def _format_number(value: float | int) -> str:
 
 
 def _format_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)):  # (a bool too: an int)
         return _format_number(value)
     if isinstance(value, tuple) and value and isinstance(value[0], tuple):
         return "{" + ",".join(f"{_format_number(k)}:{_format_number(v)}" for k, v in value) + "}"
@@ -358,8 +353,7 @@ class Measure:
                 allowed = ", ".join(accepted) or "none"
                 raise MeasureError(f"{family.name}: unknown parameter {key!r} (parameters: {allowed})")
             value = spec.coerce(value, family=family.name, name=key)
-            default = spec.coerce(spec.default, family=family.name, name=key) if spec.default is not None else None
-            if value != default:
+            if value != _default(spec, family.name, key):
                 normalised.append((key, value))
         normalised.sort()
         cutoff = _check_cutoff(family, cutoff)
