@@ -22,8 +22,9 @@
  * A docno's hash mixes its bytes 8 at a time; every match is verified on the bytes (length and memcmp),
  * so a collision costs a probe, never a wrong number. Each query's judgments also set one bit each
  * in a filter of 16 bits a judgment: most docnos of a run are not judged, and one load says so for
- * about 94 % of them (a set bit only sends the docno on to the probe). Byte-wise order is memcmp order, a prefix before
- * the longer id (trec_eval's strcmp for ids without NUL). All loops run without the GIL.
+ * about 94 % of them (a set bit only sends the docno on to the probe). Byte-wise order is memcmp
+ * order, a prefix before the longer id (trec_eval's strcmp for ids without NUL). All loops run
+ * without the GIL.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
