@@ -109,6 +109,13 @@ static inline int64_t relevance(const judgments *j, int64_t k)
     return j->rel[k] < 0 ? UNJUDGED : j->rel[k];
 }
 
+/* The filter bit of a docno of hash h in a query's filter of mask + 1 bits (hash bits 16 and up: the
+ * slot index takes the low ones, the tag the high 32). Set by judgments_fill, read by join_rows. */
+static inline uint64_t filter_bit(uint64_t h, int64_t mask)
+{
+    return (h >> 16) & (uint64_t)mask;
+}
+
 /* Empties the slots of query q (its region of the table). */
 static void clear_region(judgments *j, int64_t q)
 {
@@ -182,7 +189,7 @@ static int judgments_fill(judgments *j, const int64_t *q, Py_ssize_t first, Py_s
             i = (i + 1) & m;
         slots[i].judgment = (int32_t)k + 1;
         slots[i].tag = (uint32_t)(h >> 32);
-        uint64_t bit = (h >> 16) & (uint64_t)j->bits_mask[q[k]];
+        uint64_t bit = filter_bit(h, j->bits_mask[q[k]]);
         j->bits[j->bits_base[q[k]] + (int64_t)(bit >> 6)] |= (uint64_t)1 << (bit & 63);
     }
     return duplicate;
@@ -386,7 +393,7 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             const char *p, *p2;
             int64_t len, len2;
             cell(c, rows ? rows[k] : k, &p, &len);
-            uint64_t h = hashes[k], bit = (h >> 16) & (uint64_t)bits_mask;
+            uint64_t h = hashes[k], bit = filter_bit(h, bits_mask);
             int64_t found = bits[bit >> 6] >> (bit & 63) & 1 ? probe(j, q, p, len, h) : -1;
             out[k] = found >= 0 ? relevance(j, found) : NONPOOL;
             if (duplicate)
