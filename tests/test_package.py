@@ -16,6 +16,24 @@ def test_import_is_light():
     assert out.stdout.strip() == "[]"
 
 
+def test_trec_eval_imports_only_what_it_uses(tmp_path):
+    """Issue 25 (start-up): ``cranfield trec_eval`` calls Arrow's compute functions directly, not
+    through ``pyarrow.compute`` (25 ms of wrappers built at import), and never loads pandas. The
+    run spans several parts and repeats a query id late, so the qrels codes, the split and the
+    query look-ups all run."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("".join(f"q{q} 0 d{d} {d % 3}\n" for q in (2, 1, 3) for d in range(5)))
+    run = tmp_path / "run"
+    lines = [f"q{q} Q0 d{d} {d} {10 - d} r\n" for q in (3, 1, 2) for d in range(8)] + ["q9 Q0 d1 0 1 r\n"]
+    run.write_text("".join(lines))
+    code = ("import sys; from cranfield.cli import main; status = main(['trec_eval', '-q', '-m', 'all_trec', "
+            f"{str(qrels)!r}, {str(run)!r}]); sys.stdout.flush(); "
+            "print([m for m in ('pyarrow.compute', 'pandas') if m in sys.modules], file=sys.stderr)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.count("\n") > 100  # it did evaluate
+    assert out.stderr.strip().splitlines()[-1] == "[]"
+
+
 # DESIGN 13: the layers, bottom to top; a module may import its own layer and those below it.
 # The package's __init__ (lazy re-exports of every layer) and _boundary (which guards the public
 # functions of every layer) are the façade, outside the layers.

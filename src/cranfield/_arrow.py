@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-__all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted"]
+__all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted", "compute"]
 
 
 def to_numpy(array) -> np.ndarray:
@@ -32,9 +32,15 @@ def _chunk_to_numpy(chunk) -> np.ndarray:
     import pyarrow as pa
 
     kind = chunk.type
-    if chunk.null_count == 0 and (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind):
         dtype = np.dtype(kind.to_pandas_dtype())
-        return np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=chunk.offset * dtype.itemsize)
+        values = np.frombuffer(chunk.buffers()[1], dtype=dtype, count=len(chunk), offset=chunk.offset * dtype.itemsize)
+        if chunk.null_count == 0:
+            return values
+        # with nulls, as Array.to_numpy: float64, NaN where null (an index_in of absent ids)
+        bits = np.frombuffer(chunk.buffers()[0], dtype=np.uint8)
+        valid = np.unpackbits(bits, bitorder="little")[chunk.offset: chunk.offset + len(chunk)].astype(bool)
+        return np.where(valid, values, np.nan)
     if chunk.null_count == 0 and pa.types.is_boolean(kind):
         bits = np.frombuffer(chunk.buffers()[1], dtype=np.uint8)
         return np.unpackbits(bits, bitorder="little")[chunk.offset: chunk.offset + len(chunk)].astype(bool)
@@ -79,20 +85,42 @@ def indices(values: np.ndarray):
     return pa.Array.from_buffers(pa.int64(), values.size, [None, pa.py_buffer(values)])
 
 
+def compute(name: str, *args, options=None):
+    """Arrow's compute function ``name`` on ``args`` (with its ``options`` object). Importing
+    ``pyarrow.compute`` builds a documented wrapper for each of its ~300 functions: 25 ms of a
+    command's start-up, which ``Array.take``, ``.dictionary_encode``, … pay when first called.
+    The functions themselves are ``pyarrow._compute``'s: the same results without that cost."""
+    return _compute_module().call_function(name, list(args), options)
+
+
+def lookup_options(value_set):
+    """The options of ``is_in`` and ``index_in`` (see :func:`compute`)."""
+    return _compute_module().SetLookupOptions(value_set=value_set)
+
+
+def _compute_module():
+    """``pyarrow._compute``, or ``pyarrow.compute`` if a pyarrow lacks it (the same functions)."""
+    try:
+        import pyarrow._compute as module  # lazy (start-up): the compute functions, without pyarrow.compute's wrappers
+    except ImportError:  # pragma: no cover - a pyarrow that moved them
+        import pyarrow.compute as module  # lazy (start-up): as above
+    return module
+
+
 def take_sorted(array, rows: np.ndarray):
     """``array.take(rows)`` for ascending ``rows``, chunk by chunk (a ChunkedArray's own take
     first concatenates all its chunks: a copy of every string to read a few)."""
     import pyarrow as pa
 
     if not isinstance(array, pa.ChunkedArray):
-        return array.take(indices(rows))
+        return compute("take", array, indices(rows))
     pieces = []
     stop = 0
     for chunk in array.chunks:
         start, stop = stop, stop + len(chunk)
         lo, hi = np.searchsorted(rows, [start, stop])
         if hi > lo:
-            pieces.append(chunk.take(indices(rows[lo:hi] - start)))
+            pieces.append(compute("take", chunk, indices(rows[lo:hi] - start)))
     return pa.chunked_array(pieces, type=array.type)
 
 
@@ -100,7 +128,6 @@ def query_block_starts(qid) -> np.ndarray:
     """Start rows of the runs of equal ids (each Arrow chunk compared with its neighbour row,
     a cheap memcmp; no copy of the strings)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     chunks = [c for c in (qid.chunks if isinstance(qid, pa.ChunkedArray) else [qid]) if len(c)]
     starts = [np.zeros(1, dtype=np.int64)]
@@ -111,7 +138,7 @@ def query_block_starts(qid) -> np.ndarray:
         if previous_last is not None and chunk[0].as_py() != previous_last:
             starts.append(np.array([offset], dtype=np.int64))
         if m > 1:
-            change = to_numpy(pc.not_equal(chunk.slice(1), chunk.slice(0, m - 1)))
+            change = to_numpy(compute("not_equal", chunk.slice(1), chunk.slice(0, m - 1)))
             starts.append(np.flatnonzero(change).astype(np.int64) + 1 + offset)
         previous_last = chunk[m - 1].as_py()
         offset += m

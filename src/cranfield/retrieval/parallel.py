@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._arrow import release_unused_memory, take_sorted
+from .._arrow import compute, release_unused_memory, take_sorted
 from .._threads import available_threads
 from .results import Results, aggregate
 
@@ -29,11 +29,9 @@ IN_FLIGHT_ROWS = 2_000_000
 def split_run(run, parts: int):
     """The run cut into about ``parts`` slices of whole queries, or None if its queries are not
     each in one block (then it is evaluated in one piece)."""
-    import pyarrow.compute as pc
-
     n = len(run)
     starts = run.query_starts()
-    if starts.size < parts or len(pc.unique(take_sorted(run.qid, starts))) != starts.size:
+    if starts.size < parts or len(compute("unique", take_sorted(run.qid, starts))) != starts.size:
         return None
     cuts = [0]
     for i in range(1, parts):

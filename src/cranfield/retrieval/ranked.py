@@ -37,7 +37,9 @@ __all__ = ["RankedView", "PreparedQrels", "prepare_qrels", "rank", "rank_dict", 
 from ..measures.view import NONPOOL, UNJUDGED, QrelsStatistics, RankedView, check_relevance_level, segmented_accumulate  # noqa: F401 (re-exported)
 
 
+from .._arrow import compute
 from .._arrow import indices as _indices_array
+from .._arrow import lookup_options
 from .._arrow import query_block_starts
 from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
@@ -241,25 +243,23 @@ def _codes_by_runs(qid, starts: np.ndarray):
     import pyarrow as pa
 
     heads = take_sorted(qid, starts)
-    encoded = (heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads).dictionary_encode()
+    encoded = compute("dictionary_encode", heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads)
     query_index, code = _sorted_dictionary(encoded.dictionary, _np(encoded.indices).astype(np.int64))
     return query_index, spread(code, starts, len(qid))
 
 
 def _codes_by_rows(qid):
     """:func:`_sorted_query_codes` from every row's id."""
-    encoded = qid.dictionary_encode()
+    encoded = compute("dictionary_encode", qid)
     return _sorted_dictionary(encoded.chunk(0).dictionary, _indices(encoded))
 
 
 def _sorted_dictionary(dictionary, codes: np.ndarray):
     """(``dictionary`` sorted byte-wise, ``codes`` renumbered in that order)."""
-    import pyarrow.compute as pc
-
-    order = _np(pc.sort_indices(dictionary))
+    order = _np(compute("sort_indices", dictionary))
     rank_of_code = np.empty(len(order), dtype=np.int64)
     rank_of_code[order] = np.arange(len(order))
-    return dictionary.take(_indices_array(order)), rank_of_code[codes]
+    return compute("take", dictionary, _indices_array(order)), rank_of_code[codes]
 
 
 def no_common_query(qrels_query_ids, source) -> InputError:
@@ -390,8 +390,6 @@ def query_codes(qid, query_index, starts: np.ndarray | None = None, *,
     a one-line block), the heads are found by a binary search there instead of in a hash table
     of every qrels id built per call (Arrow's ``index_in``): the same codes.
     """
-    import pyarrow.compute as pc
-
     n = len(qid)
     if n == 0:
         return np.zeros(0, dtype=np.intp)
@@ -401,9 +399,9 @@ def query_codes(qid, query_index, starts: np.ndarray | None = None, *,
         position = np.minimum(np.searchsorted(sorted_ids, heads), len(sorted_ids) - 1)
         return spread(np.where(sorted_ids[position] == heads, position, -1).astype(np.intp), starts, n)
     if starts.size > n // 4:
-        found = _np(pc.index_in(qid, value_set=query_index)).astype(np.float64)
+        found = _np(compute("index_in", qid, options=lookup_options(query_index))).astype(np.float64)
         return np.where(np.isnan(found), -1, found).astype(np.intp)
-    found = _np(pc.index_in(take_sorted(qid, starts), value_set=query_index)).astype(np.float64)
+    found = _np(compute("index_in", take_sorted(qid, starts), options=lookup_options(query_index))).astype(np.float64)
     return spread(np.where(np.isnan(found), -1, found).astype(np.intp), starts, n)
 
 
