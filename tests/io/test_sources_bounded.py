@@ -15,6 +15,8 @@ import sys
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import cranfield
 from cranfield.errors import InputError
@@ -142,3 +144,67 @@ def test_swapped_qrels_and_run_hint(tmp_path, order):
     result = _cli("trec_eval", *arguments)
     assert result.returncode == 2
     assert "are the QRELS and RUN arguments swapped?" in result.stderr, result.stderr
+
+
+# Issue 25: our own files are read straight into the reader's buffer (readinto, no copy); the
+# limits see the same bytes as when they are read by read(): the same data, the same errors.
+_LINE_BYTES = st.lists(st.sampled_from([b"a", b"b", b"\n", b"\r", b"\r\n", b"xyz" * 500, b"q" * 5000]),
+                       max_size=60).map(b"".join)
+
+
+def _read_by(path, method: str, limit: int, read_size: int, monkeypatch) -> tuple[str, bytes]:
+    from cranfield.io import sources
+
+    monkeypatch.setattr(sources, "_READ_SIZE", read_size)
+    monkeypatch.setenv("CRANFIELD_MAX_LINE_BYTES", str(limit))
+    raw = sources._Guarded(open(path, "rb", buffering=0), str(path), owned=True)
+    stream = sources._Bounded(sources._Prefixed(b"", raw, str(path)), str(path), sources.max_line_bytes(), 1 << 30)
+    parts = []
+    try:
+        while True:
+            if method == "read":
+                data = stream.read(read_size)
+            else:
+                buffer = bytearray(read_size + 3)
+                data = bytes(buffer[:stream.readinto(buffer)])
+            if not data:
+                return "end", b"".join(parts) + str(raw.consumed).encode()
+            parts.append(data)
+    except InputError as error:
+        return str(error), b"".join(parts)
+    finally:
+        stream.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=_LINE_BYTES, limit=st.integers(1, 12000), read_size=st.sampled_from([1, 7, 4096, 70000, 1 << 20]))
+def test_readinto_and_read_agree(tmp_path_factory, monkeypatch, data, limit, read_size):
+    path = tmp_path_factory.mktemp("readinto") / "f"
+    path.write_bytes(data)
+    by_read = _read_by(path, "read", limit, read_size, monkeypatch)
+    assert _read_by(path, "readinto", limit, read_size, monkeypatch) == by_read
+
+
+def test_a_file_is_read_into_the_buffer_without_a_copy(tmp_path, monkeypatch):
+    """No bytes object between the file and the reader's buffer: no layer reads and copies."""
+    from cranfield.io import sources
+
+    path = tmp_path / "run"
+    path.write_bytes(b"q1 Q0 d1 1 1.0 r\n" * 200_000)
+    calls = []
+    original = sources._Raw.readinto
+    monkeypatch.setattr(sources._Raw, "readinto", lambda self, buffer: calls.append(type(self)) or original(self, buffer))
+    stream = sources.open_input_counted(str(path))
+    assert len(stream.read(1 << 21)) == 1 << 21
+    stream.close()
+    assert sources._Guarded not in calls and sources._Bounded not in calls  # (the sniffed head is copied)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=_LINE_BYTES, pad=st.integers(0, 70000))
+def test_last_line_end_is_rfind(data, pad):
+    from cranfield.io.sources import _last_line_end
+
+    for text in (data, data + b"z" * pad, b"\r" + b"z" * pad, b"\n" + b"y" * pad + b"\r" + b"z" * 10):
+        end = text.rfind(b"\n")
+        assert _last_line_end(memoryview(text)) == (end if end >= 0 else text.rfind(b"\r"))

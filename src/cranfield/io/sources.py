@@ -293,8 +293,23 @@ class _Guarded(_Raw):
         self.consumed = 0  # bytes read from the source (compressed bytes, for a compressed file)
 
     def read(self, size: int = -1) -> bytes:
+        data = self._guarded(self._handle.read, size)
+        if isinstance(data, str):
+            raise InputError("text where bytes were expected", source=self._name)
+        self.consumed += len(data)
+        return bytes(data)
+
+    def readinto(self, buffer) -> int:
+        """Our own file's bytes straight into ``buffer`` (no bytes object between, no copy)."""
+        if not isinstance(self._handle, io.FileIO):
+            return super().readinto(buffer)
+        count = self._guarded(self._handle.readinto, buffer)
+        self.consumed += count
+        return count
+
+    def _guarded(self, method, argument):
         try:
-            data = self._handle.read(size)
+            result = method(argument)
         except InputError:
             raise
         except IsADirectoryError:
@@ -302,13 +317,10 @@ class _Guarded(_Raw):
         except (OSError, ValueError) as error:  # EIO, a closed file, ...
             raise InputError(f"cannot read ({_reason(error)}), expected a readable file",
                              source=self._name) from None
-        if data is None:  # a non-blocking stream with nothing ready: nothing to read yet is not EOF
+        if result is None:  # a non-blocking stream with nothing ready: nothing to read yet is not EOF
             raise InputError("non-blocking stream returned no data, expected a blocking file or pipe",
                              source=self._name)
-        if isinstance(data, str):
-            raise InputError("text where bytes were expected", source=self._name)
-        self.consumed += len(data)
-        return bytes(data)
+        return result
 
     def close(self) -> None:
         if self._owned and not self.closed:
@@ -358,6 +370,9 @@ class _Prefixed(_Raw):
             data, self._prefix = self._prefix[:size], self._prefix[size:]
             return data
         return self._rest.read(size)
+
+    def readinto(self, buffer) -> int:
+        return super().readinto(buffer) if self._prefix else self._rest.readinto(buffer)
 
     def close(self) -> None:
         if not self.closed:
@@ -415,25 +430,50 @@ class _Bounded(_Raw):
 
     def read(self, size: int = -1) -> bytes:
         data = self._stream.read(_READ_SIZE if size is None or size < 0 else min(size, _READ_SIZE))
-        if not data:
-            return data
-        self._total += len(data)
-        end = data.rfind(b"\n")
-        if end < 0:  # a lone CR ends a line too (old Mac text); looked for only when no LF is there
-            end = data.rfind(b"\r")
-        self._open_line = self._open_line + len(data) if end < 0 else len(data) - end - 1
+        if data:
+            end = data.rfind(b"\n")
+            self._count(len(data), end if end >= 0 else data.rfind(b"\r"))
+        return data
+
+    def readinto(self, buffer) -> int:
+        """As :meth:`read`, into ``buffer`` (the bytes are not copied; the last line end is
+        looked for from the end of what was read)."""
+        view = memoryview(buffer).cast("B")[:_READ_SIZE]
+        count = self._stream.readinto(view)
+        if count:
+            self._count(count, _last_line_end(view[:count]))
+        return count
+
+    def _count(self, size: int, end: int) -> None:
+        """Account for ``size`` more bytes whose last line end (LF, else a lone CR: old Mac text)
+        is at ``end`` (-1: none)."""
+        self._total += size
+        self._open_line = self._open_line + size if end < 0 else size - end - 1
         if self._open_line > self._max_line:
             raise InputError(f"a line longer than {self._max_line} bytes (no line end); expected text lines "
                              "(the limit is CRANFIELD_MAX_LINE_BYTES)", source=self._name)
         if self._total > self._max_total:
             raise InputError(f"more than {self._max_total} bytes (decompressed); refused (the limit is "
                              "CRANFIELD_MAX_INPUT_BYTES)", source=self._name)
-        return data
 
     def close(self) -> None:
         if not self.closed:
             self._stream.close()
         super().close()
+
+
+def _last_line_end(view: memoryview) -> int:
+    """``bytes(view).rfind(b"\\n")``, else the same for ``b"\\r"``, copying only the windows
+    searched from the end (a line end is usually in the last few bytes)."""
+    for byte in (b"\n", b"\r"):
+        stop, window = len(view), 4096
+        while stop > 0:
+            start = max(0, stop - window)
+            found = bytes(view[start:stop]).rfind(byte)
+            if found >= 0:
+                return start + found
+            stop, window = start, window * 16
+    return -1
 
 
 def _reason(error: BaseException) -> str:
