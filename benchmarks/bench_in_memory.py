@@ -5,7 +5,7 @@
 
 Qrels: 1,000 queries x about 20 judgments (grades 0-2); run: the same queries x 100 documents
 with distinct scores. Timed per call, best of ``--calls`` calls after one warm-up call, in this
-process: ``cranfield.evaluate(qrels, run, measures)``; ``cranfield.Evaluator`` (qrels prepared
+process, the tools taking turns call by call: ``cranfield.evaluate(qrels, run, measures)``; ``cranfield.Evaluator`` (qrels prepared
 once, as in a loop) and the preparation alone (``Evaluator(qrels, measures)``: the dict qrels'
 columns, query codes and duplicate check, the part of a one-shot call a loop does once); pytrec_eval's ``RelevanceEvaluator`` (prepared once, as its users do) and
 ranx's ``evaluate`` (Qrels and Run built per call, as its docs show; its numba compile excluded).
@@ -26,7 +26,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "src"))
-from _machine import best_of, cpu, version  # noqa: E402
+from _machine import cpu, version  # noqa: E402
 
 MEASURES = ["AP", "nDCG@10", "P@10", "R@100", "RR"]
 TREC_ORDER = ["map", "ndcg_cut_10", "P_10", "recall_100", "recip_rank"]  # MEASURES' trec_eval names
@@ -46,10 +46,21 @@ def data(n_queries: int = 1000, n_docs: int = 100, seed: int = 0):
     return qrels, run
 
 
-def best(function, calls: int) -> float:
-    """The shortest of ``calls`` timings after one warm-up call."""
-    function()
-    return best_of(function, calls)[0]
+def best_alternating(functions: dict, calls: int) -> dict:
+    """name -> the shortest of ``calls`` timings of each function, after one warm-up call each;
+    the functions take turns call by call, so that a change of the machine's speed during the
+    run (this one drifts by 10-35 % within minutes) falls on every tool alike."""
+    import time
+
+    for function in functions.values():
+        function()
+    times = {name: [] for name in functions}
+    for _ in range(calls):
+        for name, function in functions.items():
+            start = time.perf_counter()
+            function()
+            times[name].append(time.perf_counter() - start)
+    return {name: min(values) for name, values in times.items()}
 
 
 def main() -> None:
@@ -63,29 +74,26 @@ def main() -> None:
 
     core = "compiled dict path" if ranked._dict_run is not None else "NO compiled core (pure Python path)"
     print(f"# {cpu()}; 1,000 queries x 100 documents, 5 measures; best of {args.calls} calls; {core}")
-    rows = [("cranfield.evaluate", best(lambda: cranfield.evaluate(qrels, run, MEASURES), args.calls))]
     evaluator = cranfield.Evaluator(qrels, MEASURES)
-    rows.append(("cranfield.Evaluator (prepared)", best(lambda: evaluator.evaluate(run), args.calls)))
-    # the one-shot call's share that prepares the dict qrels (columns, query codes, duplicate check)
-    rows.append(("cranfield.Evaluator(qrels): preparation only", best(lambda: cranfield.Evaluator(qrels, MEASURES),
-                                                               args.calls)))
+    functions = {"cranfield.evaluate": lambda: cranfield.evaluate(qrels, run, MEASURES),
+                 "cranfield.Evaluator (prepared)": lambda: evaluator.evaluate(run),
+                 # the one-shot call's share that prepares the dict qrels (columns, query codes, duplicate check)
+                 "cranfield.Evaluator(qrels): preparation only": lambda: cranfield.Evaluator(qrels, MEASURES)}
     reference = None
     try:
         import pytrec_eval
-
         prepared = pytrec_eval.RelevanceEvaluator(qrels, TREC)
-        rows.append((f"pytrec_eval {version('pytrec-eval-terrier')}", best(lambda: prepared.evaluate(run), args.calls)))
+        functions[f"pytrec_eval {version('pytrec-eval-terrier')}"] = lambda: prepared.evaluate(run)
         reference = prepared.evaluate(run)
     except ImportError:
         pass
     try:
         import ranx
-
         warnings.simplefilter("ignore")
-        rows.append((f"ranx {version('ranx')}", best(lambda: ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), RANX),
-                                                     args.calls)))
+        functions[f"ranx {version('ranx')}"] = lambda: ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), RANX)
     except ImportError:
         pass
+    rows = list(best_alternating(functions, args.calls).items())
     if reference is not None:
         mine = evaluator.evaluate(run)
         differ = sum(mine.per_query[ours][q] != reference[q][trec] for ours, trec in zip(MEASURES, TREC_ORDER)
