@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-__all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted", "compute"]
+__all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted", "compute", "lookup_options"]
 
 
 def to_numpy(array) -> np.ndarray:
