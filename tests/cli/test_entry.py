@@ -79,3 +79,27 @@ def test_a_command_ends_with_its_output_whole(tmp_path):
     assert piped == (tmp_path / "out").read_bytes() and piped.count(b"\n") == 367
     bad = subprocess.run(args[:5] + [str(tmp_path / "missing"), args[-1]], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.startswith("cranfield: error:")
+
+
+# --------------------------------------------------------------------------- the garbage collector
+def test_the_console_script_collects_cyclic_garbage_less_often(monkeypatch):
+    """The console script raises the collector's thresholds before the command runs (and its
+    imports); the library's callers keep theirs."""
+    import gc
+
+    from cranfield import cli
+
+    seen = []
+    original_main = cli.main
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")  # run() sets it by default: restored after the test
+    monkeypatch.setattr(cli, "main", lambda: seen.append(gc.get_threshold()) or 0)
+    monkeypatch.setattr(cli, "end", lambda status: seen.append(status))
+    previous = gc.get_threshold()
+    try:
+        cli.run()
+    finally:
+        gc.set_threshold(*previous)
+    assert seen == [cli.COMMAND_GC_THRESHOLDS, 0]
+    assert cli.COMMAND_GC_THRESHOLDS[0] > previous[0]
+    original_main(["--version"])  # in-process, as the tests and the library call it: thresholds untouched
+    assert gc.get_threshold() == previous

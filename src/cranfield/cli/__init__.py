@@ -19,6 +19,7 @@ Every input file of every command (its arguments and its file options) is regist
 from __future__ import annotations
 
 import atexit
+import gc
 import importlib
 import os
 import signal
@@ -232,7 +233,23 @@ def _usage_line(error: click.UsageError) -> str:
 
 def run() -> None:  # pragma: no cover - used by ``python -m cranfield``
     single_threaded_blas()
+    fewer_collections()
     end(main())
+
+
+#: the console script's thresholds of the cyclic garbage collector (Python's own: 700, 10, 10)
+COMMAND_GC_THRESHOLDS = (50_000, 20, 20)
+
+
+def fewer_collections() -> None:
+    """Collect cyclic garbage less often in a command's process. With Python's thresholds the
+    collector runs every 700 new container objects, so dozens of times while a command imports
+    its engine (numpy, pyarrow, cranfield's modules), each pass walking the objects made so far;
+    a command makes little cyclic garbage after that. Measured, ``python -m cranfield``, 12 runs
+    alternating with the tree before: a one-line ``cranfield trec_eval`` 0.185 → 0.179 s median,
+    1M ``-q -m all_trec`` 0.323 → 0.316 s (the same as with the collector off). Called by the
+    console script; the library leaves it as it is."""
+    gc.set_threshold(*COMMAND_GC_THRESHOLDS)
 
 
 def end(status: int) -> None:
