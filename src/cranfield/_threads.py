@@ -6,8 +6,10 @@ A bottom-level helper: the readers in :mod:`cranfield.io` and the evaluator both
 from __future__ import annotations
 
 import os
+from collections import deque
+from typing import Callable, Iterable, Iterator
 
-__all__ = ["available_threads", "MAX_DEFAULT_THREADS"]
+__all__ = ["available_threads", "in_order", "MAX_DEFAULT_THREADS"]
 
 #: the default is the cores this process may use, up to this many; ``CRANFIELD_THREADS`` may ask for more
 MAX_DEFAULT_THREADS = 8
@@ -24,3 +26,23 @@ def available_threads() -> int:
     except AttributeError:  # pragma: no cover - not on Linux
         cores = os.cpu_count() or 1
     return max(1, min(cores, MAX_DEFAULT_THREADS))
+
+
+def in_order(pool, function: Callable, items: Iterable, ahead: int) -> Iterator[tuple]:
+    """``(item, function(item))`` for each of ``items``, in their order, the calls run by ``pool``
+    (an executor) up to ``ahead`` items ahead of the one taken: the next results are computed while
+    the caller uses this one. The calls not taken yet are cancelled when the caller stops early (or
+    ``items`` or a call raises)."""
+    pending: deque = deque()
+    try:
+        for item in items:
+            pending.append((item, pool.submit(function, item)))
+            if len(pending) > ahead:
+                item, future = pending.popleft()
+                yield item, future.result()
+        while pending:
+            item, future = pending.popleft()
+            yield item, future.result()
+    finally:
+        for _, future in pending:
+            future.cancel()

@@ -19,7 +19,7 @@ from typing import IO, Iterable, Iterator
 import numpy as np
 
 from .._arrow import query_block_starts, release_unused_memory
-from .._threads import available_threads
+from .._threads import available_threads, in_order
 from ..errors import InputError
 from .sources import open_input_counted
 from .trec_fast import parse_fast
@@ -171,24 +171,14 @@ def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
         for data, start, end in chunks:
             yield data, start, end, parse_fast(data, start, end, fmt, dialect, 0, use_threads=False)
         return
-    from collections import deque
     from concurrent.futures import ThreadPoolExecutor
 
-    pending: deque = deque()
+    def parse(block):
+        return parse_fast(*block, fmt, dialect, 0, use_threads=False)
+
     with ThreadPoolExecutor(threads) as pool:
-        try:
-            for data, start, end in chunks:
-                pending.append((data, start, end, pool.submit(parse_fast, data, start, end, fmt, dialect, 0,
-                                                              use_threads=False)))
-                if len(pending) > threads:
-                    data, start, end, future = pending.popleft()
-                    yield data, start, end, future.result()
-            while pending:
-                data, start, end, future = pending.popleft()
-                yield data, start, end, future.result()
-        finally:
-            for *_, future in pending:
-                future.cancel()
+        for (data, start, end), parsed in in_order(pool, parse, chunks, threads):
+            yield data, start, end, parsed
 
 
 def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, dialect: str = "cranfield") -> TrecColumns:

@@ -19,6 +19,7 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from .._arrow import indices, query_block_starts
+from .._threads import in_order
 
 try:  # the compiled line writer (built by pip install); without it the lines are formatted with Arrow
     from .._native import trec_lines as _lines
@@ -203,17 +204,11 @@ def _blocks_in_order(block, n: int, per_block: int, threads: int) -> Iterator[st
     waiting), so that the next blocks are written while the caller outputs a piece."""
     starts = range(0, n, per_block)
     if threads > 1 and len(starts) > 1:
-        from collections import deque
         from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=threads) as pool:
-            pending: deque = deque()
-            for first in starts:  # a loop over blocks of lines, not lines
-                pending.append(pool.submit(block, first))
-                if len(pending) > 2 * threads:
-                    yield pending.popleft().result().decode("utf-8")
-            while pending:
-                yield pending.popleft().result().decode("utf-8")
+            for _, text in in_order(pool, block, starts, 2 * threads):  # a loop over blocks of lines, not lines
+                yield text.decode("utf-8")
     else:
         for first in starts:
             yield block(first).decode("utf-8")
