@@ -31,3 +31,13 @@ def test_compute_calls_arrows_functions():
     rows = np.array([0, 2, 3])
     assert take_sorted(ids, rows).to_pylist() == ["q2", "q2", "q7"]
     assert take_sorted(ids.chunk(0), np.array([1])).to_pylist() == ["q10"]
+
+
+def test_index_in_is_arrows_with_minus_one_where_absent():
+    from cranfield._arrow import index_in
+
+    values = pa.chunked_array([pa.array(["q7", "q1", "q9"]), pa.array(["q10", "q7"])])
+    value_set = pa.array(["q10", "q7", "q8"])
+    reference = pc.index_in(values, value_set=value_set).to_pylist()
+    assert index_in(values, value_set).tolist() == [-1 if r is None else r for r in reference] == [1, -1, -1, 0, 1]
+    assert index_in(values, value_set).dtype == np.intp

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-__all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted", "compute", "lookup_options"]
+__all__ = ["to_numpy", "release_unused_memory", "indices", "take_sorted", "compute", "lookup_options", "index_in"]
 
 
 def to_numpy(array) -> np.ndarray:
@@ -96,6 +96,13 @@ def compute(name: str, *args, options=None):
 def lookup_options(value_set):
     """The options of ``is_in`` and ``index_in`` (see :func:`compute`)."""
     return _compute_module().SetLookupOptions(value_set=value_set)
+
+
+def index_in(values, value_set) -> np.ndarray:
+    """The position of each of ``values`` in ``value_set`` (Arrow arrays), -1 where it is absent
+    (intp): Arrow's ``index_in``, whose nulls for absent values are read as NaN."""
+    found = to_numpy(compute("index_in", values, options=lookup_options(value_set)))
+    return np.where(np.isnan(found), -1, found).astype(np.intp)
 
 
 def _compute_module():

@@ -19,6 +19,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from .._arrow import index_in
 from .._arrow import indices as _indices_array
 from .._arrow import to_numpy as _np
 from .._threads import available_threads
@@ -229,13 +230,11 @@ class DictionaryDocs:
 
     def __init__(self, run: Run, prepared, rows: np.ndarray | None):
         import pyarrow as pa
-        import pyarrow.compute as pc
 
         encoded = run.docno.dictionary_encode()
         codes = _indices(encoded)
         self.dictionary = encoded.chunk(0).dictionary if encoded.num_chunks else pa.array([], pa.string())
-        judged = _np(pc.index_in(self.dictionary, value_set=prepared.doc_dictionary)).astype(np.float64)
-        self.judged_code = np.where(np.isnan(judged), -1, judged).astype(np.int64)
+        self.judged_code = index_in(self.dictionary, prepared.doc_dictionary).astype(np.int64)
         self.codes = codes if rows is None else codes[rows]
         self.prepared = prepared
 

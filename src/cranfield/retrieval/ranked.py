@@ -39,7 +39,7 @@ from ..measures.view import NONPOOL, UNJUDGED, QrelsStatistics, RankedView, chec
 
 from .._arrow import compute
 from .._arrow import indices as _indices_array
-from .._arrow import lookup_options
+from .._arrow import index_in
 from .._arrow import query_block_starts
 from .._arrow import take_sorted
 from .._arrow import to_numpy as _np
@@ -399,10 +399,8 @@ def query_codes(qid, query_index, starts: np.ndarray | None = None, *,
         position = np.minimum(np.searchsorted(sorted_ids, heads), len(sorted_ids) - 1)
         return spread(np.where(sorted_ids[position] == heads, position, -1).astype(np.intp), starts, n)
     if starts.size > n // 4:
-        found = _np(compute("index_in", qid, options=lookup_options(query_index))).astype(np.float64)
-        return np.where(np.isnan(found), -1, found).astype(np.intp)
-    found = _np(compute("index_in", take_sorted(qid, starts), options=lookup_options(query_index))).astype(np.float64)
-    return spread(np.where(np.isnan(found), -1, found).astype(np.intp), starts, n)
+        return index_in(qid, query_index)
+    return spread(index_in(take_sorted(qid, starts), query_index), starts, n)
 
 
 def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order):
