@@ -127,12 +127,12 @@ def test_the_core_joins_and_orders_ties():
     descending within each block."""
     ids = pa.array(["b", "a", LONG, "é", "aa", "z", "y"])
     offsets, data = ids.buffers()[1:]
-    order = np.frombuffer(doc_join._native.tie_order(offsets, data, 0, len(ids), False,
+    order = np.frombuffer(doc_join._native.tie_order(((offsets, data, 0, len(ids)),), False,
                                                      np.arange(7, dtype=np.int64),
                                                      np.array([1, 1, 1, 1, 1, 2, 2], dtype=np.int64)), np.int64)
     assert order.tolist() == [3, 2, 0, 4, 1, 5, 6]  # é (0xC3) > x... > b > aa > a; then z > y
     large = pa.array(["b", "a", LONG, "é", "aa", "z", "y"], pa.large_string())
-    again = doc_join._native.tie_order(*large.buffers()[1:], 0, 7, True, np.arange(7, dtype=np.int64),
+    again = doc_join._native.tie_order(((*large.buffers()[1:], 0, 7),), True, np.arange(7, dtype=np.int64),
                                        np.array([1, 1, 1, 1, 1, 2, 2], dtype=np.int64))
     assert np.frombuffer(again, np.int64).tolist() == order.tolist()
     evaluator = cranfield.Evaluator(cranfield.Qrels.from_dict({"q": {"a": 1, LONG: 2}}), ["AP"])
@@ -150,6 +150,67 @@ def test_sliced_and_chunked_columns():
     rel, repeated = doc_join._native.join(index, np.zeros(50, np.int64), None, *doc_join._string_buffers(ids))
     expected = [(i % 3) if i % 2 == 0 else -1 for i in range(5, 55)]
     assert np.frombuffer(rel, np.int64).tolist() == expected and not repeated
+
+
+def _chunked(values, cuts, large=False):
+    """``values`` as an Arrow chunked array cut at ``cuts`` (empty chunks where cuts repeat), each
+    chunk a slice of a longer array (a non-zero Arrow offset)."""
+    kind = pa.large_string() if large else pa.string()
+    bounds = [0, *sorted(min(c, len(values)) for c in cuts), len(values)]
+    return pa.chunked_array([pa.array(["pad", *values[a:b], "pad"], kind).slice(1, b - a)
+                             for a, b in zip(bounds, bounds[1:])], kind)
+
+
+@needs_core
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(judged=st.lists(st.tuples(st.integers(0, 2), st.sampled_from(IDS), st.integers(-1, 3)), max_size=40),
+       run=st.lists(st.tuples(st.integers(0, 2), st.sampled_from(IDS)), min_size=1, max_size=40),
+       qrels_cuts=st.lists(st.integers(0, 40), max_size=4), run_cuts=st.lists(st.integers(0, 40), max_size=4),
+       large=st.booleans())
+def test_chunked_columns_are_read_as_the_combined_one(judged, run, qrels_cuts, run_cuts, large):
+    """The core reads a chunked column in place (no combined copy): the index of chunked judged
+    docnos, the join of a chunked run column and the tie order give what the combined arrays give,
+    whatever the cuts (empty chunks, chunks with an offset, 32- or 64-bit offsets)."""
+    judged = list({(q, d): (q, d, r) for q, d, r in judged}.values())  # (query, docno) pairs distinct
+    judged.sort(key=lambda t: t[0])
+    q = np.array([t[0] for t in judged], np.int64)
+    rel = np.array([t[2] for t in judged], np.int64)
+    docnos = [t[1] for t in judged]
+    kind = pa.large_string() if large else pa.string()
+    whole = doc_join._string_buffers(pa.array(docnos, kind))
+    parts = doc_join._string_buffers(_chunked(docnos, qrels_cuts, large))
+    index_whole, _ = doc_join._native.index(q, rel.copy(), *whole, 3)
+    index_parts, _ = doc_join._native.index(q, rel.copy(), *parts, 3)
+    qi = np.array([t[0] for t in run], np.int64)
+    ids = [t[1] for t in run]
+    run_whole = doc_join._string_buffers(pa.array(ids, kind))
+    run_parts = doc_join._string_buffers(_chunked(ids, run_cuts, large))
+    expected = doc_join._native.join(index_whole, qi, None, *run_whole)
+    assert doc_join._native.join(index_parts, qi, None, *run_parts) == expected
+    assert doc_join._native.join(index_whole, qi, None, *run_parts) == expected
+    rows = np.arange(len(ids), dtype=np.int64)[::-1].copy()
+    assert doc_join._native.join(index_parts, qi[::-1].copy(), rows, *run_parts)[0] == \
+        doc_join._native.join(index_whole, qi[::-1].copy(), rows, *run_whole)[0]
+    block = np.sort(qi)
+    order = np.argsort(qi, kind="stable").astype(np.int64)
+    assert doc_join._native.tie_order(*run_parts, order, block) == doc_join._native.tie_order(*run_whole, order, block)
+
+
+@needs_core
+def test_bad_chunks_are_refused():
+    """Chunks the core cannot read are a ValueError or TypeError, never a read out of bounds."""
+    ids = pa.array(["a", "bb", "ccc"])
+    offsets, data = ids.buffers()[1:]
+    index, _ = doc_join._native.index(np.zeros(3, np.int64), np.ones(3, np.int64), ((offsets, data, 0, 3),), False, 1)
+    qi = np.zeros(3, np.int64)
+    with pytest.raises(ValueError, match="offsets buffer too short"):
+        doc_join._native.join(index, qi, None, ((offsets, data, 1, 3),), False)
+    with pytest.raises(ValueError, match="outside the data buffer"):
+        doc_join._native.join(index, qi, None, ((offsets, data[:3], 0, 3),), False)
+    with pytest.raises(TypeError, match="tuple"):
+        doc_join._native.join(index, qi, None, ((offsets, data, 0),), False)
+    with pytest.raises(ValueError, match="one item per kept row"):
+        doc_join._native.join(index, qi, None, ((offsets, data, 0, 2),), False)
 
 
 @needs_core

@@ -1,5 +1,6 @@
 /* The docno bytes of an Arrow string column for doc_join.c: a row's bytes (cell), their hash
- * (hash_bytes) and the checked buffers (column_init). */
+ * (hash_bytes) and the checked buffers (column_init, column_release). A column is the chunks of an
+ * Arrow chunked array, each read in place (combining them would copy every docno). */
 #ifndef CRANFIELD_DOC_BYTES_H
 #define CRANFIELD_DOC_BYTES_H
 
@@ -11,21 +12,45 @@
 typedef struct {
     const char *data;
     const void *offsets;
-    Py_ssize_t offset, length;
-    int large;
+    int64_t offset; /* the chunk's Arrow offset (its first row's entry in offsets) */
+    int64_t start;  /* the column's row number of the chunk's first row */
+} piece;
+
+typedef struct {
+    piece *pieces;       /* the non-empty chunks, by start; pieces[n_pieces].start = length */
+    Py_ssize_t n_pieces, length;
+    int large;           /* 64-bit offsets (large_string, large_binary) */
+    Py_buffer *buffers;  /* offsets and data of every chunk, held until column_release */
+    Py_ssize_t n_buffers;
 } column;
+
+/* The chunk holding `row` (0 <= row < length): a binary search over the chunk starts (one chunk:
+ * none). */
+static inline const piece *piece_of(const column *c, int64_t row)
+{
+    Py_ssize_t low = 0, high = c->n_pieces - 1;
+    while (low < high) {
+        Py_ssize_t middle = (low + high + 1) >> 1;
+        if (c->pieces[middle].start <= row)
+            low = middle;
+        else
+            high = middle - 1;
+    }
+    return c->pieces + low;
+}
 
 static inline void cell(const column *c, int64_t row, const char **p, int64_t *n)
 {
-    int64_t a, b, i = row + c->offset;
+    const piece *s = piece_of(c, row);
+    int64_t a, b, i = row - s->start + s->offset;
     if (c->large) {
-        a = ((const int64_t *)c->offsets)[i];
-        b = ((const int64_t *)c->offsets)[i + 1];
+        a = ((const int64_t *)s->offsets)[i];
+        b = ((const int64_t *)s->offsets)[i + 1];
     } else {
-        a = ((const int32_t *)c->offsets)[i];
-        b = ((const int32_t *)c->offsets)[i + 1];
+        a = ((const int32_t *)s->offsets)[i];
+        b = ((const int32_t *)s->offsets)[i + 1];
     }
-    *p = c->data + a;
+    *p = s->data + a;
     *n = b - a;
 }
 
@@ -68,30 +93,89 @@ static inline uint64_t hash_bytes(const char *p, int64_t n)
     return h;
 }
 
-/* Check the buffers of an Arrow string column; 0 or -1 with an exception set. */
-static int column_init(column *c, Py_buffer *offsets, Py_buffer *data, Py_ssize_t offset, Py_ssize_t length,
-                       int large)
+/* Releases the buffers of a column (with the GIL held) and frees its chunk table. */
+static void column_release(column *c)
 {
-    size_t width = large ? 8 : 4;
-    c->data = (const char *)data->buf;
-    c->offsets = offsets->buf;
-    c->offset = offset;
-    c->length = length;
-    c->large = large;
+    for (Py_ssize_t i = 0; i < c->n_buffers; i++)
+        PyBuffer_Release(&c->buffers[i]);
+    PyMem_RawFree(c->buffers);
+    PyMem_RawFree(c->pieces);
+    c->buffers = NULL;
+    c->pieces = NULL;
+    c->n_buffers = c->n_pieces = c->length = 0;
+}
+
+/* One chunk (offsets, data, offset, length) checked and added; 0 or -1 with an exception set. */
+static int column_add(column *c, PyObject *chunk)
+{
+    Py_ssize_t offset, length;
+    Py_buffer *offsets = &c->buffers[c->n_buffers], *data = offsets + 1;
+    size_t width = c->large ? 8 : 4;
+    if (!PyTuple_Check(chunk) || PyTuple_GET_SIZE(chunk) != 4) {
+        PyErr_SetString(PyExc_TypeError, "doc_join: a chunk is a tuple (offsets, data, offset, length)");
+        return -1;
+    }
+    offset = PyLong_AsSsize_t(PyTuple_GET_ITEM(chunk, 2));
+    length = PyLong_AsSsize_t(PyTuple_GET_ITEM(chunk, 3));
+    if ((offset == -1 || length == -1) && PyErr_Occurred())
+        return -1;
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(chunk, 0), offsets, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (PyObject_GetBuffer(PyTuple_GET_ITEM(chunk, 1), data, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(offsets);
+        return -1;
+    }
+    c->n_buffers += 2;
     if (offset < 0 || length < 0 || (size_t)offsets->len < (size_t)(offset + length + 1) * width) {
         PyErr_SetString(PyExc_ValueError, "doc_join: offsets buffer too short");
         return -1;
     }
-    const char *first, *last;
-    int64_t n;
     if (length == 0)
         return 0;
-    cell(c, 0, &first, &n);
-    cell(c, length - 1, &last, &n);
-    if (first < c->data || last + n > c->data + data->len) {
+    piece *s = &c->pieces[c->n_pieces];
+    s->data = (const char *)data->buf;
+    s->offsets = offsets->buf;
+    s->offset = offset;
+    s->start = c->length;
+    int64_t first = c->large ? ((const int64_t *)s->offsets)[offset] : ((const int32_t *)s->offsets)[offset];
+    int64_t last = c->large ? ((const int64_t *)s->offsets)[offset + length]
+                            : ((const int32_t *)s->offsets)[offset + length];
+    if (first < 0 || last < first || last > (int64_t)data->len) {
         PyErr_SetString(PyExc_ValueError, "doc_join: offsets outside the data buffer");
         return -1;
     }
+    c->n_pieces++;
+    c->length += length;
+    return 0;
+}
+
+/* The column of a sequence of chunks, each (offsets, data, offset, length) of an Arrow string
+ * array (large: 64-bit offsets); its buffers are held until column_release. 0, or -1 with an
+ * exception set (and nothing held). Offsets are assumed non-decreasing within a chunk, as Arrow's. */
+static int column_init(column *c, PyObject *chunks, int large)
+{
+    memset(c, 0, sizeof *c);
+    c->large = large;
+    PyObject *seq = PySequence_Fast(chunks, "doc_join: chunks must be a sequence");
+    if (seq == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    c->pieces = PyMem_RawCalloc((size_t)n + 1, sizeof(piece));
+    c->buffers = PyMem_RawCalloc(2 * (size_t)n + 1, sizeof(Py_buffer));
+    if (c->pieces == NULL || c->buffers == NULL) {
+        Py_DECREF(seq);
+        column_release(c);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (column_add(c, PySequence_Fast_GET_ITEM(seq, i)) < 0) {
+            Py_DECREF(seq);
+            column_release(c);
+            return -1;
+        }
+    Py_DECREF(seq);
+    c->pieces[c->n_pieces].start = c->length; /* the sentinel */
     return 0;
 }
 

@@ -3,21 +3,25 @@
  * The compiled counterpart of retrieval.doc_join.PackedDocs (relevance, duplicate check, tie order),
  * fed by the Arrow buffers of a string column (offsets, data) and the query codes:
  *
- *   index(q, rel, offsets, data, offset, length, large, n_queries[, filled]) -> (index, duplicate):
+ *   index(q, rel, chunks, large, n_queries[, filled]) -> (index, duplicate):
  *       the judgments indexed by (query code, docno bytes), built once per prepared qrels (a capsule
  *       that holds the caller's buffers, not a copy: they are read-only by convention); duplicate:
  *       True when a (query, docno) is judged twice (the caller words the error on the pure path).
  *       With `filled`, only the first `filled` judgments are inserted, the others by
  *   fill(index, q, first, stop) -> duplicate: judgments first .. stop - 1 inserted, without the GIL;
  *       fills of row ranges run at once when no query has judgments in two of them;
- *   join(index, qi, rows, offsets, data, offset, length, large) -> (rel, duplicate)
+ *   join(index, qi, rows, chunks, large) -> (rel, duplicate)
  *       rel: int64 bytearray, the relevance code of each kept row (rows: int64 row numbers of the
  *       kept rows, or None for all; qi: query code of each kept row): the judgment (a negative one
  *       is UNJUDGED, -2), NONPOOL (-1) when not judged; duplicate: True when a (query, docno) occurs
  *       twice among the kept rows (the caller then finds and words the error on the pure path);
- *   tie_order(offsets, data, offset, length, large, rows, block) -> int64 bytearray: the permutation
+ *   tie_order(chunks, large, rows, block) -> int64 bytearray: the permutation
  *       putting the given rows in (block ascending, docno descending byte-wise) order; block is
  *       non-decreasing (rows of a block are adjacent).
+ *
+ * A column of docnos is given as the chunks of an Arrow chunked string array, each a tuple (offsets
+ * buffer, data buffer, Arrow offset, length), read where they are (see doc_bytes.h): rows are
+ * numbered across the chunks.
  *
  * A docno's hash mixes its bytes 8 at a time; every match is verified on the bytes (length and memcmp),
  * so a collision costs a probe, never a wrong number. Each query's judgments also set one bit each
@@ -59,7 +63,7 @@ typedef struct {
     slot_t *slots;
     column docnos;        /* the judged docnos, in the caller's buffers (held, not copied) */
     const int64_t *rel;   /* the caller's relevance of each judgment (held) */
-    Py_buffer held[3];    /* offsets, data, rel: released with the index */
+    Py_buffer held_rel;   /* released with the index, as the docnos' buffers */
 } judgments;
 
 /* Frees the index and releases the caller's buffers (with the GIL held). */
@@ -67,8 +71,8 @@ static void judgments_free(judgments *j)
 {
     if (j == NULL)
         return;
-    for (int i = 0; i < 3; i++)
-        PyBuffer_Release(&j->held[i]);
+    column_release(&j->docnos);
+    PyBuffer_Release(&j->held_rel);
     PyMem_RawFree(j->base);
     PyMem_RawFree(j->mask);
     PyMem_RawFree(j->bits_base);
@@ -197,34 +201,36 @@ static int judgments_fill(judgments *j, const int64_t *q, Py_ssize_t first, Py_s
 
 /* A new index over the caller's buffers (held from here on), laid out, not filled; NULL with an
  * exception set. */
-static judgments *judgments_new(Py_buffer *qbuf, Py_buffer *rbuf, Py_buffer *obuf, Py_buffer *dbuf,
-                                Py_ssize_t offset, Py_ssize_t length, int large, Py_ssize_t n_queries)
+static judgments *judgments_new(Py_buffer *qbuf, Py_buffer *rbuf, PyObject *chunks, int large, Py_ssize_t n_queries)
 {
     const int64_t *q = qbuf->buf;
     column c;
     int failed;
+    if (column_init(&c, chunks, large) < 0)
+        return NULL;
+    Py_ssize_t length = c.length;
     if (qbuf->len != length * 8 || rbuf->len != length * 8 || length >= INT32_MAX || n_queries < 0) {
+        column_release(&c);
         PyErr_SetString(PyExc_ValueError, "index: q and rel must be int64 buffers as long as the docnos");
         return NULL;
     }
-    if (column_init(&c, obuf, dbuf, offset, length, large) < 0)
-        return NULL;
     for (Py_ssize_t k = 0; k < length; k++)
         if (q[k] < 0 || q[k] >= n_queries) {
+            column_release(&c);
             PyErr_SetString(PyExc_ValueError, "index: query code out of range");
             return NULL;
         }
     judgments *j = PyMem_RawCalloc(1, sizeof(judgments));
-    if (j == NULL)
+    if (j == NULL) {
+        column_release(&c);
         return (judgments *)PyErr_NoMemory();
+    }
     j->n = length;
     j->n_queries = n_queries;
-    j->docnos = c;
+    j->docnos = c; /* the index holds the caller's buffers from here on */
     j->rel = rbuf->buf;
-    j->held[0] = *obuf; /* the index holds the caller's buffers from here on */
-    j->held[1] = *dbuf;
-    j->held[2] = *rbuf;
-    obuf->obj = dbuf->obj = rbuf->obj = NULL;
+    j->held_rel = *rbuf;
+    rbuf->obj = NULL;
     j->base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->bits_base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
@@ -245,17 +251,16 @@ static judgments *judgments_new(Py_buffer *qbuf, Py_buffer *rbuf, Py_buffer *obu
 
 static PyObject *index_judgments(PyObject *self, PyObject *args)
 {
-    Py_buffer qbuf = {0}, rbuf = {0}, obuf = {0}, dbuf = {0};
-    Py_ssize_t offset, length, n_queries, filled = -1;
+    Py_buffer qbuf = {0}, rbuf = {0};
+    Py_ssize_t n_queries, filled = -1;
     int large, duplicate = 0;
-    PyObject *result = NULL;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*nnpn|n", &qbuf, &rbuf, &obuf, &dbuf, &offset, &length, &large, &n_queries,
-                          &filled))
+    PyObject *result = NULL, *chunks;
+    if (!PyArg_ParseTuple(args, "y*y*Opn|n", &qbuf, &rbuf, &chunks, &large, &n_queries, &filled))
         return NULL;
-    judgments *j = judgments_new(&qbuf, &rbuf, &obuf, &dbuf, offset, length, large, n_queries);
+    judgments *j = judgments_new(&qbuf, &rbuf, chunks, large, n_queries);
     if (j == NULL)
         goto done;
-    filled = filled < 0 || filled > length ? length : filled;
+    filled = filled < 0 || filled > j->n ? j->n : filled;
     Py_BEGIN_ALLOW_THREADS
     duplicate = judgments_fill(j, qbuf.buf, 0, filled);
     Py_END_ALLOW_THREADS
@@ -268,8 +273,6 @@ static PyObject *index_judgments(PyObject *self, PyObject *args)
 done:
     PyBuffer_Release(&qbuf);
     PyBuffer_Release(&rbuf);
-    PyBuffer_Release(&obuf);
-    PyBuffer_Release(&dbuf);
     return result;
 }
 
@@ -435,12 +438,11 @@ nomem:
 
 static PyObject *join(PyObject *self, PyObject *args)
 {
-    PyObject *capsule, *rows_obj, *result = NULL, *out = NULL;
-    Py_buffer qbuf = {0}, rowbuf = {0}, obuf = {0}, dbuf = {0};
-    Py_ssize_t offset, length;
+    PyObject *capsule, *rows_obj, *chunks, *result = NULL, *out = NULL;
+    Py_buffer qbuf = {0}, rowbuf = {0};
     int large, duplicate = 0;
-    column c;
-    if (!PyArg_ParseTuple(args, "Oy*Oy*y*nnp", &capsule, &qbuf, &rows_obj, &obuf, &dbuf, &offset, &length, &large))
+    column c = {0};
+    if (!PyArg_ParseTuple(args, "Oy*OOp", &capsule, &qbuf, &rows_obj, &chunks, &large))
         return NULL;
     const judgments *j = PyCapsule_GetPointer(capsule, "cranfield.doc_join.judgments");
     if (j == NULL)
@@ -449,8 +451,9 @@ static PyObject *join(PyObject *self, PyObject *args)
         goto done;
     Py_ssize_t n = qbuf.len / 8;
     const int64_t *qi = qbuf.buf, *rows = rows_obj != Py_None ? rowbuf.buf : NULL;
-    if (column_init(&c, &obuf, &dbuf, offset, length, large) < 0)
+    if (column_init(&c, chunks, large) < 0)
         goto done;
+    Py_ssize_t length = c.length;
     if (qbuf.len % 8 || n >= INT32_MAX || (rows ? rowbuf.len != n * 8 : n != length)) {
         PyErr_SetString(PyExc_ValueError, "join: qi and rows must be int64 buffers, one item per kept row");
         goto done;
@@ -480,10 +483,9 @@ static PyObject *join(PyObject *self, PyObject *args)
         result = Py_BuildValue("(OO)", out, duplicate ? Py_True : Py_False);
 done:
     Py_XDECREF(out);
+    column_release(&c);
     PyBuffer_Release(&qbuf);
     PyBuffer_Release(&rowbuf);
-    PyBuffer_Release(&obuf);
-    PyBuffer_Release(&dbuf);
     return result;
 }
 
@@ -530,18 +532,18 @@ static void sort_texts(text_t *a, text_t *tmp, int64_t n)
 
 static PyObject *tie_order(PyObject *self, PyObject *args)
 {
-    Py_buffer obuf = {0}, dbuf = {0}, rbuf = {0}, bbuf = {0};
-    Py_ssize_t offset, length;
+    Py_buffer rbuf = {0}, bbuf = {0};
     int large;
-    PyObject *out = NULL;
+    PyObject *out = NULL, *chunks;
     text_t *texts = NULL, *tmp = NULL;
-    column c;
-    if (!PyArg_ParseTuple(args, "y*y*nnpy*y*", &obuf, &dbuf, &offset, &length, &large, &rbuf, &bbuf))
+    column c = {0};
+    if (!PyArg_ParseTuple(args, "Opy*y*", &chunks, &large, &rbuf, &bbuf))
         return NULL;
     Py_ssize_t m = rbuf.len / 8;
     const int64_t *rows = rbuf.buf, *block = bbuf.buf;
-    if (column_init(&c, &obuf, &dbuf, offset, length, large) < 0)
+    if (column_init(&c, chunks, large) < 0)
         goto done;
+    Py_ssize_t length = c.length;
     if (rbuf.len % 8 || bbuf.len != rbuf.len) {
         PyErr_SetString(PyExc_ValueError, "tie_order: rows and block must be int64 buffers of one length");
         goto done;
@@ -581,8 +583,7 @@ static PyObject *tie_order(PyObject *self, PyObject *args)
 done:
     PyMem_RawFree(texts);
     PyMem_RawFree(tmp);
-    PyBuffer_Release(&obuf);
-    PyBuffer_Release(&dbuf);
+    column_release(&c);
     PyBuffer_Release(&rbuf);
     PyBuffer_Release(&bbuf);
     return out;
@@ -590,14 +591,15 @@ done:
 
 static PyMethodDef methods[] = {
     {"index", index_judgments, METH_VARARGS,
-     "index(q, rel, offsets, data, offset, length, large, n_queries[, filled]) -> (index capsule for join(), "
+     "index(q, rel, chunks, large, n_queries[, filled]) -> (index capsule for join(), "
      "duplicate); only the first `filled` judgments inserted when given (the others by fill())."},
     {"fill", fill, METH_VARARGS,
      "fill(index, q, first, stop) -> duplicate: inserts judgments first .. stop - 1 (see index's filled)."},
     {"join", join, METH_VARARGS,
-     "join(index, qi, rows, offsets, data, offset, length, large) -> (rel int64 bytearray, duplicate)."},
+     "join(index, qi, rows, chunks, large) -> (rel int64 bytearray, duplicate); chunks: (offsets, data, "
+     "offset, length) of each chunk of an Arrow string column."},
     {"tie_order", tie_order, METH_VARARGS,
-     "tie_order(offsets, data, offset, length, large, rows, block) -> int64 bytearray permutation."},
+     "tie_order(chunks, large, rows, block) -> int64 bytearray permutation."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -45,16 +45,13 @@ def _indices(encoded) -> np.ndarray:
 
 
 def _string_buffers(ids):
-    """(offsets, data, offset, length, large) of Arrow strings ``ids`` as one array, for the
-    compiled core, or None (nulls, another type, too long to combine)."""
+    """``(chunks, large)``: the Arrow strings ``ids`` (an array or chunked array) as the compiled core
+    reads them, in place: ``(offsets, data, offset, length)`` of each chunk, and whether the offsets
+    are 64-bit; None for nulls or another type."""
     import pyarrow as pa
 
-    try:
-        if isinstance(ids, pa.ChunkedArray):
-            ids = ids.chunk(0) if ids.num_chunks == 1 else ids.combine_chunks()
-    except pa.ArrowException:
-        return None
-    if ids.null_count:
+    chunks = ids.chunks if isinstance(ids, pa.ChunkedArray) else [ids]
+    if any(chunk.null_count for chunk in chunks):
         return None
     if pa.types.is_string(ids.type) or pa.types.is_binary(ids.type):
         large = False
@@ -62,8 +59,8 @@ def _string_buffers(ids):
         large = True
     else:
         return None
-    _, offsets, data = ids.buffers()
-    return offsets, data if data is not None else b"", ids.offset, len(ids), large
+    return tuple((offsets, data if data is not None else b"", chunk.offset, len(chunk))
+                 for chunk in chunks for _, offsets, data in [chunk.buffers()]), large
 
 
 class _CompiledIndex:
