@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from .._params import check_choice, check_fraction, check_interval, display_name
-from .._arrow import indices, take_sorted, to_numpy
+from .._arrow import index_in, indices, take_sorted, to_numpy
 from ..errors import InputError, UsageError
 from ..io.atomic import write_text_output
 from ..retrieval._segments import run_starts
@@ -221,7 +221,6 @@ def _encode_docnos(pieces: list) -> tuple[np.ndarray, Any]:
     """(code of each id, the sorted distinct ids as an Arrow array) over the concatenated pieces;
     codes follow the byte-wise order of the ids."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     strings = pa.chunked_array(pieces, type=pa.string()) if pieces else pa.chunked_array([], type=pa.string())
     width = packed_width(longest_bytes(strings)) if len(strings) else None
@@ -244,7 +243,7 @@ def _encode_docnos(pieces: list) -> tuple[np.ndarray, Any]:
         position[ascending] = np.arange(first.size)
         return codes, names.take(indices(position))
     dictionary = _sorted_unique([strings])
-    return to_numpy(pc.index_in(strings, value_set=dictionary)).astype(np.int64), dictionary
+    return index_in(strings, dictionary).astype(np.int64), dictionary  # every id is in the dictionary
 
 
 def _check_duplicates(run, rows, q, d, doc_dictionary) -> None:
@@ -462,14 +461,12 @@ def _relevant(qrels, relevance_level: int, lists: RankedLists, pair_key: np.ndar
     """Whether each candidate (query, document) is judged relevant in ``qrels`` (all False without)."""
     if qrels is None:
         return np.zeros(pair_key.size, dtype=bool)
-    import pyarrow.compute as pc
-
     qrels = read_qrels(qrels)
     rel = qrels.rel >= relevance_level
-    q = to_numpy(pc.index_in(qrels.qid, value_set=lists.query_index)).astype(np.float64)
-    d = to_numpy(pc.index_in(qrels.docno, value_set=lists.doc_dictionary)).astype(np.float64)
-    known = rel & ~np.isnan(q) & ~np.isnan(d)
-    keys = np.sort(q[known].astype(np.int64) * lists.n_docs + d[known].astype(np.int64))
+    q = index_in(qrels.qid, lists.query_index)
+    d = index_in(qrels.docno, lists.doc_dictionary)
+    known = rel & (q >= 0) & (d >= 0)
+    keys = np.sort(q[known].astype(np.int64) * lists.n_docs + d[known])
     slot = np.minimum(np.searchsorted(keys, pair_key), max(keys.size - 1, 0))
     return (keys.size > 0) & (keys[slot] == pair_key) if keys.size else np.zeros(pair_key.size, dtype=bool)
 

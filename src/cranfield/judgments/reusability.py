@@ -36,7 +36,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from .._exact import snap_ties
-from .._arrow import indices, to_numpy
+from .._arrow import index_in, indices, to_numpy
 from ..correlation import kendall_tau, tau_ap
 from ..errors import UsageError
 from ..measures.base import parse_measures
@@ -261,16 +261,16 @@ def _qrels_owner(qrels, pool, owner: np.ndarray) -> np.ndarray:
     query_index = pa.array(pool.query_ids.tolist(), type=pa.string())
     docs = pa.array(pool.docno.tolist(), type=pa.string())
     doc_index = pc.unique(docs)
-    q = to_numpy(pc.index_in(qrels.qid, value_set=query_index)).astype(np.float64)
-    d = to_numpy(pc.index_in(qrels.docno, value_set=doc_index)).astype(np.float64)
-    pool_q = to_numpy(pc.index_in(pa.array(pool.qid.tolist(), type=pa.string()), value_set=query_index))
-    pool_d = to_numpy(pc.index_in(docs, value_set=doc_index))
+    q = index_in(qrels.qid, query_index).astype(np.int64)
+    d = index_in(qrels.docno, doc_index).astype(np.int64)
+    pool_q = index_in(pa.array(pool.qid.tolist(), type=pa.string()), query_index).astype(np.int64)  # all found
+    pool_d = index_in(docs, doc_index).astype(np.int64)
     n_d = max(len(doc_index), 1)
-    pool_keys = pool_q.astype(np.int64) * n_d + pool_d.astype(np.int64)
+    pool_keys = pool_q * n_d + pool_d
     sort = np.argsort(pool_keys)
     sorted_keys = pool_keys[sort]
-    known = ~np.isnan(q) & ~np.isnan(d)
-    keys = np.where(known, np.nan_to_num(q).astype(np.int64) * n_d + np.nan_to_num(d).astype(np.int64), -1)
+    known = (q >= 0) & (d >= 0)
+    keys = np.where(known, q * n_d + d, -1)
     slot = np.minimum(np.searchsorted(sorted_keys, keys), sorted_keys.size - 1)
     hit = known & (sorted_keys[slot] == keys)
     out = np.full(len(qrels), -1, dtype=np.int64)
