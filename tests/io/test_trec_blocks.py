@@ -69,3 +69,30 @@ def test_a_run_read_in_blocks_keeps_its_scores_as_read(tmp_path, monkeypatch):
     assert np.array_equal(pickle.loads(pickle.dumps(run.slice(3, 500))).values, whole.values[3:500])
     assert run._values is None  # the parts did not build the whole column
     assert np.array_equal(run.values, whole.values) and run._values is not None
+
+
+def test_the_blocks_are_let_go_once_the_whole_column_is_made(tmp_path, monkeypatch):
+    """Once a table's values are made into one array, the table no longer holds its blocks (the
+    column is not kept twice: 16 MB of relevances at 2M judgments); a slice taken before still
+    reads its own rows, and slices and lengths taken after read the array."""
+    import gc
+    import weakref
+
+    from cranfield.retrieval.qrels import Qrels
+
+    path = tmp_path / "qrels"
+    path.write_text("".join(f"q{q} 0 d{d} {(q + d) % 3}\n" for q in range(30) for d in range(20)))
+    whole = Qrels.from_file(path)
+    monkeypatch.setattr(trec, "CHUNK_BYTES", 100)
+    qrels = Qrels.from_file(path)
+    blocks = qrels._chunks
+    assert blocks is not None and len(blocks.chunks) > 1
+    before = qrels.slice(17, 401)
+    first = weakref.ref(blocks.chunks[0])
+    del blocks
+    assert np.array_equal(qrels.rel, whole.rel) and qrels._chunks is None and len(qrels) == 600
+    gc.collect()
+    assert first() is None or first() is before._chunks.chunks[0].base  # freed, or held by the slice
+    assert np.array_equal(before.rel, whole.rel[17:401])
+    after = qrels.slice(5, 9)
+    assert after._chunks is None and np.array_equal(after.rel, whole.rel[5:9])

@@ -54,6 +54,42 @@ static inline void cell(const column *c, int64_t row, const char **p, int64_t *n
     *n = b - a;
 }
 
+/* The rows of one chunk, for the hot loops: a row inside is read without finding its chunk (a
+ * query's rows are nearly always in one chunk: the join takes the span of its first row); a row
+ * outside falls back to cell. */
+typedef struct {
+    const char *data;
+    const void *offsets;
+    int64_t first, count, offset; /* rows first .. first + count - 1; row r is offsets entry r - first + offset */
+    int large;
+} span;
+
+static inline span span_of(const column *c, int64_t row)
+{
+    const piece *s = piece_of(c, row);
+    span out = {s->data, s->offsets, s->start, s[1].start - s->start, s->offset, c->large};
+    return out;
+}
+
+static inline void span_cell(const column *c, const span *s, int64_t row, const char **p, int64_t *n)
+{
+    uint64_t i = (uint64_t)(row - s->first);
+    if (i >= (uint64_t)s->count) {
+        cell(c, row, p, n);
+        return;
+    }
+    int64_t a, b, k = (int64_t)i + s->offset;
+    if (s->large) {
+        a = ((const int64_t *)s->offsets)[k];
+        b = ((const int64_t *)s->offsets)[k + 1];
+    } else {
+        a = ((const int32_t *)s->offsets)[k];
+        b = ((const int32_t *)s->offsets)[k + 1];
+    }
+    *p = s->data + a;
+    *n = b - a;
+}
+
 /* A word holding the last n (1 to 7) bytes of an id of `total` bytes ending at p + n, read with whole
  * loads, overlapping ones (a byte-wise copy would stall the load that follows it): the id's last 8
  * bytes when it has 8. Only a hash input: a function of the id's bytes, on any byte order. */

@@ -382,20 +382,21 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             for (int64_t i = 0; i < capacity; i++)
                 table[i].row = -1;
         }
+        const span sp = c->length > 0 ? span_of(c, rows ? rows[a] : a) : (span){0};
         const slot_t *region = j->slots + j->base[q];
         const uint64_t *bits = j->bits + j->bits_base[q];
         const int64_t bits_mask = j->bits_mask[q];
         for (Py_ssize_t k = a; k < b; k++) { /* the hashes first: the region's lines are fetched meanwhile */
             const char *p;
             int64_t len;
-            cell(c, rows ? rows[k] : k, &p, &len);
+            span_cell(c, &sp, rows ? rows[k] : k, &p, &len);
             hashes[k] = hash_bytes(p, len);
             PREFETCH(region + (hashes[k] & (uint64_t)j->mask[q]));
         }
         for (Py_ssize_t k = a; k < b; k++) {
             const char *p, *p2;
             int64_t len, len2;
-            cell(c, rows ? rows[k] : k, &p, &len);
+            span_cell(c, &sp, rows ? rows[k] : k, &p, &len);
             uint64_t h = hashes[k], bit = filter_bit(h, bits_mask);
             int64_t found = bits[bit >> 6] >> (bit & 63) & 1 ? probe(j, q, p, len, h) : -1;
             out[k] = found >= 0 ? relevance(j, found) : NONPOOL;
@@ -407,7 +408,7 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
                 int32_t other = table[i].row;
                 if (table[i].tag != tag)
                     continue;
-                cell(c, rows ? rows[other] : other, &p2, &len2);
+                span_cell(c, &sp, rows ? rows[other] : other, &p2, &len2);
                 if (len2 == len && memcmp(p, p2, (size_t)len) == 0) {
                     duplicate = 1;
                     break;

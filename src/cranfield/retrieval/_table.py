@@ -87,10 +87,17 @@ class TrecTable:
 
     @property
     def values(self) -> np.ndarray:
-        """The scores (runs) or relevances (qrels) of the rows, one array."""
-        if self._values is None:
-            self._values = self._chunks.array()
-        return self._values
+        """The scores (runs) or relevances (qrels) of the rows, one array. Made from the blocks as
+        read on first use; the blocks are then let go (their memory freed unless a slice of the
+        table still reads them), so the column is not held twice."""
+        values = self._values
+        if values is None:
+            chunks = self._chunks
+            if chunks is None:  # another thread made the array meanwhile
+                return self._values
+            values = chunks.array()
+            self._values, self._chunks = values, None
+        return values
 
     @values.setter
     def values(self, array: np.ndarray) -> None:
@@ -146,8 +153,9 @@ class TrecTable:
         part.__dict__.update(self.__dict__)
         part.qid = self.qid.slice(start, stop - start)
         part.docno = self.docno.slice(start, stop - start)
-        if self._values is None:  # the blocks as read: the part takes its rows only
-            part._values, part._chunks = None, self._chunks.slice(start, stop)
+        chunks = self._chunks  # (read first: `values` sets _values before it lets the blocks go)
+        if chunks is not None:  # the blocks as read: the part takes its rows only
+            part._values, part._chunks = None, chunks.slice(start, stop)
         else:
             part.values = self._values[start:stop]
         part._query_blocks = None
@@ -235,7 +243,8 @@ class TrecTable:
 
     # ------------------------------------------------------------------ accessors
     def __len__(self) -> int:
-        return len(self._values) if self._values is not None else len(self._chunks)
+        chunks = self._chunks  # (read first, as in slice)
+        return len(chunks) if chunks is not None else len(self._values)
 
     @property
     def query_ids(self) -> list[str]:
