@@ -95,7 +95,24 @@ def test_random_dicts_same_values_or_errors(qrels, run, options):
     outcome = assert_same(qrels, run, **options)
     if isinstance(outcome[0], list):  # values: the core ranked the run itself (it did not decline)
         prepared = cranfield.Evaluator(qrels, ["AP"])._prepared
-        assert ranked.rank_dict(prepared, run, **options) is not None
+        view = ranked.rank_dict(prepared, run, **options)
+        assert view is not None
+        assert_judged_rows(view)
+
+
+def assert_judged_rows(view):
+    """The core's positions of the judged rows are those a scan of the ranking finds (ascending,
+    whatever order the run dict lists its queries in), and the relevant rows found through them
+    are those found by the scan, at every level."""
+    import dataclasses
+
+    if view.judged_rows is None:
+        return
+    assert view.judged_rows.tolist() == np.flatnonzero(view.rel != -1).tolist()
+    for level in (0, 1, 2, 3):
+        hinted = view.at_level(level).relevant
+        scanned = dataclasses.replace(view, judged_rows=None, relevance_level=level, _cache={}).relevant
+        assert all(a.tolist() == b.tolist() for a, b in zip(hinted, scanned))
 
 
 @needs_core
@@ -174,8 +191,11 @@ def test_long_queries_sorted_path(seed, options):
         values = rng.integers(0, int(rng.integers(1, 6)) * 4, size=n) / 4 if seed % 2 else rng.random(n)
         pairs = sorted(zip(docs, values.tolist()), key=lambda p: -p[1]) if seed % 3 == 0 else zip(docs, values.tolist())
         run[f"q{q}"] = dict(pairs)
+    order = rng.permutation(8) if seed % 2 else range(8)  # the run's queries listed out of code order too
+    run = {f"q{q}": run[f"q{q}"] for q in order}
     result = assert_same(qrels, run, **options)
     assert isinstance(result, tuple) and isinstance(result[0], list)
+    assert_judged_rows(ranked.rank_dict(cranfield.Evaluator(qrels, ["AP"])._prepared, run, **options))
 
 
 @needs_core

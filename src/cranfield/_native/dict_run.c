@@ -5,10 +5,12 @@
  *   index(query_ids, q, docnos, rel) -> the judgments indexed by (query code, docno), built once
  *       per Evaluator (query_ids: the sorted qrels query ids; q, rel: int64 query code and
  *       judgment of each docno; relevance codes as ranked.py: a negative judgment is UNJUDGED, -2);
- *   rank(run, index) -> (rel, counts) as bytearrays of int64, or None
+ *   rank(run, index) -> (rel, counts, judged) as bytearrays of int64, or None
  *       rel: the relevance code of every row of an evaluated query (NONPOOL, -1, when not judged),
  *       grouped by query code and in trec_eval's rank order within a query (score descending,
- *       ties by docno descending, byte-wise on the UTF-8 text); counts: rows of each query code.
+ *       ties by docno descending, byte-wise on the UTF-8 text); counts: rows of each query code;
+ *       judged: the positions in rel of the judged rows (those not NONPOOL), ascending: the join
+ *       found them, so the measures need not scan every row for the relevant ones.
  *
  * (The dict's columns, for Run.from_dict and Qrels.from_dict, are dict_columns.c's.)
  *
@@ -284,6 +286,8 @@ typedef struct {
     int64_t *entry_of; /* per query code: its entry in the run's walk */
     PyObject **local_docs; /* scratch for one query: its docnos, in walk order */
     int64_t *found_row, *found_rel;
+    int64_t *judged;   /* the output: positions of the judged rows, query q's from judged_start[q] */
+    int64_t *judged_start; /* per query code: its first entry in judged (in code order, not walk order) */
     char *tied;        /* per query: two of its rows share a score (ranked with the GIL) */
     item *items, *tmp; /* scratch for one query */
     int64_t *local_rel;
@@ -294,6 +298,7 @@ static void rows_free(rows_t *r)
     PyMem_Free(r->start);
     PyMem_Free(r->found_start);
     PyMem_Free(r->found_count);
+    PyMem_Free(r->judged_start);
     PyMem_Free(r->local_score);
     PyMem_Free(r->entry_of);
     PyMem_Free(r->local_docs);
@@ -381,6 +386,15 @@ static int collect(const judgments *j, const query_entry *entries, Py_ssize_t n_
     return 1;
 }
 
+/* The positions of query q's judged rows in the ranked output (out: its slice), ascending. */
+static void judged_positions(const rows_t *r, Py_ssize_t q, const int64_t *out)
+{
+    int64_t start = r->start[q], n = r->start[q + 1] - start, *w = r->judged + r->judged_start[q];
+    for (int64_t i = 0; i < n; i++)
+        if (out[i] != NONPOOL)
+            *w++ = start + i;
+}
+
 /* Rank query q's judged rows into out, its slice of the ranked relevance codes, which holds the
  * query's scores until then: by counting the rows scored above each (few judged rows) or by
  * sorting the query's rows. Without the GIL: a tie of scores marks the query and leaves its
@@ -413,6 +427,7 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
             out[i] = NONPOOL;
         for (int64_t f = 0; f < judged_rows; f++)
             out[place[f]] = rel[f];
+        judged_positions(r, q, out);
         return;
     }
     for (i = 0; i < n; i++) {
@@ -433,6 +448,7 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
         }
     for (i = 0; i < n; i++)
         out[i] = place[r->items[i].row];
+    judged_positions(r, q, out);
 }
 
 /* Rank a query with tied scores: sorted by score, each block of ties by docno (with the GIL:
@@ -470,6 +486,7 @@ static int rank_tied(rows_t *r, const query_entry *entry, Py_ssize_t q, int64_t 
     }
     for (int64_t i = 0; i < n; i++)
         out[i] = r->local_rel[r->items[i].row];
+    judged_positions(r, q, out);
     return 0;
 changed:
     PyErr_SetString(PyExc_RuntimeError, "the run dict changed during evaluation");
@@ -483,11 +500,12 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
     r->start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->found_start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->found_count = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
+    r->judged_start = PyMem_Calloc((size_t)n_queries + 1, sizeof(int64_t));
     r->tied = PyMem_Calloc((size_t)n_queries + 1, 1);
     r->entry_of = PyMem_Malloc(((size_t)n_queries + 1) * sizeof(int64_t));
     r->found_row = PyMem_Malloc((size_t)rows * sizeof(int64_t));
     r->found_rel = PyMem_Malloc((size_t)rows * sizeof(int64_t));
-    if (!r->start || !r->found_start || !r->found_count || !r->tied || !r->entry_of ||
+    if (!r->start || !r->found_start || !r->found_count || !r->judged_start || !r->tied || !r->entry_of ||
         !r->found_row || !r->found_rel)
         return -1;
     r->longest = 0;
@@ -506,7 +524,7 @@ static int rows_alloc(rows_t *r, Py_ssize_t n_queries, const int64_t *counts, Py
 
 static PyObject *rank_run(PyObject *self, PyObject *args)
 {
-    PyObject *run, *index, *result = NULL, *rel_out = NULL, *counts_out = NULL;
+    PyObject *run, *index, *result = NULL, *rel_out = NULL, *counts_out = NULL, *judged_out = NULL;
     Py_ssize_t n_entries = 0;
     rows_t r = {0};
     if (!PyArg_ParseTuple(args, "OO", &run, &index))
@@ -541,6 +559,12 @@ static PyObject *rank_run(PyObject *self, PyObject *args)
         result = Py_NewRef(Py_None);
         goto done;
     }
+    judged_out = PyByteArray_FromStringAndSize(NULL, r.found * (Py_ssize_t)sizeof(int64_t));
+    if (judged_out == NULL)
+        goto done;
+    r.judged = (int64_t *)PyByteArray_AS_STRING(judged_out);
+    for (Py_ssize_t q = 0; q < n_queries; q++) /* the judged rows in query code order (found: in walk order) */
+        r.judged_start[q + 1] = r.judged_start[q] + r.found_count[q];
     int64_t *ranked = (int64_t *)PyByteArray_AS_STRING(rel_out);
     int tied = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -552,10 +576,11 @@ static PyObject *rank_run(PyObject *self, PyObject *args)
     for (Py_ssize_t q = 0; tied && q < n_queries; q++)
         if (r.tied[q] && rank_tied(&r, &entries[r.entry_of[q]], q, ranked + r.start[q]) < 0)
             goto done;
-    result = PyTuple_Pack(2, rel_out, counts_out);
+    result = PyTuple_Pack(3, rel_out, counts_out, judged_out);
 done:
     Py_XDECREF(rel_out);
     Py_XDECREF(counts_out);
+    Py_XDECREF(judged_out);
     for (Py_ssize_t e = 0; e < n_entries; e++)
         Py_DECREF(entries[e].docs);
     PyMem_Free(entries);
@@ -567,7 +592,7 @@ static PyMethodDef methods[] = {
     {"index", index_judgments, METH_VARARGS,
      "index(query_ids, q, docnos, rel) -> the judgments, indexed for rank() (a capsule)."},
     {"rank", rank_run, METH_VARARGS,
-     "rank(run, index) -> (rel, counts) int64 bytearrays, or None to let the Python path run."},
+     "rank(run, index) -> (rel, counts, judged) int64 bytearrays, or None to let the Python path run."},
     {NULL, NULL, 0, NULL},
 };
 

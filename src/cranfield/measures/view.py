@@ -74,6 +74,10 @@ class RankedView:
     collection_size: int | None = None
     # per ranked document (like rel): its propensity, NaN where not given; None without propensities
     propensity: np.ndarray | None = None
+    # the positions in rel of the judged documents (rel != NONPOOL), ascending, where the engine's
+    # join knows them (the compiled dict path); None: found by scanning rel. A relevance level is
+    # never below 0, so the relevant documents are among these.
+    judged_rows: np.ndarray | None = field(default=None, repr=False)
     # the qrels-wide statistics this view's queries share (None: computed on this view alone)
     qrels_statistics: QrelsStatistics | None = field(default=None, repr=False)
     _cache: dict = field(default_factory=dict, repr=False)
@@ -135,9 +139,12 @@ class RankedView:
         """The relevant ranked documents, in rank order: (flat index, query, 0-based rank,
         number of relevant documents at or above it). Measures over relevant documents only
         (AP, P@k, RR, …) work on these few rows instead of the whole ranking."""
-        index = np.flatnonzero(self.rel >= self.relevance_level)
-        q = np.searchsorted(self.offsets, index, side="right") - 1
-        first = np.searchsorted(q, np.arange(self.n_queries))  # q is ascending
+        judged = self.judged_rows
+        index = np.flatnonzero(self.rel >= self.relevance_level) if judged is None \
+            else judged[self.rel[judged] >= self.relevance_level]
+        bounds = np.searchsorted(index, self.offsets)  # query k's relevant rows: index[bounds[k]:bounds[k + 1]]
+        q = np.repeat(np.arange(self.n_queries, dtype=np.int64), np.diff(bounds))
+        first = bounds[:-1]
         return index, q, index - self.offsets[q], np.arange(1, index.size + 1) - first[q]
 
     def rel_ret_at(self, k: "np.ndarray | int") -> np.ndarray:
@@ -191,7 +198,7 @@ class RankedView:
             self._cache[key] = RankedView(self.query_ids, self.offsets, self.rel, self.level_values, self.level_counts,
                                           relevance_level=int(level), in_run=self.in_run,
                                           collection_size=self.collection_size, propensity=self.propensity,
-                                          qrels_statistics=self.qrels_statistics)
+                                          judged_rows=self.judged_rows, qrels_statistics=self.qrels_statistics)
         return self._cache[key]
 
     def prefix_sum(self, values: np.ndarray, k: np.ndarray | int, mask: np.ndarray | None = None) -> np.ndarray:

@@ -329,15 +329,19 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
 def ranked_view(prepared: PreparedQrels, qi: np.ndarray | None, rel: np.ndarray, in_run: np.ndarray, *,
                 complete: bool = False, max_results: int | None = None, judged_only: bool = False,
                 relevance_level: int = 1, collection_size: int | None = None, propensity: np.ndarray | None = None,
-                counts: np.ndarray | None = None) -> RankedView:
+                counts: np.ndarray | None = None, judged_rows: np.ndarray | None = None) -> RankedView:
     """The view of ranked rows: ``qi`` (query code of each row, ascending; or None, given
     ``counts``, the rows of each query code) and ``rel`` (relevance codes, in rank order within a
-    query), ``in_run`` (bool per qrels query); ``max_results`` and ``judged_only`` applied here."""
+    query), ``in_run`` (bool per qrels query); ``max_results`` and ``judged_only`` applied here.
+    ``judged_rows``: the positions in ``rel`` of the judged rows, ascending, where the join knows
+    them (see :attr:`RankedView.judged_rows`; dropped when rows are cut here)."""
     n_q = len(prepared.query_ids)
     evaluated = np.ones(n_q, dtype=bool) if complete else in_run
     extra = propensity
     if qi is None and (max_results is not None or judged_only):
         qi = np.repeat(np.arange(n_q, dtype=np.int64), counts)
+    if max_results is not None or judged_only:
+        judged_rows = None  # positions in the rows before the cut
     if max_results is not None:
         starts = np.searchsorted(qi, np.arange(n_q + 1))
         pos = np.arange(qi.size) - np.repeat(starts[:-1], np.diff(starts))
@@ -359,7 +363,7 @@ def ranked_view(prepared: PreparedQrels, qi: np.ndarray | None, rel: np.ndarray,
     return RankedView(query_ids=prepared.query_ids[evaluated], offsets=offsets, rel=rel,
                       level_values=prepared.judged_levels()[0], level_counts=level_counts[evaluated],
                       relevance_level=int(relevance_level), in_run=in_run[evaluated],
-                      collection_size=collection_size, propensity=extra,
+                      collection_size=collection_size, propensity=extra, judged_rows=judged_rows,
                       qrels_statistics=QrelsStatistics(level_counts, evaluated, prepared.statistics))
 
 
@@ -375,8 +379,8 @@ def rank_dict(prepared: PreparedQrels, mapping, **options) -> RankedView | None:
     out = _dict_run.rank(mapping, prepared.dict_index())
     if out is None:
         return None
-    rel, counts = (np.frombuffer(column, dtype=np.int64) for column in out)
-    return ranked_view(prepared, None, rel, counts > 0, counts=counts, **options)
+    rel, counts, judged = (np.frombuffer(column, dtype=np.int64) for column in out)
+    return ranked_view(prepared, None, rel, counts > 0, counts=counts, judged_rows=judged, **options)
 
 
 def query_codes(qid, query_index, starts: np.ndarray | None = None, *,
