@@ -1,6 +1,7 @@
 /* The docno bytes of an Arrow string column for doc_join.c: a row's bytes (cell), their hash
- * (hash_bytes) and the checked buffers (column_init, column_release). A column is the chunks of an
- * Arrow chunked array, each read in place (combining them would copy every docno). */
+ * (hash_bytes), their byte-wise order (sort_texts) and the checked buffers (column_init,
+ * column_release). A column is the chunks of an Arrow chunked array, each read in place
+ * (combining them would copy every docno). */
 #ifndef CRANFIELD_DOC_BYTES_H
 #define CRANFIELD_DOC_BYTES_H
 
@@ -127,6 +128,46 @@ static inline uint64_t hash_bytes(const char *p, int64_t n)
     h *= 0xBF58476D1CE4E5B9ULL;
     h ^= h >> 32;
     return h;
+}
+
+/* Docnos in byte-wise descending order, for doc_join.c's tie_order: a docno's bytes and its position. */
+typedef struct {
+    const char *p;
+    int64_t n, position;
+} text_t;
+
+/* docno descending, byte-wise */
+static inline int before(const text_t *x, const text_t *y)
+{
+    int c = memcmp(x->p, y->p, (size_t)(x->n < y->n ? x->n : y->n));
+    return c > 0 || (c == 0 && x->n > y->n);
+}
+
+static void sort_texts(text_t *a, text_t *tmp, int64_t n)
+{
+    if (n < 16) {
+        for (int64_t i = 1; i < n; i++) {
+            text_t x = a[i];
+            int64_t k = i;
+            while (k > 0 && before(&x, &a[k - 1])) {
+                a[k] = a[k - 1];
+                k--;
+            }
+            a[k] = x;
+        }
+        return;
+    }
+    int64_t h = n / 2;
+    sort_texts(a, tmp, h);
+    sort_texts(a + h, tmp, n - h);
+    if (!before(&a[h], &a[h - 1]))
+        return;
+    memcpy(tmp, a, (size_t)h * sizeof(text_t));
+    int64_t i = 0, k = h, o = 0;
+    while (i < h && k < n)
+        a[o++] = before(&a[k], &tmp[i]) ? a[k++] : tmp[i++];
+    while (i < h)
+        a[o++] = tmp[i++];
 }
 
 /* Releases the buffers of a column (with the GIL held) and frees its chunk table. */

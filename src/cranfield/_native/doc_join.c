@@ -492,45 +492,6 @@ done:
 
 /* ------------------------------------------------------------------------------ tie order */
 
-typedef struct {
-    const char *p;
-    int64_t n, position;
-} text_t;
-
-/* docno descending, byte-wise */
-static inline int before(const text_t *x, const text_t *y)
-{
-    int c = memcmp(x->p, y->p, (size_t)(x->n < y->n ? x->n : y->n));
-    return c > 0 || (c == 0 && x->n > y->n);
-}
-
-static void sort_texts(text_t *a, text_t *tmp, int64_t n)
-{
-    if (n < 16) {
-        for (int64_t i = 1; i < n; i++) {
-            text_t x = a[i];
-            int64_t k = i;
-            while (k > 0 && before(&x, &a[k - 1])) {
-                a[k] = a[k - 1];
-                k--;
-            }
-            a[k] = x;
-        }
-        return;
-    }
-    int64_t h = n / 2;
-    sort_texts(a, tmp, h);
-    sort_texts(a + h, tmp, n - h);
-    if (!before(&a[h], &a[h - 1]))
-        return;
-    memcpy(tmp, a, (size_t)h * sizeof(text_t));
-    int64_t i = 0, k = h, o = 0;
-    while (i < h && k < n)
-        a[o++] = before(&a[k], &tmp[i]) ? a[k++] : tmp[i++];
-    while (i < h)
-        a[o++] = tmp[i++];
-}
-
 static PyObject *tie_order(PyObject *self, PyObject *args)
 {
     Py_buffer rbuf = {0}, bbuf = {0};
