@@ -77,21 +77,3 @@ def _measure_strategy():
 @given(_measure_strategy())
 def test_round_trip_property(measure):
     assert parse_measure(str(measure)) == measure
-
-
-def test_memoised_lookups_leave_the_value_as_it_was():
-    """A measure memoises its family and parameter values (kernels ask at every evaluation); the
-    memo changes neither equality, nor hashing, nor what is pickled (the fields only: a family's
-    kernels are not sent to Dask workers), and the values are those of a fresh measure."""
-    import pickle
-
-    used = parse_measure("nDCG(gains={2:3,1:1})@10")
-    fresh = parse_measure("nDCG(gains={2:3,1:1})@10")
-    assert used.param("gains") == ((1, 1.0), (2, 3.0)) and used.param("gain") == "linear" and used.family.name == "nDCG"
-    assert used == fresh and hash(used) == hash(fresh)
-    assert used.__getstate__() == {"name": "nDCG", "params": fresh.params, "cutoff": 10}
-    again = pickle.loads(pickle.dumps(used))
-    assert again == fresh and "_family" not in again.__dict__ and "_values" not in again.__dict__
-    assert [again.param(k) for k in ("gains", "gain", "judged_only")] == [fresh.param(k) for k in ("gains", "gain", "judged_only")]
-    with pytest.raises(KeyError):
-        used.param("no such parameter")

@@ -363,11 +363,7 @@ class Measure:
 
     @property
     def family(self) -> Family:
-        family = self.__dict__.get("_family")  # looked up once: kernels ask at every evaluation
-        if family is None:
-            family = _family_of(self.name)
-            object.__setattr__(self, "_family", family)
-        return family
+        return _family_of(self.name)
 
     @property
     def area(self) -> str:
@@ -375,19 +371,10 @@ class Measure:
 
     def param(self, key: str) -> Any:
         """The value of parameter ``key`` (its default when not given)."""
-        values = self.__dict__.get("_values")
-        if values is None:
-            values = {}
-            object.__setattr__(self, "_values", values)
-        if key not in values:
-            values[key] = next((value for name, value in self.params if name == key), _MISSING)
-            if values[key] is _MISSING:
-                values[key] = _default(self.family.params.get(key) or COMMON_PARAMS[key], self.name, key)
-        return values[key]
-
-    def __getstate__(self) -> dict:
-        """The fields only (the memoised family and parameter values are looked up again)."""
-        return {"name": self.name, "params": self.params, "cutoff": self.cutoff}
+        for name, value in self.params:
+            if name == key:
+                return value
+        return _default(self.family.params.get(key) or COMMON_PARAMS[key], self.name, key)
 
     def __str__(self) -> str:
         text = self.name
@@ -409,7 +396,6 @@ class Measure:
 
 
 _MAX_CUTOFF = 10**18
-_MISSING = object()
 
 
 def _check_cutoff(family: Family, cutoff: Any) -> float | int | None:

@@ -151,7 +151,7 @@ class RankedView:
         """Per query, the number of relevant documents in the top ``k`` (k per query or scalar):
         a binary search per query in the relevant ranks, which serves every cut-off."""
         keys, width, queries, first = self.cached(("relevant-keys", self.relevance_level), self._relevant_keys)
-        k = min(max(int(k), 0), width) if np.ndim(k) == 0 else np.clip(np.asarray(k, dtype=np.int64), 0, width)
+        k = np.clip(np.asarray(k, dtype=np.int64), 0, width)
         found = np.searchsorted(keys, queries + k) - first
         return found.astype(np.int64)
 
