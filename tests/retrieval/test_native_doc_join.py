@@ -249,3 +249,29 @@ def test_prepared_qrels_pickle_and_rebuild_their_index():
     expected, got = evaluator.evaluate(run).per_query, copy.evaluate(run).per_query
     assert {m: got[m].tolist() for m in got} == {m: expected[m].tolist() for m in expected}
     assert doc_join.native_index(copy._prepared) is not None
+
+
+@needs_core
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 7, 8, 13, 64, 100, 1000, 4097])
+def test_every_region_size_finds_its_judgments(size):
+    """A query's region of the judgment index is sized to its judgments (load <= 2/3, not a power of
+    two; the first slot scales the hash): every judged docno is found with its grade, no other docno
+    is, and a judgment given twice is seen, whatever the count; a query without judgments has an
+    empty region."""
+    judged = [f"doc-{i:05d}" for i in range(size)]
+    grades = np.arange(size, dtype=np.int64) % 5 - 1  # -1 (pooled, not judged) to 3
+    q = np.zeros(size, np.int64)
+    index, duplicate = doc_join._native.index(q, grades.copy(), *doc_join._string_buffers(pa.array(judged)), 2)
+    assert not duplicate
+    run = judged[::-1] + [f"doc-{i:05d}" for i in range(size, 2 * size + 5)] + [d + "x" for d in judged]
+    rel, repeated = doc_join._native.join(index, np.zeros(len(run), np.int64), None,
+                                          *doc_join._string_buffers(pa.array(run)))
+    expected = [int(g) if g >= 0 else -2 for g in grades[::-1]] + [-1] * (len(run) - size)
+    assert np.frombuffer(rel, np.int64).tolist() == expected and not repeated
+    few = judged[:3]
+    rel, _ = doc_join._native.join(index, np.ones(len(few), np.int64), None, *doc_join._string_buffers(pa.array(few)))
+    assert np.frombuffer(rel, np.int64).tolist() == [-1] * len(few)  # query 1: no judgments
+    twice = judged + [judged[size // 2]]
+    _, duplicate = doc_join._native.index(np.zeros(size + 1, np.int64), np.ones(size + 1, np.int64),
+                                          *doc_join._string_buffers(pa.array(twice)), 1)
+    assert duplicate

@@ -56,7 +56,7 @@ typedef struct {
 
 typedef struct {
     Py_ssize_t n_queries, n;
-    int64_t *base, *mask; /* per query: its region of slots */
+    int64_t *base, *size; /* per query: its region of slots (any size: see first_slot) */
     int64_t *bits_base, *bits_mask; /* per query: its bit filter (words from bits_base, bit mask) */
     uint64_t *bits;       /* one bit set per judgment: most docnos of a run are not judged, one load says so */
     char *cleared;        /* per query: whether its region is cleared */
@@ -74,7 +74,7 @@ static void judgments_free(judgments *j)
     column_release(&j->docnos);
     PyBuffer_Release(&j->held_rel);
     PyMem_RawFree(j->base);
-    PyMem_RawFree(j->mask);
+    PyMem_RawFree(j->size);
     PyMem_RawFree(j->bits_base);
     PyMem_RawFree(j->bits_mask);
     PyMem_RawFree(j->bits);
@@ -88,9 +88,17 @@ static void capsule_free(PyObject *capsule)
     judgments_free((judgments *)PyCapsule_GetPointer(capsule, "cranfield.doc_join.judgments"));
 }
 
+/* The first slot of a docno of hash h in a region of `size` slots: the low 32 bits of the hash
+ * scaled to the size (a multiply, not a mask: a region need not be a power of two, so it is sized
+ * to its query's judgments, load <= 2/3). */
+static inline int64_t first_slot(uint64_t h, int64_t size)
+{
+    return (int64_t)(((h & 0xFFFFFFFFu) * (uint64_t)size) >> 32);
+}
+
 static inline int64_t probe(const judgments *j, int64_t q, const char *p, int64_t n, uint64_t h)
 {
-    int64_t m = j->mask[q], i = (int64_t)(h & (uint64_t)m);
+    int64_t size = j->size[q], i = first_slot(h, size);
     const slot_t *slots = j->slots + j->base[q];
     uint32_t tag = (uint32_t)(h >> 32);
     while (slots[i].judgment > 0) {
@@ -102,7 +110,7 @@ static inline int64_t probe(const judgments *j, int64_t q, const char *p, int64_
             if (len == n && memcmp(t, p, (size_t)n) == 0)
                 return k;
         }
-        i = (i + 1) & m;
+        i = i + 1 == size ? 0 : i + 1;
     }
     return -1;
 }
@@ -113,21 +121,24 @@ static inline int64_t relevance(const judgments *j, int64_t k)
     return j->rel[k] < 0 ? UNJUDGED : j->rel[k];
 }
 
-/* The filter bit of a docno of hash h in a query's filter of mask + 1 bits (hash bits 16 and up: the
- * slot index takes the low ones, the tag the high 32). Set by judgments_fill, read by join_rows. */
+/* The filter bit of a docno of hash h in a query's filter of mask + 1 bits: hash bits 40 and up,
+ * apart from the bits that choose the first slot (the low 32, see first_slot; the tag, the high
+ * 32, is compared in full). A filter of more than 2^24 bits (a query of over a million judgments)
+ * uses its first 2^24: more docnos pass it, none is missed. Set by judgments_fill, read by
+ * join_rows. */
 static inline uint64_t filter_bit(uint64_t h, int64_t mask)
 {
-    return (h >> 16) & (uint64_t)mask;
+    return (h >> 40) & (uint64_t)mask;
 }
 
 /* Empties the slots of query q (its region of the table). */
 static void clear_region(judgments *j, int64_t q)
 {
-    memset(j->slots + j->base[q], 0, (size_t)(j->mask[q] + 1) * sizeof(slot_t));
+    memset(j->slots + j->base[q], 0, (size_t)j->size[q] * sizeof(slot_t));
     j->cleared[q] = 1;
 }
 
-/* Sizes each query's region of slots (load <= 1/2) and allocates the table; 0, or -1 (out of
+/* Sizes each query's region of slots (load <= 2/3) and allocates the table; 0, or -1 (out of
  * memory). A region is cleared when its query's first judgment comes (qrels list a query's
  * judgments together: the region is then in cache for the others, and a fresh page is faulted in
  * once, by a write); the regions of queries without judgments are cleared here. */
@@ -145,13 +156,11 @@ static int judgments_layout(judgments *j, const int64_t *q)
         count[q[k]]++;
     int64_t words = 0;
     for (Py_ssize_t i = 0; i < n_queries; i++) {
-        int64_t size = 8, bits = 64;
-        while (size < 2 * count[i])
-            size *= 2;
+        int64_t size = count[i] + count[i] / 2 + 2, bits = 64; /* an empty slot in every region */
         while (bits < 16 * count[i]) /* 16 bits a judgment: about 6 % of unjudged docnos pass */
             bits *= 2;
         j->base[i] = total;
-        j->mask[i] = size - 1;
+        j->size[i] = size;
         total += size;
         j->bits_base[i] = words;
         j->bits_mask[i] = bits - 1;
@@ -187,10 +196,10 @@ static int judgments_fill(judgments *j, const int64_t *q, Py_ssize_t first, Py_s
             duplicate = 1; /* the caller words the error */
             continue;
         }
-        int64_t m = j->mask[q[k]], i = (int64_t)(h & (uint64_t)m);
+        int64_t size = j->size[q[k]], i = first_slot(h, size);
         slot_t *slots = j->slots + j->base[q[k]];
         while (slots[i].judgment > 0)
-            i = (i + 1) & m;
+            i = i + 1 == size ? 0 : i + 1;
         slots[i].judgment = (int32_t)k + 1;
         slots[i].tag = (uint32_t)(h >> 32);
         uint64_t bit = filter_bit(h, j->bits_mask[q[k]]);
@@ -232,10 +241,10 @@ static judgments *judgments_new(Py_buffer *qbuf, Py_buffer *rbuf, PyObject *chun
     j->held_rel = *rbuf;
     rbuf->obj = NULL;
     j->base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
-    j->mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
+    j->size = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->bits_base = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
     j->bits_mask = PyMem_RawMalloc(((size_t)n_queries + 1) * sizeof(int64_t));
-    if (j->base == NULL || j->mask == NULL || j->bits_base == NULL || j->bits_mask == NULL) {
+    if (j->base == NULL || j->size == NULL || j->bits_base == NULL || j->bits_mask == NULL) {
         judgments_free(j);
         return (judgments *)PyErr_NoMemory();
     }
@@ -391,7 +400,7 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             int64_t len;
             span_cell(c, &sp, rows ? rows[k] : k, &p, &len);
             hashes[k] = hash_bytes(p, len);
-            PREFETCH(region + (hashes[k] & (uint64_t)j->mask[q]));
+            PREFETCH(region + first_slot(hashes[k], j->size[q]));
         }
         for (Py_ssize_t k = a; k < b; k++) {
             const char *p, *p2;
