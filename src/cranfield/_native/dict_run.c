@@ -214,7 +214,6 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
             out[i] = NONPOOL;
         for (int64_t f = 0; f < judged_rows; f++)
             out[place[f]] = rel[f];
-        judged_positions(r, q, out);
         return;
     }
     for (i = 0; i < n; i++) {
@@ -235,7 +234,6 @@ static void rank_query(rows_t *r, Py_ssize_t q, int64_t *out)
         }
     for (i = 0; i < n; i++)
         out[i] = place[r->items[i].row];
-    judged_positions(r, q, out);
 }
 
 /* Rank a query with tied scores: sorted by score, each block of ties by docno (with the GIL:
@@ -273,7 +271,6 @@ static int rank_tied(rows_t *r, const query_entry *entry, Py_ssize_t q, int64_t 
     }
     for (int64_t i = 0; i < n; i++)
         out[i] = r->local_rel[r->items[i].row];
-    judged_positions(r, q, out);
     return 0;
 changed:
     PyErr_SetString(PyExc_RuntimeError, "the run dict changed during evaluation");
@@ -357,12 +354,18 @@ static PyObject *rank_run(PyObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t q = 0; q < n_queries; q++) {
         rank_query(&r, q, ranked + r.start[q]);
-        tied |= r.tied[q];
+        if (r.tied[q])
+            tied = 1;
+        else
+            judged_positions(&r, q, ranked + r.start[q]);
     }
     Py_END_ALLOW_THREADS
     for (Py_ssize_t q = 0; tied && q < n_queries; q++)
-        if (r.tied[q] && rank_tied(&r, &entries[r.entry_of[q]], q, ranked + r.start[q]) < 0)
-            goto done;
+        if (r.tied[q]) {
+            if (rank_tied(&r, &entries[r.entry_of[q]], q, ranked + r.start[q]) < 0)
+                goto done;
+            judged_positions(&r, q, ranked + r.start[q]);
+        }
     result = PyTuple_Pack(3, rel_out, counts_out, judged_out);
 done:
     Py_XDECREF(rel_out);

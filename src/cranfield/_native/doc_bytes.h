@@ -40,19 +40,18 @@ static inline const piece *piece_of(const column *c, int64_t row)
     return c->pieces + low;
 }
 
+/* Entry i of a chunk's offsets (64-bit when large). */
+static inline int64_t offset_at(const void *offsets, int large, int64_t i)
+{
+    return large ? ((const int64_t *)offsets)[i] : ((const int32_t *)offsets)[i];
+}
+
 static inline void cell(const column *c, int64_t row, const char **p, int64_t *n)
 {
     const piece *s = piece_of(c, row);
-    int64_t a, b, i = row - s->start + s->offset;
-    if (c->large) {
-        a = ((const int64_t *)s->offsets)[i];
-        b = ((const int64_t *)s->offsets)[i + 1];
-    } else {
-        a = ((const int32_t *)s->offsets)[i];
-        b = ((const int32_t *)s->offsets)[i + 1];
-    }
+    int64_t i = row - s->start + s->offset, a = offset_at(s->offsets, c->large, i);
     *p = s->data + a;
-    *n = b - a;
+    *n = offset_at(s->offsets, c->large, i + 1) - a;
 }
 
 /* The rows of one chunk, for the hot loops: a row inside is read without finding its chunk (a
@@ -79,16 +78,9 @@ static inline void span_cell(const column *c, const span *s, int64_t row, const 
         cell(c, row, p, n);
         return;
     }
-    int64_t a, b, k = (int64_t)i + s->offset;
-    if (s->large) {
-        a = ((const int64_t *)s->offsets)[k];
-        b = ((const int64_t *)s->offsets)[k + 1];
-    } else {
-        a = ((const int32_t *)s->offsets)[k];
-        b = ((const int32_t *)s->offsets)[k + 1];
-    }
+    int64_t k = (int64_t)i + s->offset, a = offset_at(s->offsets, s->large, k);
     *p = s->data + a;
-    *n = b - a;
+    *n = offset_at(s->offsets, s->large, k + 1) - a;
 }
 
 /* A word holding the last n (1 to 7) bytes of an id of `total` bytes ending at p + n, read with whole
@@ -214,9 +206,7 @@ static int column_add(column *c, PyObject *chunk)
     s->offsets = offsets->buf;
     s->offset = offset;
     s->start = c->length;
-    int64_t first = c->large ? ((const int64_t *)s->offsets)[offset] : ((const int32_t *)s->offsets)[offset];
-    int64_t last = c->large ? ((const int64_t *)s->offsets)[offset + length]
-                            : ((const int32_t *)s->offsets)[offset + length];
+    int64_t first = offset_at(s->offsets, c->large, offset), last = offset_at(s->offsets, c->large, offset + length);
     if (first < 0 || last < first || last > (int64_t)data->len) {
         PyErr_SetString(PyExc_ValueError, "doc_join: offsets outside the data buffer");
         return -1;

@@ -391,7 +391,7 @@ static int join_rows(const judgments *j, const column *c, const int64_t *qi, con
             for (int64_t i = 0; i < capacity; i++)
                 table[i].row = -1;
         }
-        const span sp = c->length > 0 ? span_of(c, rows ? rows[a] : a) : (span){0};
+        const span sp = span_of(c, rows ? rows[a] : a); /* (a < n: the column has rows) */
         const slot_t *region = j->slots + j->base[q];
         const uint64_t *bits = j->bits + j->bits_base[q];
         const int64_t bits_mask = j->bits_mask[q];

@@ -338,10 +338,10 @@ def ranked_view(prepared: PreparedQrels, qi: np.ndarray | None, rel: np.ndarray,
     n_q = len(prepared.query_ids)
     evaluated = np.ones(n_q, dtype=bool) if complete else in_run
     extra = propensity
-    if qi is None and (max_results is not None or judged_only):
-        qi = np.repeat(np.arange(n_q, dtype=np.int64), counts)
-    if max_results is not None or judged_only:
-        judged_rows = None  # positions in the rows before the cut
+    if max_results is not None or judged_only:  # rows are cut here
+        judged_rows = None  # (positions in the rows before the cut)
+        if qi is None:
+            qi = np.repeat(np.arange(n_q, dtype=np.int64), counts)
     if max_results is not None:
         starts = np.searchsorted(qi, np.arange(n_q + 1))
         pos = np.arange(qi.size) - np.repeat(starts[:-1], np.diff(starts))
