@@ -193,8 +193,11 @@ def _same_error_modulo_rows(text_error, other, text_lines_contiguous: bool):
 
 def _assert_text_paths_agree(path, kind: str, dialect: str, reference) -> None:
     """With the current (tiny) blocks: the whole-file reader, the reference parser alone, and the
-    fast path with 1 and 3 threads parsing blocks ahead give the reference rows, lines or error."""
+    fast path with 1 and 3 threads parsing blocks ahead give the reference rows, lines or error;
+    the file (mapped) and the same bytes as a stream (a file object) too."""
     assert _outcome(lambda: _columns_rows(read_trec_columns(path, kind=kind, dialect=dialect))) == reference
+    with open(path, "rb") as handle:  # not mapped: read as a stream, cut into blocks as it comes
+        assert _outcome(lambda: _columns_rows(read_trec_columns(handle, kind=kind, dialect=dialect))) == reference
     assert _outcome(lambda: _parsed_rows(iter_parsed(path, kind, dialect=dialect, general=True))) == reference
     for threads in (1, 3):
         assert _outcome(lambda: _parsed_rows(iter_parsed(path, kind, dialect=dialect, threads=threads))) == reference

@@ -18,6 +18,9 @@ Rules (issue 19, items 1 and 4):
   environment variable ``CRANFIELD_MAX_LINE_BYTES``) or the whole (decompressed) input past
   :func:`max_input_bytes` (256 GiB; ``CRANFIELD_MAX_INPUT_BYTES``): a character device such as
   ``/dev/zero`` or a gzip bomb is refused with bounded memory instead of filling it.
+* **Mapped where it pays.** A reader of blocks of lines (the TREC reader) may ask for a regular,
+  uncompressed file as a memory map instead (:mod:`cranfield.io.mapped`): no copy, the same
+  refusals and limits, decided on the file's own bytes, never on its name.
 * **UTF-8 only.** A UTF-16 (or UTF-32) file, recognised by its byte-order mark or by NUL bytes
   between the characters of its first line, is an error saying so (convert it to UTF-8).
 * **Parquet is not text.** Parquet bytes given to a text reader are an error saying so, never a
@@ -43,6 +46,7 @@ import stat
 import sys
 
 from ..errors import InputError, UsageError
+from .mapped import MappedFile, input_limit_error, line_limit_error
 
 __all__ = ["open_input", "open_input_counted", "read_all", "display_name_of", "COMPRESSIONS", "SNIFF_BYTES",
            "max_line_bytes", "max_input_bytes"]
@@ -111,13 +115,49 @@ def open_input(source, *, display_name: str | None = None):
     return pa.PythonFile(io.BufferedReader(_open_stream(source, name), buffer_size=_READ_SIZE), mode="r")
 
 
-def open_input_counted(source, *, display_name: str | None = None) -> "CountedInput":
+def open_input_counted(source, *, display_name: str | None = None,
+                       mapped: bool = False) -> "CountedInput | MappedFile":
     """:func:`open_input` for readers that report progress: ``read(n)``, ``close()`` and
     ``position()``, the bytes consumed from the source itself (compressed bytes for a compressed
-    file, so that progress is measured against the file's size)."""
+    file, so that progress is measured against the file's size). ``mapped=True``: a regular,
+    uncompressed file of at least one byte comes back as a :class:`cranfield.io.mapped.MappedFile`
+    instead (read in blocks of lines through a memory map; the same refusals and limits)."""
     name = display_name if display_name is not None else display_name_of(source)
     raw = _raw_binary(source, name)
+    if mapped:
+        whole = _mapped_file(raw, name)
+        if whole is not None:
+            return whole
     return CountedInput(io.BufferedReader(_open_stream(source, name, raw), buffer_size=_READ_SIZE), raw)
+
+
+def _mapped_file(raw: "_Guarded", name: str) -> "MappedFile | None":
+    """Our own handle's file mapped, if it is a regular, uncompressed file of at least one byte
+    (the handle is then closed), after the refusals of :func:`_open_stream`; else None."""
+    handle = raw.handle_if_owned_file()
+    if handle is None:
+        return None
+    try:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+            return None
+        head = os.pread(handle.fileno(), SNIFF_BYTES, 0)  # the offset stays at 0 for the stream
+    except (OSError, AttributeError):  # (no pread on some systems)
+        return None
+    if _compression(head) is not None:
+        return None
+    try:
+        _refuse_parquet(head, name)
+        _refuse_utf16(head, name)
+        try:
+            whole = MappedFile(handle, info.st_size, name, max_line_bytes(), max_input_bytes())
+        except (OSError, ValueError):  # a file system without maps: read it as a stream
+            return None
+    except BaseException:
+        raw.close()
+        raise
+    raw.close()
+    return whole
 
 
 class CountedInput:
@@ -299,6 +339,10 @@ class _Guarded(_Raw):
         self.consumed += len(data)
         return bytes(data)
 
+    def handle_if_owned_file(self) -> "io.FileIO | None":
+        """The file this opened itself (a path's), untouched so far; None for a caller's stream."""
+        return self._handle if self._owned and self.consumed == 0 and isinstance(self._handle, io.FileIO) else None
+
     def readinto(self, buffer) -> int:
         """Our own file's bytes straight into ``buffer`` (no bytes object between, no copy)."""
         if not isinstance(self._handle, io.FileIO):
@@ -431,30 +475,35 @@ class _Bounded(_Raw):
     def read(self, size: int = -1) -> bytes:
         data = self._stream.read(_READ_SIZE if size is None or size < 0 else min(size, _READ_SIZE))
         if data:
-            end = data.rfind(b"\n")
-            self._count(len(data), end if end >= 0 else data.rfind(b"\r"))
+            self._count(data)
         return data
 
     def readinto(self, buffer) -> int:
-        """As :meth:`read`, into ``buffer`` (the bytes are not copied; the last line end is
-        looked for from the end of what was read)."""
+        """As :meth:`read`, into ``buffer`` (the bytes are not copied; the line ends are looked for
+        from both ends of what was read)."""
         view = memoryview(buffer).cast("B")[:_READ_SIZE]
         count = self._stream.readinto(view)
         if count:
-            self._count(count, _last_line_end(view[:count]))
+            self._count(view[:count])
         return count
 
-    def _count(self, size: int, end: int) -> None:
-        """Account for ``size`` more bytes whose last line end (LF, else a lone CR: old Mac text)
-        is at ``end`` (-1: none)."""
+    def _count(self, data) -> None:
+        """Account for the bytes ``data``: refused once more than ``max_line`` bytes in a row hold no
+        line end (LF, or CR: old Mac text), on whatever reads they came, or past ``max_total``."""
+        size = len(data)
         self._total += size
-        self._open_line = self._open_line + size if end < 0 else size - end - 1
+        first, last = _line_end(data, last=False), _line_end(data, last=True)
+        if first < 0:
+            self._open_line += size
+        elif self._open_line + first > self._max_line or (size > self._max_line and
+                                                          _longest_line(data) > self._max_line):
+            raise line_limit_error(self._max_line, self._name)
+        else:
+            self._open_line = size - last - 1
         if self._open_line > self._max_line:
-            raise InputError(f"a line longer than {self._max_line} bytes (no line end); expected text lines "
-                             "(the limit is CRANFIELD_MAX_LINE_BYTES)", source=self._name)
+            raise line_limit_error(self._max_line, self._name)
         if self._total > self._max_total:
-            raise InputError(f"more than {self._max_total} bytes (decompressed); refused (the limit is "
-                             "CRANFIELD_MAX_INPUT_BYTES)", source=self._name)
+            raise input_limit_error(self._max_total, self._name)
 
     def close(self) -> None:
         if not self.closed:
@@ -462,18 +511,28 @@ class _Bounded(_Raw):
         super().close()
 
 
-def _last_line_end(view: memoryview) -> int:
-    """``bytes(view).rfind(b"\\n")``, else the same for ``b"\\r"``, copying only the windows
-    searched from the end (a line end is usually in the last few bytes)."""
-    for byte in (b"\n", b"\r"):
-        stop, window = len(view), 4096
-        while stop > 0:
-            start = max(0, stop - window)
-            found = bytes(view[start:stop]).rfind(byte)
-            if found >= 0:
-                return start + found
-            stop, window = start, window * 16
+def _line_end(data, *, last: bool) -> int:
+    """The position of the first (or last) line end, LF or CR, in ``data``, or -1; bytes are copied
+    only in the windows searched from that end (a line end is usually within the first bytes)."""
+    size, window, done = len(data), 4096, 0
+    while done < size:
+        start, stop = (max(0, size - done - window), size - done) if last else (done, min(size, done + window))
+        piece = bytes(data[start:stop])
+        found = [at for at in (piece.rfind(b"\n"), piece.rfind(b"\r")) if at >= 0] if last else \
+            [at for at in (piece.find(b"\n"), piece.find(b"\r")) if at >= 0]
+        if found:
+            return start + (max(found) if last else min(found))
+        done, window = done + (stop - start), window * 16
     return -1
+
+
+def _longest_line(data) -> int:
+    """The most bytes in a row without a line end (LF or CR) in ``data``."""
+    import numpy as np
+
+    b = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero((b == 10) | (b == 13))
+    return int(np.diff(ends, prepend=-1, append=b.size).max()) - 1
 
 
 def _reason(error: BaseException) -> str:

@@ -21,6 +21,7 @@ import numpy as np
 from .._arrow import query_block_starts, release_unused_memory
 from .._threads import available_threads, in_order
 from ..errors import InputError
+from .mapped import MappedFile
 from .sources import open_input_counted
 from .trec_fast import parse_fast
 from .trec_grammar import BOM, Parsed, check_dialect, format_of, parse_lines
@@ -66,11 +67,20 @@ def _display_name(path) -> str:
 
 # ------------------------------------------------------------------------------ opening
 def open_input(path: "str | os.PathLike | IO[bytes]", source: str):
-    """A binary stream of the input's bytes, read once and decompressed on the fly by
-    :func:`cranfield.io.sources.open_input_counted` (the one opener of every reader): ``read(n)``,
-    ``position()`` (source bytes consumed, for progress) and ``close()``. The container is sniffed;
-    the grammar applied to the bytes never is."""
-    return open_input_counted(path, display_name=source)
+    """The input's bytes through :func:`cranfield.io.sources.open_input_counted` (the one opener
+    of every reader): a regular, uncompressed file mapped (:class:`cranfield.io.mapped.MappedFile`),
+    anything else a binary stream read once and decompressed on the fly (``read(n)``); both have
+    ``position()`` (source bytes consumed, for progress) and ``close()``. The container is
+    sniffed; the grammar applied to the bytes never is."""
+    return open_input_counted(path, display_name=source, mapped=True)
+
+
+def _blocks(stream, chunk_bytes: int, source: str) -> Iterator[tuple[bytes, int, int]]:
+    """``(data, start, end)``: the blocks of whole lines of a mapped file or of a stream (below);
+    a UTF-8 BOM at the start of the file is dropped either way."""
+    if isinstance(stream, MappedFile):
+        return stream.blocks(chunk_bytes, len(BOM) if stream.startswith(BOM) else 0)
+    return _chunks(stream, chunk_bytes, source)
 
 
 def _chunks(stream, chunk_bytes: int, source: str) -> Iterator[tuple[bytes, int, int]]:
@@ -131,7 +141,8 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
     stream = open_input(path, source)
     first = 1
     seen_bytes = seen_rows = False
-    chunks = _chunks(stream, CHUNK_BYTES if chunk_bytes is None else chunk_bytes, source)
+    chunks = _blocks(stream, CHUNK_BYTES if chunk_bytes is None else chunk_bytes, source)
+    release = stream.release if isinstance(stream, MappedFile) else None
     try:
         for data, start, end, parsed in _fast_parsed(chunks, fmt, dialect, 1 if general else threads, general):
             seen_bytes = True
@@ -142,6 +153,8 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
                 if parsed.lines is not None:  # the compiled tokenizer skipped blank or comment lines
                     parsed.lines = parsed.lines + first
             first += parsed.n_lines
+            if release is not None:  # the block's pages: parsed (blocks are parsed ahead, released in order)
+                release(start, end)
             if len(parsed):
                 seen_rows = True
                 if positions is not None:

@@ -110,7 +110,8 @@ def parse_arrow(data, start: int, end: int, fmt: TrecFormat, dialect: str, first
     import pyarrow.compute as pc
     import pyarrow.csv as csv
 
-    if end <= start or any(data.find(byte, start, end) >= 0 for byte in _FORBIDDEN) or data.startswith(BOM, start):
+    if end <= start or any(data.find(byte, start, end) >= 0 for byte in _FORBIDDEN) or \
+            data[start:start + len(BOM)] == BOM:
         return None  # (Arrow drops a UTF-8 BOM that starts its buffer: here it starts a line within the file)
     has_tab, has_space = data.find(b"\t", start, end) >= 0, data.find(b" ", start, end) >= 0
     if has_tab == has_space:
