@@ -32,6 +32,32 @@ def test_split_needs_grouped_queries():
     parts = parallel.split_run(grouped, 2)
     assert [len(p) for p in parts] == [2, 2]
     assert [p.query_ids for p in parts] == [["a"], ["b"]]
+    assert [p.query_ids for p in parallel.split_run(grouped, 5)] == [["a"], ["b"]]  # at most one part a query
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_parts_without_a_judged_query_add_nothing(monkeypatch, threads):
+    """A part whose queries are all absent from the qrels is skipped: a run of over a million
+    rows whose first parts held only unjudged queries failed with "no query in common" (trec_eval
+    printed its values). With no judged query at all, the error of the run in one piece."""
+    run = cranfield.Run.from_dict({f"{p}{q}": {f"d{d}": float(10 - d) for d in range(6)} for p in "ab"
+                                   for q in range(6)})
+    evaluator = cranfield.Evaluator({f"b{q}": {"d1": 1, "d4": 2, "d9": q % 2} for q in range(6)},
+                                    ["AP", "nDCG@10", "P@5", "RR", "Bpref"])
+    whole = evaluator.evaluate(run, threads=threads)  # under MIN_ROWS: one piece
+    monkeypatch.setattr(parallel, "MIN_ROWS", 0)
+    split = evaluator.evaluate(run, threads=threads)
+    assert list(split.query_ids) == list(whole.query_ids) == [f"b{q}" for q in range(6)]
+    for name in whole.per_query:
+        np.testing.assert_array_equal(split.per_query[name], whole.per_query[name], err_msg=name)
+        assert split.mean[name] == whole.mean[name]
+    unjudged = cranfield.Evaluator({"c1": {"d1": 1}}, ["AP"])
+    with pytest.raises(cranfield.InputError) as in_parts:
+        unjudged.evaluate(run, threads=threads)
+    monkeypatch.setattr(parallel, "MIN_ROWS", 10**9)
+    with pytest.raises(cranfield.InputError) as in_one_piece:
+        unjudged.evaluate(run, threads=threads)
+    assert str(in_parts.value) == str(in_one_piece.value) and "no query in common" in str(in_parts.value)
 
 
 def test_duplicate_in_a_slice_names_the_right_lines(tmp_path, monkeypatch):

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._arrow import compute, release_unused_memory, take_sorted
 from .._threads import available_threads
+from .ranked import no_common_query
 from .results import Results, aggregate
 
 __all__ = ["available_threads", "split_run", "evaluate_parallel", "MIN_ROWS"]
@@ -27,12 +28,13 @@ IN_FLIGHT_ROWS = 2_000_000
 
 
 def split_run(run, parts: int):
-    """The run cut into about ``parts`` slices of whole queries, or None if its queries are not
-    each in one block (then it is evaluated in one piece)."""
+    """The run cut into about ``parts`` slices of whole queries (at most one a query), or None if
+    its queries are not each in one block (then it is evaluated in one piece)."""
     n = len(run)
     starts = run.query_starts()
-    if starts.size < parts or len(compute("unique", take_sorted(run.qid, starts))) != starts.size:
+    if len(compute("unique", take_sorted(run.qid, starts))) != starts.size:
         return None
+    parts = min(parts, starts.size)
     cuts = [0]
     for i in range(1, parts):
         position = int(np.searchsorted(starts, i * n // parts))
@@ -60,7 +62,10 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
     prepared.level_counts()
 
     def work(part):  # memory freed by a part is reused by the next: released once, at the end
-        view = evaluator.rank_run(part)
+        codes = prepared.codes_of(part.qid, part.query_starts())
+        if not (codes[part.query_starts()] >= 0).any():  # none of its queries judged: it adds nothing
+            return None
+        view = evaluator.rank_run(part, query_codes=codes)
         return evaluator.results_from_view(view, run_name, evaluator.measures, extras=extras)
 
     if threads > 1:
@@ -69,6 +74,9 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
     else:  # one thread: part after part, for the memory (each part's temporaries are reused)
         pieces = [work(part) for part in parts]
     release_unused_memory()
+    pieces = [piece for piece in pieces if piece is not None]
+    if not pieces:  # the error of the run in one piece
+        raise no_common_query(prepared.query_ids, run.source)
     position = {qid: i for i, qid in enumerate(prepared.query_ids.tolist())}
     query_ids = np.concatenate([p.query_ids for p in pieces])
     order = np.argsort(np.array([position[q] for q in query_ids.tolist()]), kind="stable")
