@@ -400,23 +400,27 @@ def test_dask_partitions_agree(tmp_path, partners):
             assert got[1:] == expected[1:]
 
 
+@pytest.mark.parametrize("complete", [False, True])
 @pytest.mark.parametrize("batch", [1, 2, 1 << 20])
-def test_no_common_query_same_error_every_path(tmp_path, partners, batch):
+def test_no_common_query_same_error_every_path(tmp_path, partners, batch, complete):
     """A run whose queries are all missing from the qrels: one error text from the in-memory,
-    block-wise (grouped or partitioned) and Dask paths (found by hypothesis: a BOM before '#q3')."""
+    block-wise (grouped or partitioned) and Dask paths (found by hypothesis: a BOM before '#q3'),
+    with -c too (the block-wise path once scored the qrels' queries as missing instead, found by
+    the binary differential)."""
     path = tmp_path / "run.txt"
     path.write_bytes(b"\xef\xbb\xbf#q3 Q0 d1 1 1 tag\nzz Q0 d2 1 0.5 tag\n")
     run = cranfield.read_run(path, dialect="trec_eval-9")
-    expected = _outcome(lambda: _results(cranfield.evaluate(partners[0], run, MEASURES)))
+    expected = _outcome(lambda: _results(cranfield.evaluate(partners[0], run, MEASURES, complete=complete)))
     assert expected[0] == "error" and "no query in common between the run and the qrels" in expected[2]
     with _tiny_blocks(7):
         got = _outcome(lambda: _results(large.evaluate_large(partners[0], path, MEASURES, batch_rows=batch,
-                                                             dialect="trec_eval-9")))
+                                                             dialect="trec_eval-9", complete=complete)))
     assert got == expected
     pytest.importorskip("dask")
     from cranfield.dask import evaluate as dask_evaluate
 
     run.to_parquet(tmp_path / "run.parquet")
-    got = _outcome(lambda: _results(dask_evaluate(partners[0], str(tmp_path / "run.parquet"), MEASURES)))
+    got = _outcome(lambda: _results(dask_evaluate(partners[0], str(tmp_path / "run.parquet"), MEASURES,
+                                                  complete=complete)))
     assert got[:2] == expected[:2]
     assert got[2].split(": ", 1)[1] == expected[2].split(": ", 1)[1]

@@ -236,33 +236,48 @@ def _grouped_by_query(run_text: str) -> str:
     return "\n".join(sorted(lines, key=lambda line: first[line.split()[0]])) + ending
 
 
+@contextlib.contextmanager
+def _forced(path: str):
+    """The path of large runs, forced on small inputs: ``parts`` (over a million rows: split at
+    query boundaries, a part per query at most, two threads) or ``blocks`` (over 1 GiB: read and
+    evaluated a few rows at a time, tiny text blocks, queries carried across them)."""
+    from cranfield.retrieval import large, parallel
+
+    saved = parallel.MIN_ROWS, large.MIN_BLOCK_BYTES, {k: os.environ.get(k) for k in
+                                                       ("CRANFIELD_THREADS", "CRANFIELD_BLOCK_ROWS")}
+    os.environ["CRANFIELD_THREADS"] = "2"
+    if path == "parts":
+        parallel.MIN_ROWS = 0
+    else:
+        large.MIN_BLOCK_BYTES, os.environ["CRANFIELD_BLOCK_ROWS"] = 1, "6"
+    try:
+        yield
+    finally:
+        parallel.MIN_ROWS, large.MIN_BLOCK_BYTES = saved[0], saved[1]
+        for key, value in saved[2].items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+@pytest.mark.parametrize("path", ["parts", "blocks"])
 @settings(max_examples=max(1, EXAMPLES // 3), deadline=None, derandomize=True, database=None,
           phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(case())
-def test_random_inputs_byte_identical_in_parts(trec_eval_binary, example):
-    """The same inputs through the path of runs over a million rows (``parallel.MIN_ROWS`` lowered:
-    split at query boundaries, a part per query at most, two threads): that path once failed on
-    a part holding no judged query."""
-    from cranfield.retrieval import parallel
-
+@given(example=case(), grouped=st.booleans())
+def test_random_inputs_byte_identical_on_the_large_run_paths(trec_eval_binary, path, example, grouped):
+    """The same inputs through the paths of large runs (see :func:`_forced`), grouped by query or
+    as drawn: the parts path once failed on a part holding no judged query."""
     qrels_text, run_text, options, refuses = example
-    run_text = _grouped_by_query(run_text)  # (a run whose queries are not grouped is evaluated in one piece)
-    saved, threads = parallel.MIN_ROWS, os.environ.get("CRANFIELD_THREADS")
-    parallel.MIN_ROWS, os.environ["CRANFIELD_THREADS"] = 0, "2"
-    try:
-        with tempfile.TemporaryDirectory(prefix="cranfield-te-") as folder:
-            folder = Path(folder)
-            (folder / "qrels").write_bytes(qrels_text.encode("utf-8"))
-            (folder / "run").write_bytes(run_text.encode("utf-8"))
-            note(f"qrels:\n{qrels_text}\nrun:\n{run_text}\nargs: {shlex.join(options)} qrels run")
-            compare(trec_eval_binary, [*options, "qrels", "run"], folder, cranfield_refuses=refuses)
-    finally:
-        parallel.MIN_ROWS = saved
-        if threads is None:
-            os.environ.pop("CRANFIELD_THREADS", None)
-        else:
-            os.environ["CRANFIELD_THREADS"] = threads
+    if grouped:  # (the parts path evaluates a run whose queries are not grouped in one piece)
+        run_text = _grouped_by_query(run_text)
+    with _forced(path), tempfile.TemporaryDirectory(prefix="cranfield-te-") as folder:
+        folder = Path(folder)
+        (folder / "qrels").write_bytes(qrels_text.encode("utf-8"))
+        (folder / "run").write_bytes(run_text.encode("utf-8"))
+        note(f"qrels:\n{qrels_text}\nrun:\n{run_text}\nargs: {shlex.join(options)} qrels run")
+        compare(trec_eval_binary, [*options, "qrels", "run"], folder, cranfield_refuses=refuses)
 
 
 # ----------------------------------------------------------------------------- pinned cases

@@ -169,7 +169,7 @@ def combine(evaluator, partials: list[Partial | None], run_name: str, *, source:
     import pyarrow.compute as pc
 
     partials = [p for p in partials if p is not None and len(p)]
-    if not partials:
+    if not any(p.in_run is None or p.in_run.any() for p in partials):  # (the queries -c adds are not in the run)
         raise no_common_query(evaluator._prepared.query_ids, source)
     query_ids = np.concatenate([p.query_ids for p in partials])
     arrow_ids = pa.array(query_ids.tolist(), type=pa.string())
