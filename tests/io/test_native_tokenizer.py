@@ -140,6 +140,18 @@ def _assert_same(native, reference) -> None:
     native.docno.validate(full=True)
 
 
+def _assert_same_heads(heads, rows) -> None:
+    """The block read keeping one query id per run of equal ids: the rows' ids at their starts, and
+    the rest as when every row's id is kept."""
+    assert heads is not None and heads.qid is None
+    heads.qid_heads.validate(full=True)
+    assert heads.qid_heads.to_pylist() == [rows.qid[int(i)].as_py() for i in rows.query_starts]
+    assert heads.query_starts.tolist() == rows.query_starts.tolist()
+    assert heads.docno.to_pylist() == rows.docno.to_pylist() and heads.value.tobytes() == rows.value.tobytes()
+    assert (heads.lines is None) == (rows.lines is None) and (heads.first, heads.n_lines, heads.tag) == \
+        (rows.first, rows.n_lines, rows.tag)
+
+
 def _compare(block: bytes, fmt, dialect: str, *, pad: bytes = b"", first: int = 1) -> bool:
     """Tokenizer vs reference on the block (inside padding); whether the tokenizer read it."""
     data = pad + block + pad
@@ -148,7 +160,10 @@ def _compare(block: bytes, fmt, dialect: str, *, pad: bytes = b"", first: int = 
     reference = _reference(data, start, end, fmt, dialect, first)
     if native is not None:
         _assert_same(native, reference)
-    elif not isinstance(reference, Exception):  # declined a good block: only for a '+' score or an underflow
+        _assert_same_heads(trec_fast.parse_native(data, start, end, fmt, dialect, first, heads=True), native)
+    else:
+        assert trec_fast.parse_native(data, start, end, fmt, dialect, first, heads=True) is None
+    if native is None and not isinstance(reference, Exception):  # declined a good block: only for a '+' score or an underflow
         tiny = np.abs(reference.value) < 2.2250738585072014e-308
         assert fmt.is_run and (b"+" in block or tiny.any()), "declined a block the grammar reads"
     return native is not None

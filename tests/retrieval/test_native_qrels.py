@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cranfield
-from cranfield._arrow import query_block_starts
+from cranfield._arrow import query_block_starts, take_sorted
 from cranfield.retrieval import doc_join, ranked
 from cranfield.retrieval.qrels import Qrels
 
@@ -102,7 +102,8 @@ def test_query_codes_by_runs_equal_by_rows(rows):
     same int64 codes, whatever the order of the judgments."""
     qid = pa.chunked_array([[q for q, _, _ in rows[:len(rows) // 2]], [q for q, _, _ in rows[len(rows) // 2:]]],
                            pa.string())
-    by_runs, by_rows = ranked._codes_by_runs(qid, query_block_starts(qid)), ranked._codes_by_rows(qid)
+    starts = query_block_starts(qid)
+    by_runs, by_rows = ranked._codes_by_runs(take_sorted(qid, starts), starts, len(qid)), ranked._codes_by_rows(qid)
     assert by_runs[0].equals(by_rows[0]) and by_runs[0].type == by_rows[0].type
     assert by_runs[1].dtype == by_rows[1].dtype == np.int64
     assert by_runs[1].tolist() == by_rows[1].tolist()

@@ -75,6 +75,7 @@ typedef struct Layout {
     int blank_error;    /* a line without fields is an error (else it is skipped) */
     int lone_cr_error;  /* a CR not directly followed by LF is an error (else it is a blank) */
     int wide;           /* int64 offsets (large_string) instead of int32 */
+    int heads;          /* the query id written once per run of equal ids (at its first row), not per row */
     const struct Layout *rows; /* RUN_ROWS or QRELS_ROWS where its rows are theirs, else itself */
 } Layout;
 
@@ -192,8 +193,10 @@ static ALWAYS_INLINE int same_id(const unsigned char *a, const unsigned char *c,
     return memcmp(a, c, (size_t)n) == 0;
 }
 
-/* Appends the kept id fields of a row, each checked as UTF-8. */
-static ALWAYS_INLINE int add_ids(const unsigned char *b, const Line *line, const Layout *layout, Columns *out)
+/* Appends the kept id fields of a row, each checked as UTF-8; with `heads`, the query id
+ * (kept[0]) only at the first row of a run of equal ids (`first`), as the run's n_starts-th id. */
+static ALWAYS_INLINE int add_ids(const unsigned char *b, const Line *line, const Layout *layout, Columns *out,
+                                 int first)
 {
     for (int k = 0; k < layout->n_kept; k++) {
         int j = layout->kept[k];
@@ -201,25 +204,30 @@ static ALWAYS_INLINE int add_ids(const unsigned char *b, const Line *line, const
         Py_ssize_t length = line->length[j];
         if (line->high && !utf8_valid(text, length))
             return SCAN_DECLINE;
+        if (k == 0 && layout->heads && !first)
+            continue;
         copy_id(out->data[k] + out->used[k], text, length, out->block_end);
         out->used[k] += length;
-        put_offset(out->offsets[k], out->rows + 1, out->used[k], layout->wide);
+        put_offset(out->offsets[k], k == 0 && layout->heads ? out->n_starts : out->rows + 1, out->used[k],
+                   layout->wide);
         if (length > out->longest[k])
             out->longest[k] = length;
     }
     return SCAN_OK;
 }
 
-/* Notes the row as the first of a query when its query id differs from the previous row's. */
-static ALWAYS_INLINE void note_query(const unsigned char *b, const Line *line, Columns *out)
+/* Notes the row as the first of a query when its query id differs from the previous row's; 1 if so. */
+static ALWAYS_INLINE int note_query(const unsigned char *b, const Line *line, Columns *out)
 {
     const unsigned char *qid = b + line->start[0];
     Py_ssize_t length = line->length[0];
-    if (out->rows == 0 || length != out->previous_qid_length
-        || !same_id(out->previous_qid, qid, length, out->block_end))
+    int first = out->rows == 0 || length != out->previous_qid_length
+                || !same_id(out->previous_qid, qid, length, out->block_end);
+    if (first)
         out->starts[out->n_starts++] = out->rows;
     out->previous_qid = qid;
     out->previous_qid_length = length;
+    return first;
 }
 
 /* Appends a row: its value, its ids, its query start, the tag of the first row. */
@@ -229,9 +237,8 @@ static ALWAYS_INLINE int add_row(const unsigned char *b, const Line *line, const
     Py_ssize_t length = line->length[layout->value];
     int status = layout->integer ? parse_relevance(token, length, (int64_t *)out->values + out->rows)
                                  : parse_score(token, length, b, (double *)out->values + out->rows);
-    if (status < 0 || add_ids(b, line, layout, out) < 0)
+    if (status < 0 || add_ids(b, line, layout, out, note_query(b, line, out)) < 0)
         return SCAN_DECLINE;
-    note_query(b, line, out);
     if (out->rows == 0 && layout->tag >= 0) {
         out->tag_start = line->start[layout->tag];
         out->tag_length = line->length[layout->tag];
@@ -244,12 +251,16 @@ static ALWAYS_INLINE int add_row(const unsigned char *b, const Line *line, const
  * (scan_rows) compiles to code free of the layout's tests, for nearly every block. */
 static const Layout RUN_ROWS = {.fields = 6, .kept = {0, 2}, .n_kept = 2, .value = 4, .integer = 0, .tag = 5};
 static const Layout QRELS_ROWS = {.fields = 4, .kept = {0, 2}, .n_kept = 2, .value = 3, .integer = 1, .tag = -1};
+static const Layout RUN_HEADS = {.fields = 6, .kept = {0, 2}, .n_kept = 2, .value = 4, .integer = 0, .tag = 5,
+                                 .heads = 1};
+static const Layout QRELS_HEADS = {.fields = 4, .kept = {0, 2}, .n_kept = 2, .value = 3, .integer = 1, .tag = -1,
+                                   .heads = 1};
 
 /* Whether the rows of the two layouts are read alike (the same ids, value and offsets). */
 static int same_rows(const Layout *a, const Layout *b)
 {
     return a->n_kept == b->n_kept && !memcmp(a->kept, b->kept, sizeof a->kept) && a->value == b->value
-        && a->integer == b->integer && a->tag == b->tag && a->wide == b->wide;
+        && a->integer == b->integer && a->tag == b->tag && a->wide == b->wide && a->heads == b->heads;
 }
 
 /* The rows of one line: split (by its masks, else byte by byte), then read. `rows`: RUN_ROWS,
@@ -301,6 +312,10 @@ static ALWAYS_INLINE int scan_rows(const unsigned char *b, Py_ssize_t size, cons
         return scan_lines(b, size, layout, out, classify, &RUN_ROWS);
     if (layout->rows == &QRELS_ROWS)
         return scan_lines(b, size, layout, out, classify, &QRELS_ROWS);
+    if (layout->rows == &RUN_HEADS)
+        return scan_lines(b, size, layout, out, classify, &RUN_HEADS);
+    if (layout->rows == &QRELS_HEADS)
+        return scan_lines(b, size, layout, out, classify, &QRELS_HEADS);
     return scan_lines(b, size, layout, out, classify, layout);
 }
 
@@ -381,7 +396,7 @@ static int trim_outputs(const Layout *layout, const Columns *out, Outputs *o)
     Py_ssize_t width = layout->wide ? 8 : 4;
     for (int k = 0; k < layout->n_kept; k++)
         if (_PyBytes_Resize(&o->data[k], out->used[k]) < 0
-            || _PyBytes_Resize(&o->offsets[k], (out->rows + 1) * width) < 0)
+            || _PyBytes_Resize(&o->offsets[k], ((k == 0 && layout->heads ? out->n_starts : out->rows) + 1) * width) < 0)
             return -1;
     return _PyBytes_Resize(&o->values, out->rows * 8) < 0 || _PyBytes_Resize(&o->starts, out->n_starts * 8) < 0
         ? -1 : 0;
@@ -423,7 +438,11 @@ static int check_layout(Layout *layout, int kept_mask)
         goto bad;
     for (int k = layout->n_kept; k < MAX_KEPT; k++)
         layout->kept[k] = 0;
-    layout->rows = same_rows(layout, &RUN_ROWS) ? &RUN_ROWS : same_rows(layout, &QRELS_ROWS) ? &QRELS_ROWS : layout;
+    const Layout *known[] = {&RUN_ROWS, &QRELS_ROWS, &RUN_HEADS, &QRELS_HEADS};
+    layout->rows = layout;
+    for (int i = 0; i < 4; i++)
+        if (same_rows(layout, known[i]))
+            layout->rows = known[i];
     return 0;
 bad:
     PyErr_SetString(PyExc_ValueError, "tokenize: the layout does not describe a TREC format");
@@ -457,12 +476,13 @@ static PyObject *tokenize_view(const Py_buffer *view, Py_ssize_t start, Py_ssize
 
 PyDoc_STRVAR(tokenize_doc,
 "tokenize(data, start, end, fields, exact, kept_mask, value, integer, tag, comments, blank_error,\n"
-"         lone_cr_error, wide)\n"
+"         lone_cr_error, wide, heads=False)\n"
 "--\n\n"
 "The rows of data[start:end] (whole lines) per the TREC grammar, or None where any line is\n"
 "not read with certainty as cranfield.io.trec_grammar.parse_lines reads it.\n\n"
 "Returns (rows, lines, ids, values, starts, tag, skipped): ids holds (offsets, data, longest)\n"
-"per kept field (int32 offsets, int64 if wide; longest: its longest id in bytes); values\n"
+"per kept field (int32 offsets, int64 if wide; longest: its longest id in bytes; with heads, the\n"
+"query id's holds one id per start, that of the run of equal ids starting there); values\n"
 "float64 (int64 if integer) bytes; starts int64 bytes (first row of each query); tag the\n"
 "first row's tag bytes or None; skipped int64 bytes of the 0-based lines without a row, or None.");
 
@@ -472,9 +492,10 @@ static PyObject *tokenize(PyObject *module, PyObject *args)
     Py_ssize_t start, end;
     int kept_mask;
     Layout layout;
-    if (!PyArg_ParseTuple(args, "Onniiiiiiiiii:tokenize", &data, &start, &end, &layout.fields, &layout.exact,
+    layout.heads = 0;
+    if (!PyArg_ParseTuple(args, "Onniiiiiiiiii|p:tokenize", &data, &start, &end, &layout.fields, &layout.exact,
                           &kept_mask, &layout.value, &layout.integer, &layout.tag, &layout.comments,
-                          &layout.blank_error, &layout.lone_cr_error, &layout.wide)
+                          &layout.blank_error, &layout.lone_cr_error, &layout.wide, &layout.heads)
         || check_layout(&layout, kept_mask) < 0)
         return NULL;
     Py_buffer view;

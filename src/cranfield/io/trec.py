@@ -18,7 +18,7 @@ from typing import IO, Iterable, Iterator
 
 import numpy as np
 
-from .._arrow import query_block_starts, release_unused_memory
+from .._arrow import release_unused_memory
 from .._threads import available_threads, in_order
 from ..errors import InputError
 from .mapped import MappedFile
@@ -50,6 +50,9 @@ class TrecColumns:
     query_starts: "np.ndarray | None" = None  # first row of each run of equal query ids, if known
     longest_docno: "int | None" = None  # bytes, if known
     subtopic: "object | None" = None  # pyarrow.ChunkedArray of string (diversity qrels only)
+    #: the query id of each run of equal ids (at query_starts), when read with ``qid_heads=True``
+    #: (``qid`` is then None): the rows' ids are not made
+    qid_heads: "object | None" = None
 
     @property
     def value(self) -> np.ndarray:
@@ -123,7 +126,7 @@ def _chunks(stream, chunk_bytes: int, source: str) -> Iterator[tuple[bytes, int,
 
 def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: str = "cranfield",
                 chunk_bytes: "int | None" = None, general: bool = False, positions: "list | None" = None,
-                threads: "int | None" = None) -> Iterator[Parsed]:
+                threads: "int | None" = None, heads: bool = False) -> Iterator[Parsed]:
     """The rows of a TREC file, block by block (blocks without rows are not yielded).
 
     ``general=True`` parses every block with the reference parser (for tests: the result is
@@ -132,6 +135,8 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
     fast path at once, each in one thread; the blocks are still taken in file order, and a block
     the fast path declines is parsed by the reference parser in that order, so the rows, the
     line numbers and the error (that of the first bad line) are those of one thread.
+    ``heads``: blocks read by the compiled tokenizer keep one query id per run of equal ids
+    (:attr:`Parsed.qid_heads`) instead of one per row.
     Raises the error of the first bad line, or one for an empty file / a file without rows.
     """
     check_dialect(dialect)
@@ -144,7 +149,8 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
     chunks = _blocks(stream, CHUNK_BYTES if chunk_bytes is None else chunk_bytes, source)
     release = stream.release if isinstance(stream, MappedFile) else None
     try:
-        for data, start, end, parsed in _fast_parsed(chunks, fmt, dialect, 1 if general else threads, general):
+        for data, start, end, parsed in _fast_parsed(chunks, fmt, dialect, 1 if general else threads, general,
+                                                     heads):
             seen_bytes = True
             if parsed is None:
                 parsed = parse_lines(data, start, end, fmt, dialect, first, source)
@@ -170,7 +176,7 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
         raise InputError(f"no {kind} lines (only comments or blank lines); expected {expected}", source=source)
 
 
-def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
+def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool, heads: bool = False):
     """``(data, start, end, Parsed or None)`` per block, in order: the fast path's result (None
     where it declines the block, or for every block with ``general``). With several threads,
     up to ``threads`` + 1 blocks are parsed ahead, each in one thread by the compiled tokenizer
@@ -182,34 +188,37 @@ def _fast_parsed(chunks, fmt, dialect: str, threads: int, general: bool):
         return
     if threads == 1:
         for data, start, end in chunks:
-            yield data, start, end, parse_fast(data, start, end, fmt, dialect, 0, use_threads=False)
+            yield data, start, end, parse_fast(data, start, end, fmt, dialect, 0, use_threads=False, heads=heads)
         return
     from concurrent.futures import ThreadPoolExecutor
 
     def parse(block):
-        return parse_fast(*block, fmt, dialect, 0, use_threads=False)
+        return parse_fast(*block, fmt, dialect, 0, use_threads=False, heads=heads)
 
     with ThreadPoolExecutor(threads) as pool:
         for (data, start, end), parsed in in_order(pool, parse, chunks, threads):
             yield data, start, end, parsed
 
 
-def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, dialect: str = "cranfield") -> TrecColumns:
+def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, dialect: str = "cranfield",
+                      qid_heads: bool = False) -> TrecColumns:
     """Read a TREC ``run``, ``qrels`` or ``diversity qrels`` file into columns, validating every line (see
-    :mod:`cranfield.io.trec_grammar` for the grammar and the dialects)."""
+    :mod:`cranfield.io.trec_grammar` for the grammar and the dialects). ``qid_heads=True``: the
+    query ids as one per run of equal ids (:attr:`TrecColumns.qid_heads`, with ``query_starts``),
+    ``qid`` None: a column of one id per row is not made."""
     import pyarrow as pa
 
     source = _display_name(path)
     try:
-        parts = list(iter_parsed(path, kind, dialect=dialect))
-        qid = pa.chunked_array([c for p in parts for c in _chunks_of(p.qid)], type=pa.string())
+        parts = list(iter_parsed(path, kind, dialect=dialect, heads=qid_heads))
+        starts, heads = _merged_starts(parts)
+        qid = None if qid_heads else pa.chunked_array([c for p in parts for c in _chunks_of(p.qid)], type=pa.string())
         docno = pa.chunked_array([c for p in parts for c in _chunks_of(p.docno)], type=pa.string())
         value = ValueChunks([p.value for p in parts])  # concatenated when read whole (see value_chunks)
         contiguous = all(p.lines is None for p in parts) and len(value) == parts[-1].first + \
             parts[-1].n_lines - 1
         lines = None if contiguous else np.concatenate(
             [p.lines if p.lines is not None else np.arange(p.first, p.first + len(p), dtype=np.int64) for p in parts])
-        starts = _merged_starts(parts) if all(p.query_starts is not None for p in parts) else query_block_starts(qid)
         longest = None
         if all(p.longest_docno is not None for p in parts):
             longest = max(p.longest_docno for p in parts)
@@ -217,7 +226,8 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
         if parts[0].subtopic is not None:
             subtopic = pa.chunked_array([c for p in parts for c in _chunks_of(p.subtopic)], type=pa.string())
         return TrecColumns(qid=qid, docno=docno, chunks=value, line=lines, tag=parts[0].tag, source=source,
-                           query_starts=starts, longest_docno=longest, subtopic=subtopic)
+                           query_starts=starts, longest_docno=longest, subtopic=subtopic,
+                           qid_heads=heads if qid_heads else None)
     finally:
         release_unused_memory()
 
@@ -228,19 +238,25 @@ def _chunks_of(array):
     return array.chunks if isinstance(array, pa.ChunkedArray) else [array]
 
 
-def _merged_starts(parts: list[Parsed]) -> np.ndarray:
-    """The query starts of the blocks, as rows of the whole file (a query may go on across blocks)."""
-    pieces = []
+def _merged_starts(parts: list[Parsed]):
+    """``(starts, heads)``: the query starts of the blocks as rows of the whole file, and the id
+    at each (a ChunkedArray); a query that goes on across blocks starts once."""
+    import pyarrow as pa
+
+    pieces, head_pieces = [], []
     offset = 0
     previous_last = None
     for part in parts:
+        heads = part.heads()  # (computes the part's query starts if its parser did not)
         starts = part.query_starts
-        if previous_last is not None and part.qid[0].as_py() == previous_last:
-            starts = starts[1:]
+        last = heads[len(heads) - 1].as_py()
+        if previous_last is not None and heads[0].as_py() == previous_last:
+            starts, heads = starts[1:], heads.slice(1)
         pieces.append(starts + offset)
-        previous_last = part.qid[len(part) - 1].as_py()
+        head_pieces.extend(_chunks_of(heads))
+        previous_last = last
         offset += len(part)
-    return np.concatenate(pieces).astype(np.int64, copy=False)
+    return np.concatenate(pieces).astype(np.int64, copy=False), pa.chunked_array(head_pieces, type=pa.string())
 
 
 def write_trec_lines(rows: Iterable[str], handle: IO[str]) -> None:

@@ -48,33 +48,37 @@ _COMMENTS_NONE, _COMMENTS_FIRST_FIELD, _COMMENTS_FIRST_BYTE = range(3)
 
 
 def parse_fast(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int, *,
-               use_threads: bool = True) -> "Parsed | None":
+               use_threads: bool = True, heads: bool = False) -> "Parsed | None":
     """Rows of ``data[start:end]`` (whole lines) through the compiled tokenizer or else Arrow's CSV
     reader, or None if any line of the block is outside what they read exactly. ``use_threads``:
-    Arrow's threads within the block (the reader parses several blocks at once instead)."""
+    Arrow's threads within the block (the reader parses several blocks at once instead);
+    ``heads``: the compiled tokenizer gives the query ids as :attr:`Parsed.qid_heads`."""
     if _native is not None:
-        parsed = parse_native(data, start, end, fmt, dialect, first)
+        parsed = parse_native(data, start, end, fmt, dialect, first, heads=heads)
         if parsed is not None:
             return parsed
     return parse_arrow(data, start, end, fmt, dialect, first, use_threads=use_threads)
 
 
-def parse_native(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int) -> "Parsed | None":
+def parse_native(data, start: int, end: int, fmt: TrecFormat, dialect: str, first: int, *,
+                 heads: bool = False) -> "Parsed | None":
     """Rows of ``data[start:end]`` through :mod:`cranfield._native.trec_tokenizer`, or None where it
     declines the block. ``first``: the line number of the block's first line (for the rows' lines
-    when blank or comment lines are skipped)."""
+    when blank or comment lines are skipped). ``heads``: the query ids as one per run of equal ids
+    (:attr:`Parsed.qid_heads`), not one per row."""
     import pyarrow as pa
 
     if end <= start:
         return None
     wide = end - start >= WIDE_BYTES
-    found = _native.tokenize(data, start, end, *_layout(fmt, dialect), int(wide))
+    found = _native.tokenize(data, start, end, *_layout(fmt, dialect), int(wide), heads)
     if found is None:
         return None
     rows, n_lines, ids, values, starts, tag, skipped = found
     kind = pa.large_string() if wide else pa.string()
-    columns = [pa.Array.from_buffers(kind, rows, [None, pa.py_buffer(offsets), pa.py_buffer(text)], null_count=0)
-               for offsets, text, _ in ids]
+    counts = [len(starts) // 8 if heads and k == 0 else rows for k in range(len(ids))]
+    columns = [pa.Array.from_buffers(kind, count, [None, pa.py_buffer(offsets), pa.py_buffer(text)], null_count=0)
+               for count, (offsets, text, _) in zip(counts, ids)]
     if wide:
         columns = [column.cast(pa.string()) for column in columns]
     lines = None
@@ -82,10 +86,11 @@ def parse_native(data, start: int, end: int, fmt: TrecFormat, dialect: str, firs
         keep = np.ones(n_lines, dtype=bool)
         keep[np.frombuffer(skipped, dtype=np.int64)] = False
         lines = np.flatnonzero(keep).astype(np.int64) + first
-    parsed = Parsed(columns[0], columns[-1], np.frombuffer(values, dtype=np.float64 if fmt.is_run else np.int64),
+    parsed = Parsed(None if heads else columns[0], columns[-1],
+                    np.frombuffer(values, dtype=np.float64 if fmt.is_run else np.int64),
                     lines, first, n_lines, None if tag is None else tag.decode("utf-8", "replace"),
                     query_starts=np.frombuffer(starts, dtype=np.int64), longest_docno=ids[-1][2],
-                    subtopic=columns[1] if len(columns) == 3 else None)
+                    subtopic=columns[1] if len(columns) == 3 else None, qid_heads=columns[0] if heads else None)
     return parsed
 
 

@@ -74,7 +74,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._arrow import indices
+from .._arrow import indices, query_block_starts, take_sorted
 from .._arrow import to_numpy as _np
 from ..errors import InputError, UsageError
 
@@ -131,7 +131,7 @@ def check_dialect(dialect: str) -> str:
 class Parsed:
     """The rows of a block of whole lines."""
 
-    qid: object  # pyarrow string Array (or ChunkedArray)
+    qid: object  # pyarrow string Array (or ChunkedArray); None where only qid_heads were kept
     docno: object
     value: np.ndarray  # float64 scores or int64 relevance
     lines: "np.ndarray | None"  # 1-based line number of each row; None: row i is line first + i
@@ -141,9 +141,20 @@ class Parsed:
     query_starts: "np.ndarray | None" = None  # first row of each run of equal query ids, if known
     longest_docno: "int | None" = None  # bytes, if known
     subtopic: object = None  # pyarrow string Array of the subtopic ids (diversity qrels only)
+    #: the query id of each run of equal ids (at query_starts), where the reader asked for them
+    #: instead of one per row (pyarrow string Array; qid is then None)
+    qid_heads: object = None
 
     def __len__(self) -> int:
         return len(self.value)
+
+    def heads(self):
+        """The query id at each of :attr:`query_starts` (computed from the rows' ids if need be)."""
+        if self.qid_heads is not None:
+            return self.qid_heads
+        if self.query_starts is None:
+            self.query_starts = query_block_starts(self.qid)
+        return take_sorted(self.qid, self.query_starts)
 
 
 # ---------------------------------------------------------------------------------- the parser

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .._arrow import query_block_starts, to_numpy
+from .._arrow import indices, query_block_starts, take_sorted, to_numpy
 from ..errors import InputError
 from ..io.atomic import atomic_write
 from ..io.json_mapping import is_json_path, read_json_mapping, write_json_mapping
@@ -40,18 +40,24 @@ class TrecTable:
     """
 
     value_field: ClassVar[str] = "value"
+    _qid = None  # the rows' query ids (see qid), or None while only _qid_heads are held
+    _qid_heads = None
     value_dtype: ClassVar[Any] = np.float64
     default_source: ClassVar[str] = "table"
 
     def __init__(self, qid, docno, values, *, source: str | None = None, lines: np.ndarray | None = None,
                  name: str | None = None, _trusted: bool = False, _query_starts: np.ndarray | None = None,
-                 _longest_docno: int | None = None) -> None:
+                 _longest_docno: int | None = None, _qid_heads=None) -> None:
         source = source or self.default_source
-        self.qid = to_chunked_strings(qid, source=source, field="qid", trusted=_trusted)
+        if qid is None and _qid_heads is not None and _query_starts is not None:  # a reader's: rows' ids on demand
+            self._qid, self._qid_heads = None, to_chunked_strings(_qid_heads, source=source, field="qid", trusted=True)
+        else:
+            self.qid = to_chunked_strings(qid, source=source, field="qid", trusted=_trusted)
         self.docno = to_chunked_strings(docno, source=source, field="docno", trusted=_trusted)
         self._values, self._chunks = self._checked_values(values, source, lines, _trusted)
-        if not (len(self.qid) == len(self.docno) == len(self)):
-            raise InputError(f"columns of different lengths: qid {len(self.qid)}, docno {len(self.docno)}, "
+        n_qid = len(self) if self._qid is None else len(self._qid)
+        if not (n_qid == len(self.docno) == len(self)):
+            raise InputError(f"columns of different lengths: qid {n_qid}, docno {len(self.docno)}, "
                              f"{self.value_field} {len(self)}", source=source)
         self._lines = lines
         self.source = source
@@ -84,6 +90,32 @@ class TrecTable:
                 raise InputError(f"expected an integer relevance, found {array[index].item()!r}", source=source,
                                  line=line, field=self.value_field)
         return array.astype(self.value_dtype, copy=False), None
+
+    @property
+    def qid(self):
+        """The query id of each row (an Arrow string ChunkedArray). A table read from a TREC file
+        holds one id per query (:meth:`query_heads`) and makes this column when it is first asked
+        for: evaluating does not need it (10M run lines: 80 MB)."""
+        qid = self._qid
+        if qid is None:
+            qid = self._qid = _rows_of_heads(self._qid_heads, self._query_starts, len(self))
+        return qid
+
+    @qid.setter
+    def qid(self, column) -> None:
+        self._qid, self._qid_heads = column, None
+
+    @property
+    def holds_query_heads(self) -> bool:
+        """Whether the table holds one query id per run of equal ids, its rows' ids not made yet."""
+        return self._qid is None
+
+    def query_heads(self):
+        """The query id of each run of equal ids, at :meth:`query_starts` (without the rows' ids
+        where the table holds them so)."""
+        if self._qid_heads is not None:
+            return self._qid_heads
+        return take_sorted(self.qid, self.query_starts())
 
     @property
     def values(self) -> np.ndarray:
@@ -151,7 +183,12 @@ class TrecTable:
         """Rows [start, stop) as a new object of the same type (zero-copy; lines are kept)."""
         part = object.__new__(type(self))
         part.__dict__.update(self.__dict__)
-        part.qid = self.qid.slice(start, stop - start)
+        if self._qid is None:  # the ids of the queries of its rows: from the one holding row start on
+            first = int(np.searchsorted(self._query_starts, start, side="right")) - 1 if stop > start else 0
+            last = int(np.searchsorted(self._query_starts, stop, side="left")) if stop > start else 0
+            part._qid_heads = self._qid_heads.slice(first, last - first)
+        else:
+            part.qid = self._qid.slice(start, stop - start)
         part.docno = self.docno.slice(start, stop - start)
         chunks = self._chunks  # (read first: `values` sets _values before it lets the blocks go)
         if chunks is not None:  # the blocks as read: the part takes its rows only
@@ -181,10 +218,10 @@ class TrecTable:
             return cls(qids, docnos, values, source=str(path), **kwargs), None
         parquet = is_parquet(path)  # a .parquet file or a directory of them (a dataset)
         cols = read_parquet_columns(path, kind=kind) if parquet else read_trec_columns(path, kind=kind,
-                                                                                        dialect=dialect)
+                                                                                        dialect=dialect, qid_heads=True)
         return cls(cols.qid, cols.docno, cols.chunks, source=cols.source, lines=cols.line, _trusted=not parquet,
                    _query_starts=cols.query_starts, _longest_docno=cols.longest_docno,
-                   **kwargs), cols
+                   _qid_heads=getattr(cols, "qid_heads", None), **kwargs), cols
 
     @classmethod
     def from_dict(cls, mapping: dict, *, name: str | None = None):
@@ -309,3 +346,16 @@ def _strings(buffers, n: int, ids: list, repeat: np.ndarray | None = None):
         return pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(text))
     strings = pa.array(ids, pa.string())
     return strings if repeat is None else strings.take(pa.array(np.repeat(np.arange(len(ids)), repeat)))
+
+
+def _rows_of_heads(heads, starts: np.ndarray, n: int):
+    """The id of each of ``n`` rows from the id of each run of equal ids (``heads``, at ``starts``)."""
+    import pyarrow as pa
+
+    if n == 0:
+        return pa.chunked_array([], type=pa.string())
+    run = np.zeros(n, dtype=np.int64)
+    run[starts[1:]] = 1
+    np.cumsum(run, out=run)
+    whole = heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads
+    return pa.chunked_array([whole.take(indices(run))], type=pa.string())

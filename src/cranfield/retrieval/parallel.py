@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .._arrow import compute, release_unused_memory, take_sorted
+from .._arrow import compute, release_unused_memory
 from .._threads import available_threads
 from .ranked import no_common_query
 from .results import Results, aggregate
@@ -32,7 +32,7 @@ def split_run(run, parts: int):
     its queries are not each in one block (then it is evaluated in one piece)."""
     n = len(run)
     starts = run.query_starts()
-    if len(compute("unique", take_sorted(run.qid, starts))) != starts.size:
+    if len(compute("unique", run.query_heads())) != starts.size:
         return None
     parts = min(parts, starts.size)
     cuts = [0]
@@ -62,7 +62,7 @@ def evaluate_parallel(evaluator, run, run_name: str, threads: int, *, extras=Non
     prepared.level_counts()
 
     def work(part):  # memory freed by a part is reused by the next: released once, at the end
-        codes = prepared.codes_of(part.qid, part.query_starts())
+        codes = prepared.codes_of_table(part)
         if not (codes[part.query_starts()] >= 0).any():  # none of its queries judged: it adds nothing
             return None
         view = evaluator.rank_run(part, query_codes=codes)

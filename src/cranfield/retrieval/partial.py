@@ -118,7 +118,7 @@ class PieceEvaluator:
         import copy
 
         prepared = self.evaluator._prepared
-        codes = prepared.codes_of(run.qid, run.query_starts()) if codes is None else codes
+        codes = prepared.codes_of_table(run) if codes is None else codes
         present = np.unique(codes[codes >= 0])
         if present.size == 0:
             return None

@@ -73,6 +73,14 @@ class PreparedQrels:
         binary search of a few heads among many queries)."""
         return query_codes(qid, self.query_index, starts, sorted_ids=self.query_ids)
 
+    def codes_of_table(self, table) -> np.ndarray:
+        """:meth:`codes_of` the rows of a Run or Qrels, from its query heads where it holds them
+        (then the column of the rows' ids is not made)."""
+        if table.holds_query_heads:
+            return query_codes(None, self.query_index, table.query_starts(), sorted_ids=self.query_ids,
+                               heads=table.query_heads(), n=len(table))
+        return self.codes_of(table.qid, table.query_starts())
+
     def packed_width(self) -> int | None:
         if "width" not in self._packed:
             self._packed["width"] = packed_width(self.qrels.longest_docno())
@@ -233,19 +241,18 @@ def _sorted_query_codes(qrels: Qrels):
     equal ids (known from the reader) is encoded (:func:`_codes_by_runs`); when ids change often,
     every row is (:func:`_codes_by_rows`). Both give the same arrays."""
     starts = qrels.query_starts()
-    if starts.size <= len(qrels) // 4:
-        return _codes_by_runs(qrels.qid, starts)
+    if qrels.holds_query_heads or starts.size <= len(qrels) // 4:
+        return _codes_by_runs(qrels.query_heads(), starts, len(qrels))
     return _codes_by_rows(qrels.qid)
 
 
-def _codes_by_runs(qid, starts: np.ndarray):
-    """:func:`_sorted_query_codes` from the first id of each run of equal ids (``starts``)."""
+def _codes_by_runs(heads, starts: np.ndarray, n: int):
+    """:func:`_sorted_query_codes` from the id of each run of equal ids (``heads``, at ``starts``)."""
     import pyarrow as pa
 
-    heads = take_sorted(qid, starts)
     encoded = compute("dictionary_encode", heads.combine_chunks() if isinstance(heads, pa.ChunkedArray) else heads)
     query_index, code = _sorted_dictionary(encoded.dictionary, _np(encoded.indices).astype(np.int64))
-    return query_index, spread(code, starts, len(qid))
+    return query_index, spread(code, starts, n)
 
 
 def _codes_by_rows(qid):
@@ -291,7 +298,7 @@ def rank(prepared: PreparedQrels, run: Run, *, relevance_level: int = 1, complet
     if max_results is not None and max_results < 0:
         raise InputError(f"max_results must be ≥ 0, found {max_results}")
     n_q = len(prepared.query_ids)
-    q = prepared.codes_of(run.qid, run.query_starts()) if query_codes is None else query_codes  # -1: not in qrels
+    q = prepared.codes_of_table(run) if query_codes is None else query_codes  # -1: not in qrels
     heads = q[run.query_starts()]  # q is constant over each block of rows
     in_run = np.zeros(n_q, dtype=bool)
     in_run[heads[heads >= 0]] = True
@@ -384,7 +391,7 @@ def rank_dict(prepared: PreparedQrels, mapping, **options) -> RankedView | None:
 
 
 def query_codes(qid, query_index, starts: np.ndarray | None = None, *,
-                sorted_ids: np.ndarray | None = None) -> np.ndarray:
+                sorted_ids: np.ndarray | None = None, heads=None, n: int | None = None) -> np.ndarray:
     """Index of each row's query id among the sorted qrels queries (``query_index``, an Arrow
     array), -1 if absent (intp).
 
@@ -392,19 +399,20 @@ def query_codes(qid, query_index, starts: np.ndarray | None = None, *,
     not given) is looked up; when ids change often, every id is hashed. ``sorted_ids``: the same
     ids as an object array; when the heads are few against them (a part or block of a large run,
     a one-line block), the heads are found by a binary search there instead of in a hash table
-    of every qrels id built per call (Arrow's ``index_in``): the same codes.
+    of every qrels id built per call (Arrow's ``index_in``): the same codes. ``heads`` (the id at
+    each of ``starts``) and ``n`` (the rows) may stand for ``qid`` (then None).
     """
-    n = len(qid)
+    n = len(qid) if n is None else n
     if n == 0:
         return np.zeros(0, dtype=np.intp)
     starts = query_block_starts(qid) if starts is None else starts
     if sorted_ids is not None and starts.size * 16 < len(sorted_ids):
-        heads = np.asarray(take_sorted(qid, starts).to_pylist(), dtype=object)
-        position = np.minimum(np.searchsorted(sorted_ids, heads), len(sorted_ids) - 1)
-        return spread(np.where(sorted_ids[position] == heads, position, -1).astype(np.intp), starts, n)
-    if starts.size > n // 4:
+        ids = np.asarray((take_sorted(qid, starts) if heads is None else heads).to_pylist(), dtype=object)
+        position = np.minimum(np.searchsorted(sorted_ids, ids), len(sorted_ids) - 1)
+        return spread(np.where(sorted_ids[position] == ids, position, -1).astype(np.intp), starts, n)
+    if heads is None and starts.size > n // 4:
         return index_in(qid, query_index)
-    return spread(index_in(take_sorted(qid, starts), query_index), starts, n)
+    return spread(index_in(take_sorted(qid, starts) if heads is None else heads, query_index), starts, n)
 
 
 def _ranking_order(qi: np.ndarray, score: np.ndarray, tie_order):
