@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cranfield.io import trec, value_chunks
 
@@ -96,3 +98,43 @@ def test_the_blocks_are_let_go_once_the_whole_column_is_made(tmp_path, monkeypat
     assert np.array_equal(before.rel, whole.rel[17:401])
     after = qrels.slice(5, 9)
     assert after._chunks is None and np.array_equal(after.rel, whole.rel[5:9])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.sampled_from(["q1 Q0 d1 1 1 a", "q2 Q0 d2 1 2 b c", "#q3 Q0 d3 1 1 h", "", "  ",
+                                       "q4\tQ0\td4\t1\t1\tt\t", "# note"]), min_size=1, max_size=12),
+       ending=st.sampled_from(["", "\n", "\n\n", " \n"]), chunk=st.sampled_from([None, 1, 16]),
+       dialect=st.sampled_from(["cranfield", "trec_eval-9", "trec_eval-10"]))
+def test_the_last_rows_tag_whatever_the_blocks(tmp_path_factory, monkeypatch, lines, ending, chunk, dialect):
+    """The run tag of the last row (trec_eval's runid), found by the reader block by block and by
+    the block-wise path on the end of the file: the tag of the last line that is not blank nor, but
+    in trec_eval-9, a '#' comment."""
+    from cranfield.errors import CranfieldError
+    from cranfield.retrieval.run import Run
+    from cranfield.retrieval.trec_eval import last_run_tag
+
+    path = tmp_path_factory.mktemp("tag") / "run.txt"
+    path.write_text("\n".join(lines) + ending)
+    rows = [line.split() for line in lines if line.split()]
+    rows = [fields for fields in rows if dialect == "trec_eval-9" or not fields[0].startswith("#")]
+    monkeypatch.setattr(trec, "CHUNK_BYTES", chunk or trec.CHUNK_BYTES)
+    try:
+        run = Run.from_file(path, dialect=dialect)
+    except CranfieldError:  # ("# note" is no row in trec_eval-9, "" no line of a row, ...)
+        return
+    assert run.last_tag == rows[-1][5]
+    if dialect != "cranfield":
+        assert last_run_tag(str(path), dialect[-2:].lstrip("-")) == rows[-1][5]
+
+
+@pytest.mark.parametrize("version", ["9", "10"])
+def test_the_last_rows_tag_of_a_long_file_end(tmp_path, version):
+    """The block-wise path reads only the end of the file, longer until it holds the last row's
+    line: a 200 KB tag, trailing comment lines (version 10) and blank lines after it."""
+    from cranfield.retrieval.trec_eval import last_run_tag
+
+    tag = "t" * 200_000
+    path = tmp_path / "run.txt"
+    path.write_text("q1 Q0 d1 1 1 first\n" * 5000 + f"q1 Q0 d2 2 0.5 {tag}\n" +
+                    ("# trailing comment x y z w v\n" * 4000 if version == "10" else "") + "\n \n")
+    assert last_run_tag(str(path), version) == tag

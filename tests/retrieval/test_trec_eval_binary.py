@@ -19,11 +19,13 @@ A failing example is printed with its files and the command that reproduces it.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import io
 import math
 import os
 import shlex
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -57,10 +59,19 @@ def run_cranfield(args: list[str], folder: Path) -> tuple[int, bytes, str]:
     return status, out.getvalue().encode("utf-8"), err.getvalue()
 
 
-def compare(binary: Path, args: list[str], folder: Path, *, cranfield_refuses: bool = False) -> None:
+def compare(binary: Path, args: list[str], folder: Path, *, cranfield_refuses: bool = False,
+            cranfield_args: "list[str] | None" = None, stdin: "bytes | None" = None) -> None:
+    """trec_eval's output against cranfield's on ``args`` (cranfield on ``cranfield_args`` where
+    given, with ``stdin`` as its standard input)."""
     status, expected, expected_err = run_binary(binary, args, folder)
     assert status >= 0, f"trec_eval died from signal {-status}; the generator must not draw this input"
-    mine, output, error = run_cranfield(args, folder)
+    saved_stdin = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    try:
+        mine, output, error = run_cranfield(args if cranfield_args is None else cranfield_args, folder)
+    finally:
+        sys.stdin = saved_stdin
     command = f"trec_eval {shlex.join(args)}  # in {folder}"
     if cranfield_refuses:
         assert mine == 2 and output == b"", f"{command}: cranfield should refuse this input\n{error}"
@@ -278,6 +289,24 @@ def test_random_inputs_byte_identical_on_the_large_run_paths(trec_eval_binary, p
         (folder / "run").write_bytes(run_text.encode("utf-8"))
         note(f"qrels:\n{qrels_text}\nrun:\n{run_text}\nargs: {shlex.join(options)} qrels run")
         compare(trec_eval_binary, [*options, "qrels", "run"], folder, cranfield_refuses=refuses)
+
+
+@settings(max_examples=max(1, EXAMPLES // 3), deadline=None, derandomize=True, database=None,
+          phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(example=case())
+def test_random_inputs_byte_identical_read_as_streams(trec_eval_binary, example):
+    """The run from standard input and the qrels gzip-compressed: both read as streams, not through
+    a memory map (trec_eval reads the same bytes from plain files)."""
+    qrels_text, run_text, options, refuses = example
+    with tempfile.TemporaryDirectory(prefix="cranfield-te-") as folder:
+        folder = Path(folder)
+        (folder / "qrels").write_bytes(qrels_text.encode("utf-8"))
+        (folder / "qrels.gz").write_bytes(gzip.compress(qrels_text.encode("utf-8")))
+        (folder / "run").write_bytes(run_text.encode("utf-8"))
+        note(f"qrels:\n{qrels_text}\nrun:\n{run_text}\nargs: {shlex.join(options)} qrels run")
+        compare(trec_eval_binary, [*options, "qrels", "run"], folder, cranfield_refuses=refuses,
+                cranfield_args=[*options, "qrels.gz", "-"], stdin=run_text.encode("utf-8"))
 
 
 # ----------------------------------------------------------------------------- pinned cases

@@ -24,7 +24,7 @@ from ..errors import InputError
 from .mapped import MappedFile
 from .sources import open_input_counted
 from .trec_fast import parse_fast
-from .trec_grammar import BOM, Parsed, check_dialect, format_of, parse_lines
+from .trec_grammar import BOM, Parsed, check_dialect, format_of, last_tag, parse_lines
 from .value_chunks import ValueChunks
 
 __all__ = ["read_trec_columns", "iter_parsed", "TrecColumns", "RUN_FIELDS", "QRELS_FIELDS", "write_trec_lines",
@@ -53,6 +53,7 @@ class TrecColumns:
     #: the query id of each run of equal ids (at query_starts), when read with ``qid_heads=True``
     #: (``qid`` is then None): the rows' ids are not made
     qid_heads: "object | None" = None
+    last_tag: "str | None" = None  # the run tag of the last row (runs): trec_eval's runid
 
     @property
     def value(self) -> np.ndarray:
@@ -159,6 +160,8 @@ def iter_parsed(path: "str | os.PathLike | IO[bytes]", kind: str, *, dialect: st
                 if parsed.lines is not None:  # the compiled tokenizer skipped blank or comment lines
                     parsed.lines = parsed.lines + first
             first += parsed.n_lines
+            if fmt.is_run:
+                parsed.last_tag = last_tag(data, start, end, dialect)
             if release is not None:  # the block's pages: parsed (blocks are parsed ahead, released in order)
                 release(start, end)
             if len(parsed):
@@ -227,7 +230,8 @@ def read_trec_columns(path: "str | os.PathLike | IO[bytes]", *, kind: str, diale
             subtopic = pa.chunked_array([c for p in parts for c in _chunks_of(p.subtopic)], type=pa.string())
         return TrecColumns(qid=qid, docno=docno, chunks=value, line=lines, tag=parts[0].tag, source=source,
                            query_starts=starts, longest_docno=longest, subtopic=subtopic,
-                           qid_heads=heads if qid_heads else None)
+                           qid_heads=heads if qid_heads else None,
+                           last_tag=next((p.last_tag for p in reversed(parts) if p.last_tag is not None), None))
     finally:
         release_unused_memory()
 

@@ -144,6 +144,7 @@ class Parsed:
     #: the query id of each run of equal ids (at query_starts), where the reader asked for them
     #: instead of one per row (pyarrow string Array; qid is then None)
     qid_heads: object = None
+    last_tag: "str | None" = None  # the last row's run tag (runs; see last_tag())
 
     def __len__(self) -> int:
         return len(self.value)
@@ -155,6 +156,20 @@ class Parsed:
         if self.query_starts is None:
             self.query_starts = query_block_starts(self.qid)
         return take_sorted(self.qid, self.query_starts)
+
+
+def last_tag(data, start: int, end: int, dialect: str) -> "str | None":
+    """The run tag (6th field) of the last row of ``data[start:end]`` (whole lines of a run): its
+    last line that is neither blank nor, but in dialect trec_eval-9, a ``#`` comment; None if it
+    has none. trec_eval prints it as the ``runid``."""
+    stop = end
+    while stop > start:
+        begin = max(start, data.rfind(b"\n", start, stop - 1) + 1)  # the line before stop (its LF excluded)
+        fields = bytes(data[begin:stop]).split()
+        if fields and (dialect == "trec_eval-9" or not fields[0].startswith(b"#")):
+            return fields[5].decode("utf-8", "replace") if len(fields) > 5 else None
+        stop = begin
+    return None
 
 
 # ---------------------------------------------------------------------------------- the parser

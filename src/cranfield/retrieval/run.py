@@ -22,6 +22,8 @@ class Run(TrecTable):
     value_field = "score"
     value_dtype = np.float64
     default_source = "run"
+    #: the run tag of the last row of the TREC file it was read from (trec_eval's runid), else None
+    last_tag: "str | None" = None
 
     @property
     def score(self) -> np.ndarray:
@@ -33,6 +35,7 @@ class Run(TrecTable):
         ``"cranfield"``, ``"trec_eval-9"`` or ``"trec_eval-10"`` (see :mod:`cranfield.io.trec_grammar`)."""
         run, cols = cls._from_file(path, "run", dialect=dialect)
         run.name = name or (cols.tag if cols is not None else None) or (Path(str(path)).name if str(path) != "-" else "run")
+        run.last_tag = getattr(cols, "last_tag", None)
         return run
 
     @classmethod

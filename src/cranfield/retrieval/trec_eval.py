@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import InputError, MeasureError, UsageError
 from ..io.sources import read_all
+from ..io.trec_grammar import last_tag
 from ..measures._gains import gain_view
 from ..measures.base import Measure, unknown_measure_message
 from . import trec_text
@@ -89,30 +90,28 @@ COUNTS = (Measure("NumRet"), Measure("NumRel"))
 with np.errstate(invalid="ignore"):
     C_NAN = np.divide(np.float64(0.0), np.float64(0.0))  # trec_eval's 0/0: printf shows its sign (x86-64: -nan)
 def last_run_tag(run, version: str = "9") -> str | None:
-    """trec_eval's runid: the tag (6th field) of the last non-blank line of the run file (with
-    version 10, the last line that is not a ``#`` comment). None when ``run`` is not a file
-    that can be read again (standard input, a frame, a dict): the caller falls back to the
-    reader's name. Only the end of the file is read."""
+    """trec_eval's runid for a run file evaluated block-wise: the tag of its last row
+    (:func:`cranfield.io.trec_grammar.last_tag`, on the end of the file only; the whole-file
+    reader finds it as it reads, standard input too). None when ``run`` is not a file that can be
+    read again (standard input, a frame, a dict): the caller falls back to the reader's name."""
     if not isinstance(run, (str, os.PathLike)) or str(run) == "-" or str(run).endswith((".gz", ".bz2", ".xz")):
         return None
+    dialect = f"trec_eval-{version}"
     try:
         with open(run, "rb") as handle:
             end = handle.seek(0, os.SEEK_END)
             size = 1 << 16
-            while True:  # read a longer tail until it holds a whole last line (once, nearly always)
+            while True:  # a longer tail until it holds the last row's whole line (once, nearly always)
                 start = max(0, end - size)
                 handle.seek(start)
-                tail = handle.read(end - start).rstrip()
-                if version == "10":  # trailing '#' comment lines, from the end
-                    while tail and tail[tail.rfind(b"\n") + 1:].lstrip().startswith(b"#"):
-                        tail = tail[:max(tail.rfind(b"\n"), 0)].rstrip()
-                if b"\n" in tail or start == 0:
-                    break
+                tail = handle.read(end - start)
+                whole = 0 if start == 0 else tail.find(b"\n") + 1  # the first whole line of the tail
+                tag = last_tag(tail, whole, len(tail), dialect) if start == 0 or whole else None
+                if tag is not None or start == 0:
+                    return tag
                 size *= 4
     except OSError:
         return None
-    fields = tail[tail.rfind(b"\n") + 1:].split()
-    return fields[5].decode("utf-8", "replace") if len(fields) > 5 else None
 
 
 def _interpolation_nan(values: dict, measures, in_run: np.ndarray, version: str) -> None:
@@ -227,9 +226,11 @@ def trec_eval_text(qrels, run, options: TrecEvalOptions) -> Iterator[str]:
     if use_low_memory(run):  # a run file too large for memory: block by block, whole queries each (same text)
         evaluator = make_evaluator()
         results = evaluate_path(evaluator, run, dialect=dialect, extras=extras if shown or rndcg else None)
+        runid = last_run_tag(run, version)
     else:  # the run read (in trec_eval's line grammar) while the qrels are prepared; large runs: all cores
         evaluator, run_data = prepare_and_read(make_evaluator, run, dialect=dialect)
         results = evaluator.evaluate(run_data, extras=extras if shown or rndcg else None)
+        runid = getattr(run_data, "last_tag", None)  # found by the reader (standard input too)
     values = dict(results.per_query)
     query_ids = results.query_ids
     n = query_ids.size
@@ -251,7 +252,7 @@ def trec_eval_text(qrels, run, options: TrecEvalOptions) -> Iterator[str]:
         yield from _per_query_text(slots, values, query_ids, in_run, version, zscores, per_query_value)
     if options.summary:
         yield "".join(_summary_lines(slots, values, in_run, options, zscores, per_query_value,
-                                     qrels_data=qrels_data, run=run, run_name=results.run_name))
+                                     qrels_data=qrels_data, runid=runid or results.run_name or "run"))
 
 
 def _slots(names, version: str):
@@ -294,15 +295,15 @@ def _per_query_text(slots, values: dict, query_ids, in_run, version: str, zscore
     return trec_text.iter_value_lines(names, query_ids[keep], columns, kinds, threads=threads)
 
 
-def _summary_lines(slots, values: dict, in_run, options: TrecEvalOptions, zscores, value_of, *, qrels_data, run,
-                   run_name) -> list[str]:
+def _summary_lines(slots, values: dict, in_run, options: TrecEvalOptions, zscores, value_of, *, qrels_data,
+                   runid: str) -> list[str]:
     """trec_eval's summary lines (query ``all``), in the order of ``slots``."""
-    version, n = options.version, in_run.size
+    n = in_run.size
     prefix = "Z" if zscores is not None else ""
     out: list[str] = []
     for spec, printed, measure in slots:
         if spec.name == "runid":
-            out.append(_line("runid", "all", last_run_tag(run, version) or run_name or "run"))
+            out.append(_line("runid", "all", runid))
         elif spec.name == "num_rel" and options.complete and zscores is None:
             # trec_eval -c: every judgment > 0 of the qrels file, whatever -l, -J or -M
             out.append(_line("num_rel", "all", int(np.count_nonzero(qrels_data.values > 0)), long=True))
