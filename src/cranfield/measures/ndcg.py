@@ -29,7 +29,8 @@ def _dcg_at(view, gv, k) -> np.ndarray:
     rank order: a small k asked first reads only the top k rows; otherwise one running sum per
     query serves every k (the same sums, bit for bit)."""
     if k is not None and k <= SMALL_CUTOFF and "dcg" not in gv.memo:
-        index, q, pos = view.top_rows(k)
+        rows = view.judged_top_rows(k)  # (the judged ones only, where known: the others add no gain)
+        index, q, pos = view.top_rows(k) if rows is None else rows
         gain = gv.gain_of(view.rel[index])
         nonzero = gain != 0
         return np.bincount(q[nonzero], weights=gain[nonzero] / np.log2(pos[nonzero] + 2.0), minlength=view.n_queries)

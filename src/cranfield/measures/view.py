@@ -171,6 +171,19 @@ class RankedView:
         pos = np.arange(q.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
         return self.offsets[q] + pos, q, pos
 
+    def judged_top_rows(self, k: int) -> "tuple[np.ndarray, np.ndarray, np.ndarray] | None":
+        """The judged documents among the first ``k`` of each query, in the order and form of
+        :meth:`top_rows` (the others have no judgment: no gain), where the view knows its judged
+        rows (:attr:`judged_rows`, from the compiled dict ranking); else None."""
+        judged = self.judged_rows
+        if judged is None:
+            return None
+        bounds = np.searchsorted(judged, self.offsets)  # query k's judged rows: judged[bounds[k]:bounds[k + 1]]
+        q = np.repeat(np.arange(self.n_queries, dtype=np.int64), np.diff(bounds))
+        pos = judged - self.offsets[q]
+        keep = pos < k
+        return judged[keep], q[keep], pos[keep]
+
     # ------------------------------------------------------------------ segment helpers
     def segment_sum(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Per-query sum of ``values`` (optionally only where ``mask``), sequential per query."""
