@@ -518,8 +518,8 @@ def _line_end(data, *, last: bool) -> int:
     while done < size:
         start, stop = (max(0, size - done - window), size - done) if last else (done, min(size, done + window))
         piece = bytes(data[start:stop])
-        found = [at for at in (piece.rfind(b"\n"), piece.rfind(b"\r")) if at >= 0] if last else \
-            [at for at in (piece.find(b"\n"), piece.find(b"\r")) if at >= 0]
+        search = piece.rfind if last else piece.find
+        found = [at for at in (search(b"\n"), search(b"\r")) if at >= 0]
         if found:
             return start + (max(found) if last else min(found))
         done, window = done + (stop - start), window * 16

@@ -142,8 +142,7 @@ class RankedView:
         judged = self.judged_rows
         index = np.flatnonzero(self.rel >= self.relevance_level) if judged is None \
             else judged[self.rel[judged] >= self.relevance_level]
-        bounds = np.searchsorted(index, self.offsets)  # query k's relevant rows: index[bounds[k]:bounds[k + 1]]
-        q = np.repeat(np.arange(self.n_queries, dtype=np.int64), np.diff(bounds))
+        q, bounds = self._queries_of(index)
         first = bounds[:-1]
         return index, q, index - self.offsets[q], np.arange(1, index.size + 1) - first[q]
 
@@ -164,6 +163,12 @@ class RankedView:
         queries = np.arange(self.n_queries, dtype=np.int64) * width
         return keys, width, queries, np.searchsorted(keys, queries)
 
+    def _queries_of(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(the query of each of ``rows``, ascending positions in ``rel``; the bounds: query k's
+        rows are rows[bounds[k]:bounds[k + 1]]), from one search of the query offsets."""
+        bounds = np.searchsorted(rows, self.offsets)
+        return np.repeat(np.arange(self.n_queries, dtype=np.int64), np.diff(bounds)), bounds
+
     def top_rows(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The first ``k`` ranked documents of each query: (flat index, query, 0-based rank)."""
         lengths = np.minimum(self.num_ret, k)
@@ -178,8 +183,7 @@ class RankedView:
         judged = self.judged_rows
         if judged is None:
             return None
-        bounds = np.searchsorted(judged, self.offsets)  # query k's judged rows: judged[bounds[k]:bounds[k + 1]]
-        q = np.repeat(np.arange(self.n_queries, dtype=np.int64), np.diff(bounds))
+        q, _ = self._queries_of(judged)
         pos = judged - self.offsets[q]
         keep = pos < k
         return judged[keep], q[keep], pos[keep]
